@@ -1,0 +1,36 @@
+# The same commands locally and in CI. Everything runs from a project-local virtualenv (.venv).
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test check bench setup clean
+
+$(STAMP): pyproject.toml requirements-dev.txt
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q -U pip
+	$(BIN)/pip install -q -r requirements-dev.txt
+	$(BIN)/pip install -q -e .
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+## run: set up and watch bots play a 6-deal match in the terminal (until the server lands)
+run: $(STAMP)
+	$(BIN)/ulti play --deals 6
+
+## test: set up and run every test
+test: $(STAMP)
+	$(BIN)/pytest -q
+
+## check: lint and type-check (strict on ulti/engine)
+check: $(STAMP)
+	$(BIN)/ruff check ulti tests benchmarks
+	$(BIN)/mypy ulti
+
+## bench: print engine speed figures (one core)
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks.engine_bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,83 @@
+"""The actions a seat can take in a deal (RECORD.md's action kinds), as small immutable values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from ulti.engine.cards import SUIT_LETTERS, Card, card_str
+from ulti.engine.contracts import Bid, Part
+
+
+class Kind(str, Enum):
+    """Action kinds; the values are the record's ``action`` strings."""
+
+    BID = "bid"
+    TAKE = "take"
+    PASS = "pass"
+    TRUMP = "trump"
+    GIVE_UP = "give_up"
+    KONTRA = "kontra"
+    PLAY = "play"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action by one seat. Only the fields of its kind are set."""
+
+    seat: int
+    kind: Kind
+    bid: Bid | None = None
+    discard: tuple[Card, Card] | None = None
+    suit: int | None = None
+    parts: tuple[Part, ...] | None = None
+    card: Card | None = None
+
+    def __str__(self) -> str:
+        text = f"seat {self.seat} {self.kind.value}"
+        if self.bid is not None:
+            text += f" {self.bid.code}"
+        if self.discard is not None:
+            text += f" discarding {card_str(self.discard[0])} {card_str(self.discard[1])}"
+        if self.suit is not None:
+            text += f" {SUIT_LETTERS[self.suit]}"
+        if self.parts is not None:
+            text += " [" + ", ".join(p.value for p in self.parts) + "]"
+        if self.card is not None:
+            text += f" {card_str(self.card)}"
+        return text
+
+
+def bid(seat: int, bid_: Bid, discard: tuple[Card, Card] | None = None) -> Action:
+    """Name ``bid_``; ``discard`` is required exactly when the seat holds 12 cards."""
+    return Action(seat, Kind.BID, bid=bid_, discard=discard)
+
+
+def take(seat: int) -> Action:
+    """Pick up the talon (then discard two and bid higher)."""
+    return Action(seat, Kind.TAKE)
+
+
+def pass_(seat: int) -> Action:
+    """Pass in the auction."""
+    return Action(seat, Kind.PASS)
+
+
+def trump(seat: int, suit: int) -> Action:
+    """The declarer of a minor-suit bid names clubs, spades or diamonds."""
+    return Action(seat, Kind.TRUMP, suit=suit)
+
+
+def give_up(seat: int) -> Action:
+    """The declarer of a plain minor Simple game concedes (RULES.md §2.2)."""
+    return Action(seat, Kind.GIVE_UP)
+
+
+def kontra(seat: int, parts: tuple[Part, ...] = ()) -> Action:
+    """Raise ``parts`` one kontra step; an empty tuple declines."""
+    return Action(seat, Kind.KONTRA, parts=tuple(parts))
+
+
+def play(seat: int, card: Card) -> Action:
+    """Play ``card``."""
+    return Action(seat, Kind.PLAY, card=card)

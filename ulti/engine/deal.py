@@ -1,0 +1,716 @@
+"""One deal as a state machine (RULES.md §2–§6): auction, trump, play with kontra, settlement.
+
+``Deal.apply(action)`` either changes the state or raises ``IllegalAction`` naming the rule, and
+then nothing has changed: every check runs before the first write. ``choices(seat)`` lists what a
+seat may do now (with the reason for each refused card), and ``view(seat)`` is the only thing meant
+to leave the engine for a player: exactly what that seat may see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from ulti.engine import actions as act
+from ulti.engine.actions import Action, Kind
+from ulti.engine.cards import (
+    SUIT_LETTERS,
+    SUIT_MASKS,
+    SUIT_NAMES_EN,
+    Card,
+    CardSet,
+    card_label,
+    card_str,
+    count,
+    format_cards,
+    iter_cards,
+    mask_of,
+)
+from ulti.engine.contracts import (
+    KONTRA_STEP_NAMES,
+    MAX_KONTRA_LEVEL,
+    TOP_RUNG,
+    Bid,
+    Kind as BidKind,
+    Part,
+    bids_above,
+)
+from ulti.engine.errors import IllegalAction, RecordError
+from ulti.engine.play import (
+    NO_TRUMP,
+    Refusal,
+    describe_refusal,
+    legal_cards,
+    refusal_of,
+    refusal_reasons,
+    seven_of,
+    trick_winner_index,
+)
+from ulti.engine.scoring import (
+    DealResult,
+    Trick,
+    counting_marriages,
+    give_up_result,
+    marriages_of,
+    settle,
+)
+
+MINOR_SUITS = (0, 1, 2)
+
+
+class Phase(str, Enum):
+    """The phases of a deal."""
+
+    AUCTION = "auction"
+    TRUMP = "trump"
+    PLAY = "play"
+    DONE = "done"
+
+
+@dataclass
+class Choices:
+    """What one seat may do now. Empty (``any()`` false) when it may do nothing."""
+
+    seat: int
+    may_pass: bool = False
+    may_take: bool = False
+    bids: list[Bid] = field(default_factory=list)
+    must_discard: bool = False
+    trumps: list[int] = field(default_factory=list)
+    may_give_up: bool = False
+    kontra_parts: list[Part] = field(default_factory=list)
+    kontra_step: str = ""
+    cards: CardSet = 0
+    refused: dict[Card, str] = field(default_factory=dict)
+
+    def any(self) -> bool:
+        """Whether the seat has anything to do."""
+        return bool(
+            self.may_pass or self.may_take or self.bids or self.trumps or self.may_give_up
+            or self.kontra_step or self.cards
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The choices as plain JSON values (card and bid codes)."""
+        return {
+            "may_pass": self.may_pass,
+            "may_take": self.may_take,
+            "bids": [b.code for b in self.bids],
+            "must_discard": self.must_discard,
+            "trumps": [SUIT_LETTERS[s] for s in self.trumps],
+            "may_give_up": self.may_give_up,
+            "kontra": (
+                {"step": self.kontra_step, "parts": [p.value for p in self.kontra_parts]}
+                if self.kontra_step
+                else None
+            ),
+            "cards": [card_str(c) for c in iter_cards(self.cards)],
+            "refused": {card_str(c): reason for c, reason in self.refused.items()},
+        }
+
+
+def _validate_hands(hands: Sequence[CardSet], dealer: int) -> None:
+    if dealer not in (0, 1, 2):
+        raise RecordError(f"dealer must be 0, 1 or 2, not {dealer!r}")
+    if len(hands) != 3:
+        raise RecordError(f"hands: expected 3 hands, got {len(hands)}")
+    opener = (dealer + 1) % 3
+    seen = 0
+    for seat, hand in enumerate(hands):
+        want = 12 if seat == opener else 10
+        if count(hand) != want:
+            role = "the opener" if seat == opener else "a non-opener"
+            raise RecordError(f"hands[{seat}] has {count(hand)} cards; {role} is dealt {want}")
+        if seen & hand:
+            raise RecordError(f"card {format_cards(seen & hand)} is dealt twice")
+        seen |= hand
+
+
+class Deal:
+    """The state of one deal. Build it from the dealt hands, then ``apply`` actions."""
+
+    def __init__(self, hands: Sequence[CardSet | Iterable[Card]], dealer: int) -> None:
+        """Start a deal: ``hands[s]`` is seat ``s``'s hand as dealt (12 cards for the opener)."""
+        masks = [h if isinstance(h, int) else mask_of(h) for h in hands]
+        _validate_hands(masks, dealer)
+        self.dealer = dealer
+        self.opener = (dealer + 1) % 3
+        self.dealt: tuple[CardSet, ...] = tuple(masks)
+        self.hands: list[CardSet] = list(masks)
+        self.history: list[Action] = []
+        self.phase = Phase.AUCTION
+        self.to_move = self.opener
+        # auction
+        self.talon: CardSet = 0
+        self.talon_by = -1  # the seat whose discards are the talon now
+        self.high_bid: Bid | None = None
+        self.high_bidder = -1
+        self.passes = 0
+        self.obliged = True  # the seat on turn holds 12 cards: must discard 2 and bid
+        # after the auction
+        self.declarer = -1
+        self.contract: Bid | None = None
+        self.trump = NO_TRUMP
+        self.result: DealResult | None = None
+        # play
+        self.start_hands: tuple[CardSet, ...] = ()
+        self.levels: dict[Part, int] = {}  # kontra level per part: multiplier 2**level
+        self.trick: list[Card] = []
+        self.leader = -1
+        self.tricks: list[Trick] = []
+        self.won = [0, 0, 0]
+        self.seven = -1  # the trump 7 the declarer must hold back (ulti bids), else -1
+        # the chain after trick 1 (RULES.md §6.3): the level the next step reaches, 0 = no chain
+        self.chain_level = 0
+        self.chain_prev: frozenset[Part] = frozenset()
+        self.chain_declined: set[int] = set()
+
+    # ------------------------------------------------------------------ construction helpers
+
+    @classmethod
+    def at_play(
+        cls,
+        hands: Sequence[CardSet],
+        dealer: int,
+        declarer: int,
+        bid: Bid,
+        trump: int,
+        talon: CardSet,
+    ) -> Deal:
+        """A deal at the start of play with the given 10-card hands and talon (benches, bots)."""
+        dealt = list(hands)
+        opener = (dealer + 1) % 3
+        dealt[opener] |= talon
+        deal = cls(dealt, dealer)
+        deal.talon, deal.talon_by = talon, opener
+        deal.hands = list(hands)
+        deal.high_bid, deal.high_bidder = bid, declarer
+        deal.obliged = False
+        deal._finish_auction()
+        if deal.phase is Phase.TRUMP:
+            deal._start_play(trump)
+        return deal
+
+    def copy(self) -> Deal:
+        """An independent copy of this deal (the history is shared until either appends)."""
+        other = Deal.__new__(Deal)
+        other.__dict__.update(self.__dict__)
+        other.hands = list(self.hands)
+        other.history = list(self.history)
+        other.levels = dict(self.levels)
+        other.trick = list(self.trick)
+        other.tricks = list(self.tricks)
+        other.won = list(self.won)
+        other.chain_declined = set(self.chain_declined)
+        return other
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the deal has ended (result available)."""
+        return self.phase is Phase.DONE
+
+    @property
+    def in_chain(self) -> bool:
+        """Whether the kontra chain after trick 1 is open."""
+        return self.chain_level > 0
+
+    def multiplier(self, part: Part) -> int:
+        """The kontra multiplier (1..64) of ``part``."""
+        return 1 << self.levels.get(part, 0)
+
+    def held_seven(self, seat: int) -> Card:
+        """The trump 7 ``seat`` must hold back under the ulti rule, or -1."""
+        return self.seven if seat == self.declarer else -1
+
+    def led_suit(self) -> int:
+        """The suit led to the current trick, -1 when the next card leads."""
+        return self.trick[0] >> 3 if self.trick else -1
+
+    def top_card(self) -> Card:
+        """The card winning the current trick so far (-1 when none is down)."""
+        if not self.trick:
+            return -1
+        return self.trick[trick_winner_index(self.trick, self.trump)]
+
+    def legal_card_mask(self) -> CardSet:
+        """The cards the seat on turn may play (0 outside the play)."""
+        if self.phase is not Phase.PLAY:
+            return 0
+        seat = self.to_move if not self.in_chain else self.leader
+        return legal_cards(self.hands[seat], self.led_suit(), self.top_card(), self.trump, self.held_seven(seat))
+
+    def choices(self, seat: int) -> Choices:
+        """Everything ``seat`` may do now, with the reason for each card it may not play."""
+        ch = Choices(seat)
+        if self.phase is Phase.AUCTION:
+            if seat != self.to_move:
+                return ch
+            ch.bids = bids_above(self.high_bid)
+            ch.must_discard = self.obliged
+            ch.may_pass = not self.obliged
+            ch.may_take = not self.obliged and bool(ch.bids)
+        elif self.phase is Phase.TRUMP:
+            if seat == self.declarer:
+                ch.trumps = list(MINOR_SUITS)
+                ch.may_give_up = self._may_give_up()
+        elif self.phase is Phase.PLAY:
+            step, parts = self._kontra_window(seat)
+            if step:
+                ch.kontra_step, ch.kontra_parts = step, parts
+            player = self.leader if self.in_chain else self.to_move
+            if seat == player:
+                hand = self.hands[seat]
+                led, top, seven = self.led_suit(), self.top_card(), self.held_seven(seat)
+                ch.cards = legal_cards(hand, led, top, self.trump, seven)
+                ch.refused = refusal_reasons(hand, led, top, self.trump, seven)
+        return ch
+
+    def _may_give_up(self) -> bool:
+        return self.contract is not None and self.contract.code == "M-S"
+
+    def _kontra_window(self, seat: int) -> tuple[str, list[Part]]:
+        """The kontra step ``seat`` may say now and the parts it may raise ("" if none)."""
+        assert self.contract is not None
+        if self.in_chain:
+            declarer_step = self.chain_level % 2 == 0
+            if (seat == self.declarer) != declarer_step or seat in self.chain_declined:
+                return "", []
+            return KONTRA_STEP_NAMES[self.chain_level], self._ordered(self.chain_prev)
+        if self._first_trick_turn(seat):
+            open_parts = [p for p, _ in self.contract.parts if not self.levels.get(p)]
+            if open_parts:
+                return KONTRA_STEP_NAMES[1], open_parts
+        return "", []
+
+    def _first_trick_turn(self, seat: int) -> bool:
+        """Whether ``seat`` is a defender about to play its card to trick 1 (kontra time)."""
+        return not self.tricks and bool(self.trick) and seat == self.to_move and seat != self.declarer
+
+    def _ordered(self, parts: Iterable[Part]) -> list[Part]:
+        assert self.contract is not None
+        chosen = set(parts)
+        return [p for p, _ in self.contract.parts if p in chosen]
+
+    # ------------------------------------------------------------------ applying actions
+
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` or raise ``IllegalAction`` (naming the rule) and change nothing."""
+        if self.phase is Phase.DONE:
+            raise IllegalAction("the deal is over")
+        kind = action.kind
+        if kind is Kind.PLAY:
+            if action.card is None:
+                raise IllegalAction("a play names a card")
+            self.play(action.seat, action.card)
+        elif kind is Kind.KONTRA:
+            self._kontra(action.seat, action.parts or ())
+        elif kind is Kind.BID:
+            if action.bid is None:
+                raise IllegalAction("a bid names one of the 38 bids")
+            self._bid(action.seat, action.bid, action.discard)
+        elif kind is Kind.PASS:
+            self._pass(action.seat)
+        elif kind is Kind.TAKE:
+            self._take(action.seat)
+        elif kind is Kind.TRUMP:
+            if action.suit is None:
+                raise IllegalAction("naming trumps needs a suit")
+            self._name_trump(action.seat, action.suit)
+        elif kind is Kind.GIVE_UP:
+            self._give_up(action.seat)
+        else:  # pragma: no cover - Kind is closed
+            raise IllegalAction(f"unknown action {kind!r}")
+        self.history.append(action)
+
+    def _check_auction_turn(self, seat: int, what: str) -> None:
+        if self.phase is not Phase.AUCTION:
+            raise IllegalAction(f"the auction is over: no {what} now")
+        if seat != self.to_move:
+            raise IllegalAction(f"it is seat {self.to_move}'s turn in the auction, not seat {seat}'s")
+
+    def _bid(self, seat: int, bid: Bid, discard: tuple[Card, Card] | None) -> None:
+        self._check_auction_turn(seat, "bid")
+        hand = self.hands[seat]
+        if self.obliged:
+            if discard is None:
+                raise IllegalAction(f"seat {seat} holds 12 cards and must discard 2 with the bid")
+            a, b = discard
+            if a == b:
+                raise IllegalAction(f"seat {seat} must discard two different cards, not {card_str(a)} twice")
+            for card in (a, b):
+                if not hand >> card & 1:
+                    raise IllegalAction(f"seat {seat} cannot discard {card_str(card)}: not in hand")
+        elif discard is not None:
+            raise IllegalAction(f"seat {seat} holds 10 cards: a bid without the talon discards nothing")
+        standing = self.high_bid
+        if standing is not None and bid.key <= standing.key:
+            if bid.key == standing.key:
+                raise IllegalAction(f"{bid.code} is on the same rung as the standing bid {standing.code}")
+            raise IllegalAction(
+                f"{bid.code} (rung {bid.rung}) is below the standing bid {standing.code} (rung {standing.rung})"
+            )
+        if discard is not None:
+            talon = (1 << discard[0]) | (1 << discard[1])
+            self.hands[seat] = hand & ~talon
+            self.talon, self.talon_by = talon, seat
+        self.high_bid, self.high_bidder = bid, seat
+        self.passes = 0
+        self.obliged = False
+        self.to_move = (seat + 1) % 3
+
+    def _pass(self, seat: int) -> None:
+        self._check_auction_turn(seat, "pass")
+        if self.obliged:
+            if seat == self.opener and self.high_bid is None:
+                raise IllegalAction(f"seat {seat} cannot pass: the opener must discard 2 and bid")
+            raise IllegalAction(f"seat {seat} cannot pass: took the talon and must discard 2 and bid")
+        self.passes += 1
+        self.to_move = (seat + 1) % 3
+        if self.passes == 3:
+            self._finish_auction()
+
+    def _take(self, seat: int) -> None:
+        self._check_auction_turn(seat, "take")
+        if self.obliged:
+            raise IllegalAction(f"seat {seat} already holds 12 cards and must discard 2 and bid")
+        if self.high_bid is not None and self.high_bid.rung == TOP_RUNG:
+            raise IllegalAction(f"no bid ranks above {self.high_bid.code}: the talon cannot be taken")
+        self.hands[seat] |= self.talon
+        self.talon = 0
+        self.talon_by = -1
+        self.obliged = True
+
+    def _finish_auction(self) -> None:
+        bid = self.high_bid
+        assert bid is not None
+        self.declarer = self.high_bidder
+        self.contract = bid
+        self.to_move = self.declarer
+        if bid.kind is BidKind.MINOR:
+            self.phase = Phase.TRUMP
+        else:
+            self._start_play(3 if bid.kind is BidKind.HEARTS else NO_TRUMP)
+
+    def _name_trump(self, seat: int, suit: int) -> None:
+        if self.phase is not Phase.TRUMP:
+            raise IllegalAction("trumps are named only by the declarer of a minor-suit bid, after the auction")
+        if seat != self.declarer:
+            raise IllegalAction(f"only the declarer (seat {self.declarer}) names trumps")
+        if suit not in MINOR_SUITS:
+            raise IllegalAction(f"a minor-suit bid takes clubs, spades or diamonds as trumps, not {SUIT_NAMES_EN[suit]}")
+        self._start_play(suit)
+
+    def _give_up(self, seat: int) -> None:
+        if self.phase is not Phase.TRUMP or not self._may_give_up():
+            raise IllegalAction("only the declarer of a plain minor Simple game (M-S) may give up, before naming trumps")
+        if seat != self.declarer:
+            raise IllegalAction(f"only the declarer (seat {self.declarer}) may give up")
+        assert self.contract is not None
+        self.result = give_up_result(self.declarer, self.contract)
+        self.phase = Phase.DONE
+        self.to_move = -1
+
+    def _start_play(self, trump: int) -> None:
+        assert self.contract is not None
+        self.trump = trump
+        self.phase = Phase.PLAY
+        self.start_hands = tuple(self.hands)
+        self.leader = self.to_move = self.declarer
+        self.seven = seven_of(trump) if self.contract.has(Part.ULTI) else -1
+
+    def _kontra(self, seat: int, parts: Sequence[Part]) -> None:
+        if self.phase is not Phase.PLAY:
+            raise IllegalAction("kontra is said during the play: before a defender's card in trick 1, or after trick 1")
+        assert self.contract is not None
+        if len(set(parts)) != len(parts):
+            raise IllegalAction("kontra names each part at most once")
+        for part in parts:
+            if not self.contract.has(part):
+                raise IllegalAction(f"{self.contract.code} has no {part.value} part")
+        step, allowed = self._kontra_window(seat)
+        if not step:
+            if not parts and self._first_trick_turn(seat):
+                return  # declining when every part is already doubled changes nothing
+            raise IllegalAction(self._why_no_kontra(seat))
+        if self.in_chain:
+            extra = [p for p in parts if p not in self.chain_prev]
+            if extra:
+                prev = ", ".join(p.value for p in self._ordered(self.chain_prev))
+                raise IllegalAction(f"{step} may raise only what the previous step raised ({prev})")
+            if not parts:
+                if seat == self.declarer:
+                    self._close_chain()
+                else:
+                    self.chain_declined.add(seat)
+                    if len(self.chain_declined) == 2:
+                        self._close_chain()
+                return
+            for part in parts:
+                self.levels[part] = self.chain_level
+            self.chain_prev = frozenset(parts)
+            self.chain_declined = set()
+            self.chain_level += 1
+            if self.chain_level > MAX_KONTRA_LEVEL:
+                self._close_chain()
+            return
+        for part in parts:
+            if part not in allowed:
+                raise IllegalAction(f"{part.value} is already doubled")
+        for part in parts:
+            self.levels[part] = 1
+
+    def _why_no_kontra(self, seat: int) -> str:
+        if self.in_chain:
+            name = KONTRA_STEP_NAMES[self.chain_level]
+            if seat in self.chain_declined:
+                return f"seat {seat} has already declined {name}"
+            side = "the declarer" if self.chain_level % 2 == 0 else "a defender"
+            return f"{name} is said by {side}"
+        if seat == self.declarer:
+            return "the declarer says no kontra before trick 1 (rekontra comes after trick 1)"
+        if self.tricks or not self.trick:
+            return "kontra is said just before the defender's own card in trick 1"
+        if seat != self.to_move:
+            return f"seat {seat} may say kontra only just before its own card in trick 1"
+        return "every part is already doubled"
+
+    def _close_chain(self) -> None:
+        self.chain_level = 0
+        self.chain_prev = frozenset()
+        self.chain_declined = set()
+        self.to_move = self.leader
+
+    def play(self, seat: int, card: Card) -> None:
+        """Play ``card`` for ``seat`` (the fast path of ``apply``); raises ``IllegalAction``."""
+        if self.phase is not Phase.PLAY:
+            raise IllegalAction(f"no card is played in the {self.phase.value} phase")
+        if self.in_chain:
+            if seat != self.leader:
+                raise IllegalAction(
+                    f"it is seat {self.leader}'s lead to trick 2 (or a kontra step), not seat {seat}'s"
+                )
+        elif seat != self.to_move:
+            raise IllegalAction(f"it is seat {self.to_move}'s turn to play, not seat {seat}'s")
+        hand = self.hands[seat]
+        trick = self.trick
+        if not hand >> card & 1:
+            raise IllegalAction(f"seat {seat} does not hold {card_str(card)}")
+        led = trick[0] >> 3 if trick else -1
+        top = self.top_card() if trick else -1
+        seven = self.seven if seat == self.declarer else -1
+        if not legal_cards(hand, led, top, self.trump, seven) >> card & 1:
+            raise IllegalAction(self._play_error(seat, card, hand, led, top, seven))
+        if self.in_chain:
+            self._close_chain()
+        self.hands[seat] = hand ^ (1 << card)
+        trick.append(card)
+        if len(trick) < 3:
+            self.to_move = (seat + 1) % 3
+            return
+        self._finish_trick()
+
+    def _play_error(self, seat: int, card: Card, hand: CardSet, led: int, top: Card, seven: Card) -> str:
+        refusal = refusal_of(card, hand, led, top, self.trump, seven)
+        if refusal is Refusal.FOLLOW:
+            held = hand & SUIT_MASKS[led]
+            return f"seat {seat} must follow suit (holds {SUIT_NAMES_EN[led]}: {format_cards(held)})"
+        if refusal is Refusal.BEAT:
+            better = legal_cards(hand, led, top, self.trump, -1)
+            return f"seat {seat} must beat {card_str(top)} (holds {format_cards(better)})"
+        if refusal is Refusal.TRUMP:
+            held = hand & SUIT_MASKS[self.trump]
+            return f"seat {seat} must trump (holds {format_cards(held)})"
+        if refusal is Refusal.OVERTRUMP:
+            better = legal_cards(hand, led, top, self.trump, -1)
+            return f"seat {seat} must overtrump {card_str(top)} (holds {format_cards(better)})"
+        return f"seat {seat} the ulti declarer must hold back the trump 7 while another legal card exists"
+
+    def _finish_trick(self) -> None:
+        cards = self.trick
+        winner_index = trick_winner_index(cards, self.trump)
+        winner = (self.leader + winner_index) % 3
+        trick = Trick(self.leader, (cards[0], cards[1], cards[2]), winner)
+        self.tricks.append(trick)
+        self.won[winner] += 1
+        self.trick = []
+        self.leader = self.to_move = winner
+        contract = self.contract
+        assert contract is not None
+        n = len(self.tricks)
+        if n == 10 or (
+            not contract.has_trumps
+            and (winner == self.declarer) == contract.has(Part.BETLI)
+        ):
+            self._settle()
+            return
+        if n == 1 and self.levels:
+            self.chain_level = 2
+            self.chain_prev = frozenset(p for p, level in self.levels.items() if level == 1)
+            self.chain_declined = set()
+            self.to_move = self.declarer
+
+    def _settle(self) -> None:
+        assert self.contract is not None
+        self.result = settle(
+            bid=self.contract,
+            declarer=self.declarer,
+            trump=self.trump,
+            tricks=self.tricks,
+            start_hands=self.start_hands,
+            talon=self.talon,
+            multipliers={p: 1 << level for p, level in self.levels.items()},
+        )
+        self.phase = Phase.DONE
+        self.to_move = -1
+
+    # ------------------------------------------------------------------ views
+
+    def hands_open(self) -> bool:
+        """Whether all hands are face up: an open contract after trick 1 and its kontra chain."""
+        contract = self.contract
+        return (
+            contract is not None and contract.is_open and self.phase is Phase.PLAY
+            and bool(self.tricks) and not self.in_chain
+        )
+
+    def marriage_announcement(self, seat: int) -> dict[str, int] | None:
+        """The marriages ``seat`` announced with its card to trick 1 (trump contracts), else None."""
+        if not self.start_hands or self.trump == NO_TRUMP or self.contract is None:
+            return None
+        played = bool(self.tricks) or (seat - self.leader) % 3 < len(self.trick)
+        if not played:
+            return None
+        forty, twenties = marriages_of(self.start_hands[seat], self.trump)
+        counting = counting_marriages(self.contract, seat == self.declarer, forty, twenties)
+        return {"forty": forty, "twenties": twenties, "counting": counting}
+
+    def _log_entry(self, action: Action, viewer: int | None, taken: CardSet) -> dict[str, Any]:
+        entry: dict[str, Any] = {"seat": action.seat, "action": action.kind.value}
+        own = viewer is None or viewer == action.seat
+        if action.bid is not None:
+            entry["bid"] = action.bid.code
+        if action.discard is not None and own:
+            entry["discard"] = [card_str(c) for c in action.discard]
+        if action.kind is Kind.TAKE and own:
+            entry["cards"] = [card_str(c) for c in iter_cards(taken)]
+        if action.suit is not None:
+            entry["suit"] = SUIT_LETTERS[action.suit]
+        if action.parts is not None:
+            entry["parts"] = [p.value for p in action.parts]
+        if action.card is not None:
+            entry["card"] = card_str(action.card)
+        return entry
+
+    def _public_log(self, viewer: int | None) -> list[dict[str, Any]]:
+        log = []
+        talon = 0
+        for action in self.history:
+            taken = 0
+            if action.kind is Kind.TAKE:
+                taken = talon
+            elif action.discard is not None:
+                talon = (1 << action.discard[0]) | (1 << action.discard[1])
+            log.append(self._log_entry(action, viewer, taken))
+        return log
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see now (``None``: a spectator, who sees no hidden card before the end)."""
+        done = self.phase is Phase.DONE
+        show_all = done or self.hands_open()
+        hands: dict[str, list[str]] = {}
+        for s in range(3):
+            if s == seat or show_all:
+                hands[str(s)] = [card_str(c) for c in iter_cards(self.hands[s])]
+        contract = self.contract
+        view: dict[str, Any] = {
+            "seat": seat,
+            "dealer": self.dealer,
+            "opener": self.opener,
+            "phase": self.phase.value,
+            "to_move": self.to_move,
+            "hands": hands,
+            "hand_sizes": [count(h) for h in self.hands],
+            "log": self._public_log(seat),
+            "auction": {
+                "bid": self.high_bid.code if self.high_bid else None,
+                "bidder": self.high_bidder if self.high_bid else None,
+                "passes": self.passes,
+                "obliged": self.obliged if self.phase is Phase.AUCTION else False,
+            },
+            "talon": (
+                [card_str(c) for c in iter_cards(self.talon)]
+                if self.talon and (done or (seat is not None and seat == self.talon_by))
+                else None
+            ),
+            "contract": (
+                {
+                    "bid": contract.code,
+                    "declarer": self.declarer,
+                    "trump": None if self.trump == NO_TRUMP or self.phase is Phase.TRUMP
+                    else SUIT_LETTERS[self.trump],
+                }
+                if contract
+                else None
+            ),
+            "kontra": {p.value: self.multiplier(p) for p in self._ordered(self.levels)} if contract else {},
+            "chain": (
+                {"step": KONTRA_STEP_NAMES[self.chain_level], "parts": [p.value for p in self._ordered(self.chain_prev)],
+                 "declined": sorted(self.chain_declined)}
+                if self.in_chain
+                else None
+            ),
+            "trick": {"leader": self.leader, "cards": [card_str(c) for c in self.trick]} if self.start_hands else None,
+            "tricks": [
+                {"leader": t.leader, "cards": [card_str(c) for c in t.cards], "winner": t.winner} for t in self.tricks
+            ],
+            "won": list(self.won),
+            "marriages": {str(s): m for s in range(3) if (m := self.marriage_announcement(s)) is not None},
+            "result": self.result.to_json() if self.result else None,
+        }
+        if done:
+            view["dealt"] = [[card_str(c) for c in iter_cards(h)] for h in self.dealt]
+        if seat is not None:
+            choices = self.choices(seat)
+            view["choices"] = choices.to_json() if choices.any() else None
+        return view
+
+    # ------------------------------------------------------------------ enumeration
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Concrete legal actions of ``seat`` (default: the seat on turn).
+
+        Bids that need a discard are listed once per bid with ``discard=None``; a caller that
+        takes one must choose the two cards (see ``discard_options``).
+        """
+        if seat is None:
+            seat = self.to_move
+        if seat < 0:
+            return []
+        ch = self.choices(seat)
+        out: list[Action] = []
+        if ch.may_pass:
+            out.append(act.pass_(seat))
+        if ch.may_take:
+            out.append(act.take(seat))
+        out.extend(act.bid(seat, b) for b in ch.bids)
+        out.extend(act.trump(seat, s) for s in ch.trumps)
+        if ch.may_give_up:
+            out.append(act.give_up(seat))
+        if ch.kontra_step:
+            out.append(act.kontra(seat, ()))
+            out.extend(act.kontra(seat, (p,)) for p in ch.kontra_parts)
+        out.extend(act.play(seat, c) for c in iter_cards(ch.cards))
+        return out
+
+    def describe_card(self, seat: int, card: Card) -> str | None:
+        """Why ``seat`` may not play ``card`` now, or None if it may."""
+        refusal = refusal_of(card, self.hands[seat], self.led_suit(), self.top_card(), self.trump, self.held_seven(seat))
+        return None if refusal is None else describe_refusal(refusal, self.led_suit(), self.top_card())
+
+    def __repr__(self) -> str:
+        trick = " ".join(card_label(c) for c in self.trick)
+        return f"<Deal {self.phase.value} to_move={self.to_move} bid={self.high_bid} trick=[{trick}]>"

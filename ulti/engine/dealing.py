@@ -1,0 +1,22 @@
+"""Shuffling and dealing. The caller supplies the random source, so every deal is reproducible."""
+
+from __future__ import annotations
+
+import random
+
+from ulti.engine.cards import CardSet, mask_of
+
+
+def deal_hands(rng: random.Random, dealer: int) -> list[CardSet]:
+    """Shuffle the 32 cards with ``rng`` and deal 12 to the opener (after ``dealer``), 10 to the others."""
+    deck = list(range(32))
+    rng.shuffle(deck)
+    opener = (dealer + 1) % 3
+    hands = [0, 0, 0]
+    start = 0
+    for offset in range(3):
+        seat = (opener + offset) % 3
+        size = 12 if seat == opener else 10
+        hands[seat] = mask_of(deck[start : start + size])
+        start += size
+    return hands

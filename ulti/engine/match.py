@@ -1,0 +1,77 @@
+"""A match of 6, 9 or 12 deals with rotation and tie-break deals (RULES.md §7)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ulti.engine.cards import Card, CardSet
+from ulti.engine.deal import Deal
+from ulti.engine.errors import IllegalAction, RecordError
+
+MATCH_LENGTHS = (6, 9, 12)
+
+
+class Match:
+    """The deals of one match and its running score sheet."""
+
+    def __init__(self, deals_planned: int, first_dealer: int = 0, players: Sequence[str] | None = None) -> None:
+        """A new match of ``deals_planned`` deals (6, 9 or 12) whose first deal ``first_dealer`` deals."""
+        if deals_planned not in MATCH_LENGTHS:
+            raise RecordError(f"deals_planned must be 6, 9 or 12, not {deals_planned!r}")
+        if first_dealer not in (0, 1, 2):
+            raise RecordError(f"first_dealer must be 0, 1 or 2, not {first_dealer!r}")
+        self.deals_planned = deals_planned
+        self.first_dealer = first_dealer
+        self.players = list(players) if players is not None else ["", "", ""]
+        self.deals: list[Deal] = []
+
+    def dealer_of(self, index: int) -> int:
+        """The dealer of deal ``index`` (from 0): the deal rotates one seat each time."""
+        return (self.first_dealer + index) % 3
+
+    def totals(self) -> list[int]:
+        """Each seat's running total over the finished deals."""
+        totals = [0, 0, 0]
+        for deal in self.deals:
+            if deal.result is not None:
+                for seat, delta in enumerate(deal.result.scores):
+                    totals[seat] += delta
+        return totals
+
+    def score_sheet(self) -> list[list[int]]:
+        """The running totals after each finished deal (one row per deal)."""
+        rows = []
+        totals = [0, 0, 0]
+        for deal in self.deals:
+            if deal.result is None:
+                break
+            totals = [t + d for t, d in zip(totals, deal.result.scores, strict=True)]
+            rows.append(list(totals))
+        return rows
+
+    def winner(self) -> int | None:
+        """The seat that won, once the planned deals are done and one seat alone holds the top."""
+        if len(self.deals) < self.deals_planned or not self._last_deal_done():
+            return None
+        totals = self.totals()
+        top = max(totals)
+        leaders = [s for s, t in enumerate(totals) if t == top]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def _last_deal_done(self) -> bool:
+        return not self.deals or self.deals[-1].is_over
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match is decided."""
+        return self.winner() is not None
+
+    def new_deal(self, hands: Sequence[CardSet | Iterable[Card]]) -> Deal:
+        """Start the next deal (a planned one, or a tie-break deal) with the dealt ``hands``."""
+        if not self._last_deal_done():
+            raise IllegalAction(f"deal {len(self.deals) - 1} is not finished")
+        if self.is_over:
+            raise IllegalAction("the match is decided: no more deals")
+        deal = Deal(hands, self.dealer_of(len(self.deals)))
+        self.deals.append(deal)
+        return deal

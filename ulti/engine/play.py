@@ -1,0 +1,138 @@
+"""Trick rules on bitmasks (RULES.md §3): legal cards, the reason for each refused card, winners.
+
+The functions here take plain ints so that the deal, the bots and the solver share one
+implementation of "follow, trump, beat" and of the ulti trump-7 rule.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from ulti.engine.cards import (
+    HIGHER_PLAIN_ORDER,
+    HIGHER_TRUMP_ORDER,
+    SEVEN,
+    SUIT_MASKS,
+    SUIT_NAMES_EN,
+    Card,
+    CardSet,
+    card_label,
+    iter_cards,
+)
+
+NO_TRUMP = -1
+"""The ``trump`` value of a no-trump contract."""
+
+
+def higher_table(trump: int) -> tuple[CardSet, ...]:
+    """The "cards that beat this one within its suit" table for a contract with ``trump``."""
+    return HIGHER_PLAIN_ORDER if trump == NO_TRUMP else HIGHER_TRUMP_ORDER
+
+
+def beats(card: Card, top: Card, trump: int) -> bool:
+    """Whether ``card`` played now would take the trick from ``top``, the card winning so far."""
+    if card >> 3 == top >> 3:
+        return bool(higher_table(trump)[top] >> card & 1)
+    return card >> 3 == trump
+
+
+def legal_cards(hand: CardSet, led: int, top: Card, trump: int, held_seven: Card) -> CardSet:
+    """The cards of ``hand`` that may be played now.
+
+    ``led`` is the suit led (-1 when leading), ``top`` the card winning the trick so far,
+    ``trump`` the trump suit or ``NO_TRUMP``, and ``held_seven`` the trump 7 when the seat is an
+    ulti declarer (§3.4), else -1.
+    """
+    if led < 0:
+        legal = hand
+    else:
+        follow = hand & SUIT_MASKS[led]
+        if follow:
+            if top >> 3 == led:
+                higher = follow & (HIGHER_PLAIN_ORDER if trump < 0 else HIGHER_TRUMP_ORDER)[top]
+                legal = higher or follow
+            else:  # a trump on a non-trump lead: no card of the led suit can beat it
+                legal = follow
+        elif trump >= 0 and hand & SUIT_MASKS[trump]:
+            trumps = hand & SUIT_MASKS[trump]
+            if top >> 3 == trump:
+                legal = (trumps & HIGHER_TRUMP_ORDER[top]) or trumps
+            else:
+                legal = trumps
+        else:
+            legal = hand
+    if held_seven >= 0:
+        seven_bit = 1 << held_seven
+        if legal & seven_bit and legal != seven_bit:
+            legal ^= seven_bit
+    return legal
+
+
+class Refusal(str, Enum):
+    """Which rule of §3.3/§3.4 forbids a card."""
+
+    FOLLOW = "must follow suit"
+    BEAT = "must beat"
+    TRUMP = "must trump"
+    OVERTRUMP = "must overtrump"
+    ULTI_SEVEN = "ulti trump 7"
+
+
+def refusal_of(
+    card: Card, hand: CardSet, led: int, top: Card, trump: int, held_seven: Card
+) -> Refusal | None:
+    """The rule that forbids playing ``card`` from ``hand`` now, or None if it is legal."""
+    if legal_cards(hand, led, top, trump, held_seven) >> card & 1:
+        return None
+    if legal_cards(hand, led, top, trump, -1) >> card & 1:
+        return Refusal.ULTI_SEVEN
+    follow = hand & SUIT_MASKS[led]
+    if follow:
+        return Refusal.BEAT if follow >> card & 1 else Refusal.FOLLOW
+    trumps = hand & SUIT_MASKS[trump]
+    return Refusal.OVERTRUMP if trumps >> card & 1 else Refusal.TRUMP
+
+
+def describe_refusal(refusal: Refusal, led: int, top: Card) -> str:
+    """The reason for a refused card, in words for the player holding it."""
+    if refusal is Refusal.FOLLOW:
+        return f"you must follow suit ({SUIT_NAMES_EN[led]})"
+    if refusal is Refusal.BEAT:
+        return f"you must beat the {card_label(top)}"
+    if refusal is Refusal.TRUMP:
+        return "you must play a trump"
+    if refusal is Refusal.OVERTRUMP:
+        return f"you must overtrump the {card_label(top)}"
+    return "the trump 7 stays until the last trick"
+
+
+def refusal_reasons(
+    hand: CardSet, led: int, top: Card, trump: int, held_seven: Card
+) -> dict[Card, str]:
+    """For each card of ``hand`` that may not be played now, the rule that forbids it, in words."""
+    reasons: dict[Card, str] = {}
+    for card in iter_cards(hand & ~legal_cards(hand, led, top, trump, held_seven)):
+        refusal = refusal_of(card, hand, led, top, trump, held_seven)
+        assert refusal is not None
+        reasons[card] = describe_refusal(refusal, led, top)
+    return reasons
+
+
+def trick_winner_index(cards: list[Card], trump: int) -> int:
+    """Index in ``cards`` (in play order, 1 to 3 cards) of the card winning the trick so far."""
+    best = 0
+    top = cards[0]
+    table = higher_table(trump)
+    for i in range(1, len(cards)):
+        card = cards[i]
+        if card >> 3 == top >> 3:
+            if table[top] >> card & 1:
+                best, top = i, card
+        elif card >> 3 == trump:
+            best, top = i, card
+    return best
+
+
+def seven_of(trump: int) -> Card:
+    """The trump 7 of ``trump`` (-1 in a no-trump contract)."""
+    return trump * 8 + SEVEN if trump >= 0 else -1

@@ -1,0 +1,205 @@
+"""Deal and match records, ``ulti-deal/1`` and ``ulti-match/1`` (RECORD.md), in and out.
+
+Reading a record replays every action through the engine, so a record that loads is a legal deal.
+Errors name the first offending action (``action 14: …``) and, in a match, the deal (``deal 3: …``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ulti.engine import actions as act
+from ulti.engine.actions import Action, Kind
+from ulti.engine.cards import SUIT_LETTERS, Card, card_str, iter_cards, parse_card, parse_suit
+from ulti.engine.contracts import parse_bid, parse_part
+from ulti.engine.deal import Deal, Phase
+from ulti.engine.errors import IllegalAction, RecordError, UltiError
+from ulti.engine.match import MATCH_LENGTHS, Match
+from ulti.engine.play import NO_TRUMP
+
+DEAL_FORMAT = "ulti-deal/1"
+MATCH_FORMAT = "ulti-match/1"
+RULES = "ulti-rules/1"
+_ACTION_KINDS = {k.value: k for k in Kind}
+
+
+def _int_field(obj: dict[str, Any], key: str, allowed: tuple[int, ...]) -> int:
+    value = obj.get(key)
+    if type(value) is not int or value not in allowed:
+        raise RecordError(f"{key} must be one of {', '.join(map(str, allowed))}, not {value!r}")
+    return value
+
+
+def _cards(value: object, what: str) -> list[Card]:
+    if not isinstance(value, list):
+        raise RecordError(f"{what} must be a list of card codes")
+    return [parse_card(c) for c in value]
+
+
+def parse_action(obj: object) -> Action:
+    """One action of a record as an ``Action`` (shape and codes only; legality is the deal's)."""
+    if not isinstance(obj, dict):
+        raise RecordError("an action must be a JSON object")
+    seat = obj.get("seat")
+    if type(seat) is not int or seat not in (0, 1, 2):
+        raise RecordError(f"seat must be 0, 1 or 2, not {seat!r}")
+    kind = _ACTION_KINDS.get(obj.get("action"))  # type: ignore[arg-type]
+    if kind is None:
+        raise RecordError(f"unknown action kind {obj.get('action')!r}")
+    if kind is Kind.BID:
+        bid = parse_bid(obj.get("bid"))
+        discard = None
+        if "discard" in obj:
+            cards = _cards(obj["discard"], "discard")
+            if len(cards) != 2:
+                raise RecordError(f"discard must list 2 cards, not {len(cards)}")
+            discard = (cards[0], cards[1])
+        return act.bid(seat, bid, discard)
+    if kind is Kind.TRUMP:
+        return act.trump(seat, parse_suit(obj.get("suit")))
+    if kind is Kind.KONTRA:
+        parts = obj.get("parts", [])
+        if not isinstance(parts, list):
+            raise RecordError("parts must be a list of part names")
+        return act.kontra(seat, tuple(parse_part(p) for p in parts))
+    if kind is Kind.PLAY:
+        return act.play(seat, parse_card(obj.get("card")))
+    return Action(seat, kind)
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """An action as a record entry."""
+    out: dict[str, Any] = {"seat": action.seat, "action": action.kind.value}
+    if action.bid is not None:
+        out["bid"] = action.bid.code
+    if action.discard is not None:
+        out["discard"] = [card_str(c) for c in action.discard]
+    if action.suit is not None:
+        out["suit"] = SUIT_LETTERS[action.suit]
+    if action.parts is not None:
+        out["parts"] = [p.value for p in action.parts]
+    if action.card is not None:
+        out["card"] = card_str(action.card)
+    return out
+
+
+def deal_from_record(record: object) -> Deal:
+    """Replay a deal record into a ``Deal``; raise ``UltiError`` naming the first problem."""
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    fmt = record.get("format")
+    if fmt != DEAL_FORMAT:
+        raise RecordError(f"format must be {DEAL_FORMAT!r}, not {fmt!r}")
+    rules = record.get("rules", RULES)
+    if rules != RULES:
+        raise RecordError(f"unknown rules {rules!r}: this scorer knows only {RULES!r}")
+    dealer = _int_field(record, "dealer", (0, 1, 2))
+    hands = record.get("hands")
+    if not isinstance(hands, list) or len(hands) != 3:
+        raise RecordError("hands must be a list of 3 hands")
+    parsed = [_cards(h, f"hands[{i}]") for i, h in enumerate(hands)]
+    for i, cards in enumerate(parsed):
+        if len(set(cards)) != len(cards):
+            raise RecordError(f"hands[{i}] lists a card twice")
+    deal = Deal(parsed, dealer)
+    actions = record.get("actions", [])
+    if not isinstance(actions, list):
+        raise RecordError("actions must be a list")
+    for index, entry in enumerate(actions):
+        try:
+            deal.apply(parse_action(entry))
+        except UltiError as exc:
+            raise type(exc)(f"action {index}: {exc}") from None
+    return deal
+
+
+def deal_to_record(deal: Deal) -> dict[str, Any]:
+    """A deal, finished or not, as an ``ulti-deal/1`` record."""
+    return {
+        "format": DEAL_FORMAT,
+        "rules": RULES,
+        "dealer": deal.dealer,
+        "hands": [[card_str(c) for c in iter_cards(h)] for h in deal.dealt],
+        "actions": [action_to_json(a) for a in deal.history],
+    }
+
+
+def deal_score(deal: Deal) -> dict[str, Any]:
+    """The ``ulti score`` output for a deal: its result, or the state an incomplete one reached."""
+    if deal.result is not None:
+        return deal.result.to_json()
+    contract = deal.contract
+    in_auction = deal.phase is Phase.AUCTION
+    return {
+        "complete": False,
+        "phase": deal.phase.value,
+        "declarer": None if in_auction else deal.declarer,
+        "bid": (deal.high_bid.code if deal.high_bid else None) if in_auction else (contract.code if contract else None),
+        "trump": None if deal.phase is not Phase.PLAY or deal.trump == NO_TRUMP else SUIT_LETTERS[deal.trump],
+        "tricks": len(deal.tricks),
+    }
+
+
+def match_from_record(record: object) -> Match:
+    """Replay a match record; errors start with ``deal k:`` when a deal is at fault."""
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    if record.get("format") != MATCH_FORMAT:
+        raise RecordError(f"format must be {MATCH_FORMAT!r}, not {record.get('format')!r}")
+    planned = _int_field(record, "deals_planned", MATCH_LENGTHS)
+    first = _int_field(record, "first_dealer", (0, 1, 2))
+    players = record.get("players")
+    if players is not None and (
+        not isinstance(players, list) or len(players) != 3 or not all(isinstance(p, str) for p in players)
+    ):
+        raise RecordError("players must be a list of 3 names")
+    match = Match(planned, first, players)
+    deals = record.get("deals", [])
+    if not isinstance(deals, list):
+        raise RecordError("deals must be a list of deal records")
+    for index, deal_record in enumerate(deals):
+        try:
+            if match.deals and not match.deals[-1].is_over:
+                raise IllegalAction(f"it follows deal {index - 1}, which is not finished")
+            if match.is_over:
+                raise IllegalAction(f"the match was decided by deal {index - 1}")
+            deal = deal_from_record(deal_record)
+            want = match.dealer_of(index)
+            if deal.dealer != want:
+                raise IllegalAction(f"dealer is seat {deal.dealer}, but the rotation gives seat {want}")
+        except UltiError as exc:
+            raise type(exc)(f"deal {index}: {exc}") from None
+        match.deals.append(deal)
+    return match
+
+
+def match_to_record(match: Match) -> dict[str, Any]:
+    """A match, finished or not, as an ``ulti-match/1`` record."""
+    return {
+        "format": MATCH_FORMAT,
+        "deals_planned": match.deals_planned,
+        "first_dealer": match.first_dealer,
+        "players": list(match.players),
+        "deals": [deal_to_record(d) for d in match.deals],
+    }
+
+
+def match_score(match: Match) -> dict[str, Any]:
+    """The ``ulti score`` output for a match: totals, each deal's result and the winner."""
+    winner = match.winner()
+    return {
+        "complete": winner is not None,
+        "deals_played": sum(1 for d in match.deals if d.is_over),
+        "totals": match.totals(),
+        "winner": winner,
+        "deals": [deal_score(d) for d in match.deals],
+    }
+
+
+def score_record(record: object) -> dict[str, Any]:
+    """Score a deal or match record (dispatching on ``format``), as ``ulti score`` prints it."""
+    if isinstance(record, dict) and record.get("format") == MATCH_FORMAT:
+        return match_score(match_from_record(record))
+    if isinstance(record, dict) and record.get("format") not in (DEAL_FORMAT, None):
+        raise RecordError(f"unknown format {record.get('format')!r} (expected {DEAL_FORMAT} or {MATCH_FORMAT})")
+    return deal_score(deal_from_record(record))

@@ -1,0 +1,275 @@
+"""Settlement of a finished deal (RULES.md §4, §5): points, parts, silent bonuses, scores.
+
+``settle`` is a pure function of what happened at the table; the deal calls it once the last
+trick (or the give-up) is done. Its result converts to the JSON of RECORD.md with ``to_json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ulti.engine.cards import KING, QUEEN, SUIT_LETTERS, CardSet, card_points
+from ulti.engine.contracts import PART_ORDER, Bid, Part
+from ulti.engine.play import NO_TRUMP, seven_of
+
+GIVE_UP_PER_DEFENDER = -2
+"""RULES.md §2.2: the declarer who concedes pays 2 to each defender."""
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A finished trick: who led, the three cards in play order, and the seat that took it."""
+
+    leader: int
+    cards: tuple[int, int, int]
+    winner: int
+
+    def seat_of(self, index: int) -> int:
+        """The seat that played the ``index``-th card of this trick."""
+        return (self.leader + index) % 3
+
+    def card_of(self, seat: int) -> int:
+        """The card ``seat`` played to this trick."""
+        return self.cards[(seat - self.leader) % 3]
+
+
+@dataclass(frozen=True)
+class PartResult:
+    """Settlement of one part of the contract."""
+
+    part: Part
+    won: bool
+    value: int
+    multiplier: int
+    per_defender: int
+
+    def to_json(self) -> dict[str, Any]:
+        """This part as RECORD.md's result entry."""
+        return {
+            "part": self.part.value,
+            "won": self.won,
+            "value": self.value,
+            "multiplier": self.multiplier,
+            "per_defender": self.per_defender,
+        }
+
+
+@dataclass(frozen=True)
+class SilentResult:
+    """A silent (unbid) bonus that happened (RULES.md §5.4)."""
+
+    bonus: str  # "ulti" | "100" | "durchmars"
+    side: str  # "declarer" | "defenders"
+    won: bool
+    per_defender: int
+
+    def to_json(self) -> dict[str, Any]:
+        """This bonus as RECORD.md's result entry."""
+        return {"bonus": self.bonus, "side": self.side, "won": self.won, "per_defender": self.per_defender}
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """The outcome of a finished deal. ``scores[s]`` is the change to seat ``s``'s total."""
+
+    declarer: int
+    bid: Bid
+    trump: int  # suit, or NO_TRUMP
+    given_up: bool
+    parts: tuple[PartResult, ...]
+    silent: tuple[SilentResult, ...]
+    points: tuple[int, int] | None  # (declarer, defenders); None for no-trump and give-up
+    per_defender: int
+    scores: tuple[int, int, int]
+    tricks: int = 0
+    ended_early: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as RECORD.md specifies it."""
+        out: dict[str, Any] = {
+            "complete": True,
+            "declarer": self.declarer,
+            "bid": self.bid.code,
+            "trump": None if self.trump == NO_TRUMP else SUIT_LETTERS[self.trump],
+            "given_up": self.given_up,
+        }
+        if self.points is not None:
+            out["points"] = {"declarer": self.points[0], "defenders": self.points[1]}
+        out["parts"] = [p.to_json() for p in self.parts]
+        out["silent"] = [s.to_json() for s in self.silent]
+        out["per_defender"] = self.per_defender
+        out["scores"] = list(self.scores)
+        if not self.given_up:
+            out["tricks"] = self.tricks
+            out["ended_early"] = self.ended_early
+        return out
+
+
+def scores_for(declarer: int, per_defender: int) -> tuple[int, int, int]:
+    """Score changes of the three seats when each defender pays ``per_defender`` to the declarer."""
+    scores = [-per_defender, -per_defender, -per_defender]
+    scores[declarer] = 2 * per_defender
+    return (scores[0], scores[1], scores[2])
+
+
+def give_up_result(declarer: int, bid: Bid) -> DealResult:
+    """The result of a conceded plain minor Simple game (RULES.md §2.2)."""
+    return DealResult(
+        declarer=declarer,
+        bid=bid,
+        trump=NO_TRUMP,
+        given_up=True,
+        parts=(),
+        silent=(),
+        points=None,
+        per_defender=GIVE_UP_PER_DEFENDER,
+        scores=scores_for(declarer, GIVE_UP_PER_DEFENDER),
+    )
+
+
+def marriages_of(hand: CardSet, trump: int) -> tuple[int, int]:
+    """(40s, 20s) that ``hand`` holds: K+Q of the trump suit, and K+Q of each other suit."""
+    forty = twenties = 0
+    for suit in range(4):
+        pair = (1 << (suit * 8 + KING)) | (1 << (suit * 8 + QUEEN))
+        if hand & pair == pair:
+            if suit == trump:
+                forty = 1
+            else:
+                twenties += 1
+    return forty, twenties
+
+
+def counting_marriages(bid: Bid, is_declarer: bool, forty: int, twenties: int) -> int:
+    """Marriage points that count for a seat under RULES.md §4.2."""
+    if bid.has(Part.SIMPLE):
+        return 40 * forty + 20 * twenties
+    if not is_declarer:
+        return 0
+    if bid.has(Part.FORTY_HUNDRED):
+        return 40 * forty
+    if bid.has(Part.TWENTY_HUNDRED):
+        return 20 if twenties else 0
+    return 0
+
+
+def settle(
+    *,
+    bid: Bid,
+    declarer: int,
+    trump: int,
+    tricks: Sequence[Trick],
+    start_hands: Sequence[CardSet],
+    talon: CardSet,
+    multipliers: Mapping[Part, int],
+) -> DealResult:
+    """Settle a played deal: its tricks (10, or fewer when a no-trump contract ended early)."""
+    won_by = [0, 0, 0]
+    cards_won = [0, 0, 0]
+    for trick in tricks:
+        won_by[trick.winner] += 1
+        cards_won[trick.winner] |= (1 << trick.cards[0]) | (1 << trick.cards[1]) | (1 << trick.cards[2])
+    decl_tricks = won_by[declarer]
+    def_tricks = len(tricks) - decl_tricks
+    all_ten = len(tricks) == 10
+    hearts = bid.is_hearts
+    parts: list[PartResult] = []
+
+    if not bid.has_trumps:
+        part, value = bid.parts[0]
+        won = decl_tricks == 0 if part is Part.BETLI else def_tricks == 0 and all_ten
+        mult = multipliers.get(part, 1)
+        amount = value * mult if won else -value * mult
+        parts.append(PartResult(part, won, value, mult, amount))
+        return DealResult(
+            declarer=declarer,
+            bid=bid,
+            trump=NO_TRUMP,
+            given_up=False,
+            parts=tuple(parts),
+            silent=(),
+            points=None,
+            per_defender=amount,
+            scores=scores_for(declarer, amount),
+            tricks=len(tricks),
+            ended_early=not all_ten,
+        )
+
+    # Trump contracts are always played to trick 10 (§3.6).
+    last = tricks[9]
+    defenders = [s for s in range(3) if s != declarer]
+    decl_marriages = marriages_of(start_hands[declarer], trump)
+    decl_total = card_points(cards_won[declarer]) + (10 if last.winner == declarer else 0)
+    decl_total += counting_marriages(bid, True, *decl_marriages)
+    def_cards = cards_won[defenders[0]] | cards_won[defenders[1]]
+    def_total = card_points(def_cards | talon) + (10 if last.winner != declarer else 0)
+    for seat in defenders:
+        def_total += counting_marriages(bid, False, *marriages_of(start_hands[seat], trump))
+    if decl_tricks == 0:
+        decl_total = 0
+    if def_tricks == 0:
+        def_total = 0
+
+    silent: list[SilentResult] = []
+    seven = seven_of(trump)
+    seven_seat = next((s for s in range(3) if last.card_of(s) == seven), -1)
+    seven_won = seven_seat >= 0 and last.winner == seven_seat
+    silent_double = 2 if hearts else 1
+
+    if not bid.has(Part.ULTI) and seven_seat >= 0:
+        if seven_seat == declarer:
+            amount = 2 * silent_double if seven_won else -4 * silent_double
+            silent.append(SilentResult("ulti", "declarer", seven_won, amount))
+        else:
+            amount = -2 * silent_double if seven_won else 4 * silent_double
+            silent.append(SilentResult("ulti", "defenders", seven_won, amount))
+
+    simple_factor = 1
+    if bid.has(Part.SIMPLE) and (decl_total >= 100 or def_total >= 100):
+        simple_factor = 2
+        side = "declarer" if decl_total >= 100 else "defenders"
+        silent.append(SilentResult("100", side, side == "declarer", 0))
+
+    if not bid.has(Part.DURCHMARS):
+        if decl_tricks == 10:
+            silent.append(SilentResult("durchmars", "declarer", True, 3 * silent_double))
+        elif won_by[defenders[0]] == 10 or won_by[defenders[1]] == 10:
+            silent.append(SilentResult("durchmars", "defenders", False, -3 * silent_double))
+
+    for part in PART_ORDER:
+        value = bid.part_value(part)
+        if not value:
+            continue
+        if part is Part.SIMPLE:
+            value *= simple_factor
+            won = decl_total > def_total
+        elif part is Part.ULTI:
+            won = last.winner == declarer and last.card_of(declarer) == seven
+        elif part is Part.FORTY_HUNDRED:
+            won = decl_marriages[0] == 1 and decl_total >= 100
+        elif part is Part.TWENTY_HUNDRED:
+            won = decl_marriages[1] > 0 and decl_total >= 100
+        else:  # durchmars
+            won = decl_tricks == 10
+        mult = multipliers.get(part, 1)
+        amount = value * mult if won else -value * mult
+        if part is Part.ULTI and not won:
+            amount -= 8 if hearts else 4
+        parts.append(PartResult(part, won, value, mult, amount))
+
+    per_defender = sum(p.per_defender for p in parts) + sum(s.per_defender for s in silent)
+    return DealResult(
+        declarer=declarer,
+        bid=bid,
+        trump=trump,
+        given_up=False,
+        parts=tuple(parts),
+        silent=tuple(silent),
+        points=(decl_total, def_total),
+        per_defender=per_defender,
+        scores=scores_for(declarer, per_defender),
+        tricks=10,
+        ended_early=False,
+    )
