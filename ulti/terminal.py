@@ -70,7 +70,8 @@ def play_match_in_terminal(deals: int, seed: int | None, out: TextIO) -> Match:
     out.write(f"A match of {deals} deals among heuristic bots: {', '.join(match.players)}\n\n")
     for i, (deal, row) in enumerate(zip(match.deals, match.score_sheet(), strict=True)):
         out.write(describe_deal(i, deal) + "\n")
-        out.write("    score sheet: " + "  ".join(f"{name} {total:+d}" for name, total in zip(match.players, row, strict=True)))
+        sheet = "  ".join(f"{name} {total:+d}" for name, total in zip(match.players, row, strict=True))
+        out.write(f"    score sheet: {sheet}")
         out.write("\n\n")
     winner = match.winner()
     assert winner is not None

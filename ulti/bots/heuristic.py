@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ulti.bots.base import card_mask, hand_mask
 from ulti.engine import actions as act
 from ulti.engine.actions import Action
 from ulti.engine.cards import (
@@ -29,8 +30,6 @@ from ulti.engine.cards import (
     parse_card,
 )
 from ulti.engine.contracts import BIDS_BY_CODE, Bid, parse_bid, parse_part
-
-from ulti.bots.base import card_mask, hand_mask
 
 # Strength of a card inside its suit (0 = the 7); used to sort and to judge winners.
 _TRUMP_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)

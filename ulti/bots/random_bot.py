@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ulti.bots.base import hand_mask
 from ulti.engine import actions as act
 from ulti.engine.actions import Action
-from ulti.engine.cards import iter_cards, parse_card, parse_suit
-from ulti.engine.contracts import parse_bid, parse_part
-
-from ulti.bots.base import hand_mask
+from ulti.engine.cards import cards_of, iter_cards, parse_card, parse_suit
+from ulti.engine.contracts import bids_above, parse_bid, parse_part
+from ulti.engine.deal import Deal, Phase
 
 
 class RandomBot:
@@ -47,3 +47,42 @@ class RandomBot:
             chosen = tuple(p for p in parts if rng.random() < 0.5)
             return act.kontra(seat, chosen)
         return rng.choice(options)
+
+
+def random_card(mask: int, rng: random.Random) -> int:
+    """A uniformly random card of the non-empty set ``mask``."""
+    k = rng.randrange(mask.bit_count())
+    for _ in range(k):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+def random_legal_action(deal: Deal, rng: random.Random, kontra_rate: float = 0.2) -> Action:
+    """A random legal action for the seat on turn, read from the whole deal (simulations, tests).
+
+    It passes often so that auctions end, takes the talon sometimes, says kontra at ``kontra_rate``.
+    """
+    seat = deal.to_move
+    phase = deal.phase
+    if phase is Phase.PLAY:
+        if deal.in_chain or deal._first_trick_turn(seat):
+            ch = deal.choices(seat)
+            if ch.kontra_step and (not ch.cards or rng.random() < kontra_rate):
+                return act.kontra(seat, tuple(p for p in ch.kontra_parts if rng.random() < 0.5))
+            if not ch.cards:  # pragma: no cover - the chain speaker always has a kontra step
+                raise RuntimeError("no action")
+        return act.play(seat, random_card(deal.legal_card_mask(), rng))
+    if phase is Phase.TRUMP:
+        if deal.contract is not None and deal.contract.code == "M-S" and rng.random() < 0.1:
+            return act.give_up(seat)
+        return act.trump(seat, rng.randrange(3))
+    bids = bids_above(deal.high_bid)
+    if deal.obliged:
+        a, b = rng.sample(cards_of(deal.hands[seat]), 2)
+        return act.bid(seat, rng.choice(bids[:6]), (a, b))
+    roll = rng.random()
+    if bids and roll < 0.12:
+        return act.take(seat)
+    if bids and roll < 0.25:
+        return act.bid(seat, rng.choice(bids[:6]))
+    return act.pass_(seat)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from ulti.engine.cards import SUIT_LETTERS, Card, card_str
 from ulti.engine.contracts import Bid, Part
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     """Action kinds; the values are the record's ``action`` strings."""
 
     BID = "bid"

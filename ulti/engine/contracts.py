@@ -8,12 +8,12 @@ of a trump bid) is a single named constant.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from ulti.engine.errors import RecordError
 
 
-class Part(str, Enum):
+class Part(StrEnum):
     """A part of a contract, won or lost on its own. Values are the record codes."""
 
     SIMPLE = "simple"
@@ -35,7 +35,7 @@ KONTRA_STEP_NAMES = ("", "kontra", "rekontra", "szubkontra", "hirskontra", "mord
 MAX_KONTRA_LEVEL = 6
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     """What kind of trumps a bid has."""
 
     MINOR = "M"  # the declarer names clubs, spades or diamonds after the auction
@@ -54,22 +54,20 @@ class Bid:
     parts: tuple[tuple[Part, int], ...]
     is_open: bool
     rung: int = field(default=0, compare=False)
+    #: Total value per defender of all parts.
+    value: int = field(init=False, compare=False)
+    #: Value of the Simple-game part, 0 if the bid has none.
+    simple_value: int = field(init=False, compare=False)
+    #: The ranking key of RULES.md §1.3: (value without the Simple game, Simple-game value).
+    key: tuple[int, int] = field(init=False, compare=False)
 
-    @property
-    def value(self) -> int:
-        """Total value per defender of all parts."""
-        return sum(v for _, v in self.parts)
-
-    @property
-    def simple_value(self) -> int:
-        """Value of the Simple-game part, 0 if the bid has none."""
-        return self.part_value(Part.SIMPLE)
-
-    @property
-    def key(self) -> tuple[int, int]:
-        """The ranking key of RULES.md §1.3: (value without the Simple game, Simple-game value)."""
-        simple = self.simple_value
-        return (self.value - simple, simple)
+    def __post_init__(self) -> None:
+        # Precomputed once: the auction compares keys on every turn.
+        value = sum(v for _, v in self.parts)
+        simple = sum(v for p, v in self.parts if p is Part.SIMPLE)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "simple_value", simple)
+        object.__setattr__(self, "key", (value - simple, simple))
 
     def part_value(self, part: Part) -> int:
         """Value of ``part`` in this bid, 0 if absent."""
@@ -217,8 +215,11 @@ def parse_part(code: object) -> Part:
     raise RecordError(f"unknown part {code!r} (a part is simple, ulti, 40-100, 20-100, durchmars or betli)")
 
 
-def bids_above(standing: Bid | None) -> list[Bid]:
-    """The bids that may be named over ``standing`` (every bid when there is none)."""
-    if standing is None:
-        return list(BIDS)
-    return [b for b in BIDS if b.key > standing.key]
+_BIDS_ABOVE_RUNG: dict[int, tuple[Bid, ...]] = {
+    rung: tuple(b for b in BIDS if b.rung > rung) for rung in range(TOP_RUNG + 1)
+}
+
+
+def bids_above(standing: Bid | None) -> tuple[Bid, ...]:
+    """The bids that may be named over ``standing`` (every bid when there is none), in ladder order."""
+    return _BIDS_ABOVE_RUNG[standing.rung if standing is not None else 0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from ulti.engine import actions as act
@@ -33,9 +33,11 @@ from ulti.engine.contracts import (
     MAX_KONTRA_LEVEL,
     TOP_RUNG,
     Bid,
-    Kind as BidKind,
     Part,
     bids_above,
+)
+from ulti.engine.contracts import (
+    Kind as BidKind,
 )
 from ulti.engine.errors import IllegalAction, RecordError
 from ulti.engine.play import (
@@ -60,7 +62,7 @@ from ulti.engine.scoring import (
 MINOR_SUITS = (0, 1, 2)
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """The phases of a deal."""
 
     AUCTION = "auction"
@@ -249,7 +251,7 @@ class Deal:
         if self.phase is Phase.AUCTION:
             if seat != self.to_move:
                 return ch
-            ch.bids = bids_above(self.high_bid)
+            ch.bids = list(bids_above(self.high_bid))
             ch.must_discard = self.obliged
             ch.may_pass = not self.obliged
             ch.may_take = not self.obliged and bool(ch.bids)
@@ -401,12 +403,16 @@ class Deal:
         if seat != self.declarer:
             raise IllegalAction(f"only the declarer (seat {self.declarer}) names trumps")
         if suit not in MINOR_SUITS:
-            raise IllegalAction(f"a minor-suit bid takes clubs, spades or diamonds as trumps, not {SUIT_NAMES_EN[suit]}")
+            raise IllegalAction(
+                f"a minor-suit bid takes clubs, spades or diamonds as trumps, not {SUIT_NAMES_EN[suit]}"
+            )
         self._start_play(suit)
 
     def _give_up(self, seat: int) -> None:
         if self.phase is not Phase.TRUMP or not self._may_give_up():
-            raise IllegalAction("only the declarer of a plain minor Simple game (M-S) may give up, before naming trumps")
+            raise IllegalAction(
+                "only the declarer of a plain minor Simple game (M-S) may give up, before naming trumps"
+            )
         if seat != self.declarer:
             raise IllegalAction(f"only the declarer (seat {self.declarer}) may give up")
         assert self.contract is not None
@@ -448,6 +454,8 @@ class Deal:
                     self.chain_declined.add(seat)
                     if len(self.chain_declined) == 2:
                         self._close_chain()
+                    else:
+                        self.to_move = self._chain_speaker()
                 return
             for part in parts:
                 self.levels[part] = self.chain_level
@@ -456,6 +464,8 @@ class Deal:
             self.chain_level += 1
             if self.chain_level > MAX_KONTRA_LEVEL:
                 self._close_chain()
+            else:
+                self.to_move = self._chain_speaker()
             return
         for part in parts:
             if part not in allowed:
@@ -477,6 +487,13 @@ class Deal:
         if seat != self.to_move:
             return f"seat {seat} may say kontra only just before its own card in trick 1"
         return "every part is already doubled"
+
+    def _chain_speaker(self) -> int:
+        """The seat a live table asks next in the chain: the declarer, or the defenders in seat order."""
+        if self.chain_level % 2 == 0:
+            return self.declarer
+        first, second = (self.declarer + 1) % 3, (self.declarer + 2) % 3
+        return second if first in self.chain_declined else first
 
     def _close_chain(self) -> None:
         self.chain_level = 0
@@ -658,8 +675,11 @@ class Deal:
             ),
             "kontra": {p.value: self.multiplier(p) for p in self._ordered(self.levels)} if contract else {},
             "chain": (
-                {"step": KONTRA_STEP_NAMES[self.chain_level], "parts": [p.value for p in self._ordered(self.chain_prev)],
-                 "declined": sorted(self.chain_declined)}
+                {
+                    "step": KONTRA_STEP_NAMES[self.chain_level],
+                    "parts": [p.value for p in self._ordered(self.chain_prev)],
+                    "declined": sorted(self.chain_declined),
+                }
                 if self.in_chain
                 else None
             ),
@@ -708,8 +728,9 @@ class Deal:
 
     def describe_card(self, seat: int, card: Card) -> str | None:
         """Why ``seat`` may not play ``card`` now, or None if it may."""
-        refusal = refusal_of(card, self.hands[seat], self.led_suit(), self.top_card(), self.trump, self.held_seven(seat))
-        return None if refusal is None else describe_refusal(refusal, self.led_suit(), self.top_card())
+        led, top = self.led_suit(), self.top_card()
+        refusal = refusal_of(card, self.hands[seat], led, top, self.trump, self.held_seven(seat))
+        return None if refusal is None else describe_refusal(refusal, led, top)
 
     def __repr__(self) -> str:
         trick = " ".join(card_label(c) for c in self.trick)

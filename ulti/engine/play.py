@@ -6,7 +6,7 @@ implementation of "follow, trump, beat" and of the ulti trump-7 rule.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 from ulti.engine.cards import (
     HIGHER_PLAIN_ORDER,
@@ -55,10 +55,7 @@ def legal_cards(hand: CardSet, led: int, top: Card, trump: int, held_seven: Card
                 legal = follow
         elif trump >= 0 and hand & SUIT_MASKS[trump]:
             trumps = hand & SUIT_MASKS[trump]
-            if top >> 3 == trump:
-                legal = (trumps & HIGHER_TRUMP_ORDER[top]) or trumps
-            else:
-                legal = trumps
+            legal = trumps & HIGHER_TRUMP_ORDER[top] or trumps if top >> 3 == trump else trumps
         else:
             legal = hand
     if held_seven >= 0:
@@ -68,7 +65,7 @@ def legal_cards(hand: CardSet, led: int, top: Card, trump: int, held_seven: Card
     return legal
 
 
-class Refusal(str, Enum):
+class Refusal(StrEnum):
     """Which rule of §3.3/§3.4 forbids a card."""
 
     FOLLOW = "must follow suit"

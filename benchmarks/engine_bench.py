@@ -1,0 +1,195 @@
+"""Engine speed figures (``make bench``): medians of repeated runs on one core, with ratios.
+
+Printed figures:
+- random legal card-play games per second (fresh deal, fixed trump contract, 10 random tricks, scored);
+- complete random legal deals per second (auction with talon, kontra, play, scoring);
+- legal-card generations per second (the engine's bitmask generator, and a plain list-scanning
+  baseline written from the rules text, run in the same process for the ratio);
+- ``ulti score --jsonl`` records per second (in process, and through the real command).
+The targets quoted by the issue (peer engine on this machine kind) are printed beside them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+
+from ulti.bots.random_bot import RandomBot, random_card, random_legal_action
+from ulti.cli import score_text
+from ulti.engine.cards import iter_cards
+from ulti.engine.contracts import BIDS_BY_CODE
+from ulti.engine.deal import Deal
+from ulti.engine.dealing import deal_hands
+from ulti.engine.play import legal_cards
+from ulti.engine.record import deal_to_record
+
+REPEATS = 5
+PEER_GAMES_PER_S = 3_300
+PEER_GENERATIONS_PER_S = 290_000
+
+
+def pin_to_one_core() -> None:
+    """Run on one core so that figures compare across machines of this kind."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+
+
+def median_rate(work: Callable[[], int], repeats: int = REPEATS) -> float:
+    """Median over ``repeats`` runs of (units of work done) / seconds."""
+    rates = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        units = work()
+        rates.append(units / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def card_play_games(n: int, seed: int = 1) -> int:
+    """Play ``n`` random card-play games through ``Deal.play``; return n."""
+    rng = random.Random(seed)
+    bid = BIDS_BY_CODE["M-S"]
+    for _ in range(n):
+        hands = deal_hands(rng, 0)
+        talon_cards = list(iter_cards(hands[1]))[:2]
+        talon = (1 << talon_cards[0]) | (1 << talon_cards[1])
+        hands[1] &= ~talon
+        deal = Deal.at_play(hands, 0, 1, bid, 1, talon)
+        while deal.result is None:
+            deal.play(deal.to_move, random_card(deal.legal_card_mask(), rng))
+    return n
+
+
+def complete_deals(n: int, seed: int = 2) -> int:
+    """Play ``n`` complete random legal deals through ``Deal.apply`` (auction, kontra, play); return n."""
+    rng = random.Random(seed)
+    for i in range(n):
+        deal = Deal(deal_hands(rng, i % 3), i % 3)
+        while not deal.is_over:
+            deal.apply(random_legal_action(deal, rng))
+    return n
+
+
+def complete_deals_with_views(n: int, seed: int = 2) -> int:
+    """Play ``n`` complete deals among random bots that each act from ``view(seat)``; return n."""
+    rng = random.Random(seed)
+    bots = [RandomBot(random.Random(seed + s)) for s in range(3)]
+    for i in range(n):
+        deal = Deal(deal_hands(rng, i % 3), i % 3)
+        while not deal.is_over:
+            seat = deal.to_move
+            deal.apply(bots[seat].act(deal.view(seat)))
+    return n
+
+
+def positions(count: int, seed: int = 3) -> list[tuple[int, int, int, int, int]]:
+    """Mid-trick positions (hand, led suit, top card, trump, held seven) from random games."""
+    rng = random.Random(seed)
+    out: list[tuple[int, int, int, int, int]] = []
+    bid = BIDS_BY_CODE["M-SU"]
+    while len(out) < count:
+        hands = deal_hands(rng, 0)
+        talon_cards = list(iter_cards(hands[1]))[:2]
+        talon = (1 << talon_cards[0]) | (1 << talon_cards[1])
+        hands[1] &= ~talon
+        deal = Deal.at_play(hands, 0, 1, bid, rng.randrange(3), talon)
+        while deal.result is None:
+            seat = deal.to_move
+            out.append((deal.hands[seat], deal.led_suit(), deal.top_card(), deal.trump, deal.held_seven(seat)))
+            deal.play(seat, random_card(deal.legal_card_mask(), rng))
+    return out[:count]
+
+
+# Trump order A 10 K Q J 9 8 7 as a list, for the baseline only.
+_BASELINE_ORDER = [0, 1, 2, 6, 3, 4, 5, 7]
+
+
+def baseline_legal(hand: int, led: int, top: int, trump: int, seven: int) -> list[int]:
+    """A plain list-scanning legal-card generator written from RULES.md §3.3 (the baseline)."""
+    cards = [c for c in range(32) if hand >> c & 1]
+    if led < 0:
+        legal = cards
+    else:
+        follow = [c for c in cards if c // 8 == led]
+
+        def beats(c: int) -> bool:
+            if c // 8 == top // 8:
+                return _BASELINE_ORDER[c % 8] > _BASELINE_ORDER[top % 8]
+            return c // 8 == trump
+
+        if follow:
+            better = [c for c in follow if beats(c)] if top // 8 == led else []
+            legal = better or follow
+        else:
+            trumps = [c for c in cards if c // 8 == trump]
+            if trumps:
+                legal = [c for c in trumps if beats(c)] or trumps
+            else:
+                legal = cards
+    if seven in legal and len(legal) > 1:
+        legal = [c for c in legal if c != seven]
+    return legal
+
+
+def generations(fn: Callable[[int, int, int, int, int], object], pos: list[tuple[int, int, int, int, int]]) -> int:
+    """Call a legal-card generator on every position; return how many calls were made."""
+    for hand, led, top, trump, seven in pos:
+        fn(hand, led, top, trump, seven)
+    return len(pos)
+
+
+def make_records(n: int, seed: int = 4) -> list[str]:
+    """``n`` finished random deals as one-line JSON records."""
+    rng = random.Random(seed)
+    bots = [RandomBot(random.Random(seed + s)) for s in range(3)]
+    lines = []
+    for i in range(n):
+        deal = Deal(deal_hands(rng, i % 3), i % 3)
+        while not deal.is_over:
+            seat = deal.to_move
+            deal.apply(bots[seat].act(deal.view(seat)))
+        lines.append(json.dumps(deal_to_record(deal), separators=(",", ":")))
+    return lines
+
+
+def main() -> None:
+    """Print the engine figures."""
+    pin_to_one_core()
+    print(f"engine benchmarks, median of {REPEATS} runs, one core, Python {sys.version.split()[0]}")
+    games = median_rate(lambda: card_play_games(2_000))
+    print(f"card-play games/s        {games:10,.0f}   target 6,000 ({games / 6000:.2f}x); "
+          f"peer 3,300 ({games / PEER_GAMES_PER_S:.2f}x)")
+    deals = median_rate(lambda: complete_deals(500))
+    print(f"complete deals/s         {deals:10,.0f}   target 2,000 ({deals / 2000:.2f}x)")
+    viewed = median_rate(lambda: complete_deals_with_views(200), repeats=3)
+    print(f"complete deals/s, views  {viewed:10,.0f}   (each action chosen from a freshly built view(seat))")
+    pos = positions(20_000)
+    fast = median_rate(lambda: generations(legal_cards, pos))
+    base = median_rate(lambda: generations(baseline_legal, pos))
+    print(f"legal-card generations/s {fast:10,.0f}   target 600,000 ({fast / 600_000:.2f}x); "
+          f"peer 290,000 ({fast / PEER_GENERATIONS_PER_S:.2f}x); list baseline {base:,.0f} ({fast / base:.1f}x)")
+    records = make_records(1_000)
+    in_process = median_rate(lambda: sum(1 for line in records if score_text(line)))
+    print(f"score records/s          {in_process:10,.0f}   (in process, score_text)")
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as fh:
+        fh.write("\n".join(records * 5) + "\n")
+        path = fh.name
+    try:
+        def run_cli() -> int:
+            subprocess.run([sys.executable, "-m", "ulti.cli", "score", "--jsonl", path],
+                           check=True, stdout=subprocess.DEVNULL)
+            return len(records) * 5
+        cli = median_rate(run_cli, repeats=3)
+    finally:
+        os.unlink(path)
+    print(f"ulti score --jsonl rec/s {cli:10,.0f}   (real command, 5,000 records, start-up included)")
+
+
+if __name__ == "__main__":
+    main()
