@@ -27,6 +27,7 @@ test: $(STAMP)
 check: $(STAMP)
 	$(BIN)/ruff check ulti tests benchmarks
 	$(BIN)/mypy ulti
+	$(BIN)/lint-imports
 
 ## bench: print engine speed figures (one core)
 bench: $(STAMP)

@@ -128,10 +128,7 @@ def baseline_legal(hand: int, led: int, top: int, trump: int, seven: int) -> lis
             legal = better or follow
         else:
             trumps = [c for c in cards if c // 8 == trump]
-            if trumps:
-                legal = [c for c in trumps if beats(c)] or trumps
-            else:
-                legal = cards
+            legal = ([c for c in trumps if beats(c)] or trumps) if trumps else cards
     if seven in legal and len(legal) > 1:
         legal = [c for c in legal if c != seven]
     return legal

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import EXAMPLES
 from ulti.engine.errors import UltiError
 from ulti.engine.record import score_record
-from tests.conftest import EXAMPLES
 
 RESULT_RECORDS = sorted(p for p in EXAMPLES.glob("*.json") if (p.with_suffix(".result.json")).exists())
 REFUSED_RECORDS = sorted(EXAMPLES.glob("refused-*.json"))
