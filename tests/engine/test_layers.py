@@ -31,7 +31,7 @@ def test_engine_imports_only_stdlib_and_itself() -> None:
         for name in _imports(path):
             top = name.split(".")[0]
             assert name.startswith("ulti.engine") or top in sys.stdlib_module_names, f"{path.name} imports {name}"
-            assert top not in FORBIDDEN_MODULES or top == "random" and path.name == "dealing.py", (
+            assert top not in FORBIDDEN_MODULES or (top == "random" and path.name == "dealing.py"), (
                 f"{path.name} imports {name}: the engine does no I/O and has no hidden randomness"
             )
 

@@ -263,8 +263,9 @@ class Deal:
             step, parts = self._kontra_window(seat)
             if step:
                 ch.kontra_step, ch.kontra_parts = step, parts
-            player = self.leader if self.in_chain else self.to_move
-            if seat == player:
+            # While the chain is open a live table asks for kontra steps only; a record may still
+            # close the chain with the trick-2 lead (RECORD.md: declines need not be recorded).
+            if seat == self.to_move and not self.in_chain:
                 hand = self.hands[seat]
                 led, top, seven = self.led_suit(), self.top_card(), self.held_seven(seat)
                 ch.cards = legal_cards(hand, led, top, self.trump, seven)
@@ -607,7 +608,8 @@ class Deal:
 
     def _log_entry(self, action: Action, viewer: int | None, taken: CardSet) -> dict[str, Any]:
         entry: dict[str, Any] = {"seat": action.seat, "action": action.kind.value}
-        own = viewer is None or viewer == action.seat
+        # a spectator sees the discards and talon pick-ups only once the deal is over
+        own = viewer == action.seat or (viewer is None and self.phase is Phase.DONE)
         if action.bid is not None:
             entry["bid"] = action.bid.code
         if action.discard is not None and own:
@@ -633,6 +635,10 @@ class Deal:
                 talon = (1 << action.discard[0]) | (1 << action.discard[1])
             log.append(self._log_entry(action, viewer, taken))
         return log
+
+    def public_entry(self, index: int, viewer: int | None) -> dict[str, Any]:
+        """Action ``index`` of the history as ``viewer`` may see it (discards and taken cards only if own)."""
+        return self._public_log(viewer)[index]
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see now (``None``: a spectator, who sees no hidden card before the end)."""
