@@ -15,9 +15,9 @@ $(STAMP): pyproject.toml requirements-dev.txt
 
 setup: $(STAMP)
 
-## run: set up and watch bots play a 6-deal match in the terminal (until the server lands)
+## run: set up and serve the game on http://127.0.0.1:8000 (SQLite under ./data, bots ready)
 run: $(STAMP)
-	$(BIN)/ulti play --deals 6
+	$(BIN)/ulti serve --host 127.0.0.1 --port 8000 --db sqlite+aiosqlite:///data/ulti.db
 
 ## test: set up and run every test
 test: $(STAMP)

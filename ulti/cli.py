@@ -41,14 +41,18 @@ def cmd_score(args: argparse.Namespace) -> int:
     with stream:
         if args.jsonl:
             out = sys.stdout
-            for line in stream:
-                if not line.strip():
-                    continue
-                try:
-                    result = score_text(line)
-                except (UltiError, ValueError, RecursionError) as exc:
-                    result = {"error": _one_line(exc)}
-                out.write(json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n")
+            try:
+                for line in stream:
+                    if not line.strip():
+                        continue
+                    try:
+                        result = score_text(line)
+                    except (UltiError, ValueError, RecursionError) as exc:
+                        result = {"error": _one_line(exc)}
+                    out.write(json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n")
+            except UnicodeDecodeError:
+                print("malformed input: not UTF-8 text", file=sys.stderr)
+                return 1
             return 0
         try:
             text = stream.read()
@@ -72,6 +76,33 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """``ulti serve``: run the game server."""
+    import uvicorn
+
+    from ulti.server.app import create_app
+    from ulti.server.config import Settings
+
+    settings = Settings(db_url=args.db)
+    if args.fast:
+        settings = Settings.for_tests(args.db)
+    if args.bot_delay is not None:
+        settings.bot_delay = args.bot_delay
+    if args.between_deals is not None:
+        settings.between_deals = args.between_deals
+    if args.disconnect_grace is not None:
+        settings.disconnect_grace = args.disconnect_grace
+    uvicorn.run(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=64 * 1024,
+        ws_ping_interval=20,
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``ulti`` command."""
     parser = argparse.ArgumentParser(prog="ulti", description="Ulti, the Hungarian card game: tools.")
@@ -84,6 +115,16 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--deals", type=int, choices=(6, 9, 12), default=6)
     play.add_argument("--seed", type=int, default=None, help="seed for the shuffles (default: random)")
     play.set_defaults(func=cmd_play)
+    serve = sub.add_parser("serve", help="run the game server")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--db", default="sqlite+aiosqlite:///data/ulti.db", help="SQLAlchemy URL of the store")
+    serve.add_argument("--bot-delay", type=float, default=None, help="seconds a bot waits before acting")
+    serve.add_argument("--between-deals", type=float, default=None, help="seconds between deals")
+    serve.add_argument("--disconnect-grace", type=float, default=None,
+                       help="seconds before a bot plays for a disconnected player")
+    serve.add_argument("--fast", action="store_true", help="no waiting anywhere (tests, load runs)")
+    serve.set_defaults(func=cmd_serve)
     return parser
 
 

@@ -43,7 +43,8 @@ def parse_action(obj: object) -> Action:
     seat = obj.get("seat")
     if type(seat) is not int or seat not in (0, 1, 2):
         raise RecordError(f"seat must be 0, 1 or 2, not {seat!r}")
-    kind = _ACTION_KINDS.get(obj.get("action"))  # type: ignore[arg-type]
+    name = obj.get("action")
+    kind = _ACTION_KINDS.get(name) if isinstance(name, str) else None
     if kind is None:
         raise RecordError(f"unknown action kind {obj.get('action')!r}")
     if kind is Kind.BID:

@@ -1,0 +1,1 @@
+"""The game server: an ASGI app (FastAPI on uvicorn), lobby, one actor per table, WebSocket protocol."""

@@ -1,0 +1,194 @@
+"""One actor per table: commands are handled one at a time, each accepted event is stored before
+anyone is told of it, then applied and broadcast; bots, move timers and absences are scheduled here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from typing import TYPE_CHECKING, Any
+
+from ulti.engine.record import action_to_json
+from ulti.server.config import Settings
+from ulti.server.logs import log
+from ulti.server.tablestate import CommandError, TableState, bot_action
+from ulti.store import EventStore
+
+if TYPE_CHECKING:
+    from ulti.server.hub import Hub
+
+
+class TableActor:
+    """Owns one table's state; every change goes through ``emit`` under the table's lock."""
+
+    def __init__(self, hub: Hub, state: TableState, store: EventStore, settings: Settings, executor: Executor) -> None:
+        """An actor for ``state`` (already rebuilt from its stored events)."""
+        self.hub = hub
+        self.state = state
+        self.store = store
+        self.settings = settings
+        self.executor = executor
+        self.lock = asyncio.Lock()
+        self.deadline: float | None = None  # epoch seconds by which the seat on turn must act
+        self._task: asyncio.Task[None] | None = None  # the pending bot move, timeout or next deal
+        self._absence: dict[int, asyncio.Task[None]] = {}
+        self.closed = False
+
+    @property
+    def table_id(self) -> str:
+        """The table's id."""
+        return self.state.table_id
+
+    # ---------------------------------------------------------------- the one way state changes
+
+    async def emit(self, event: dict[str, Any]) -> int:
+        """Store ``event`` as the next one, apply it, tell every watcher. Call with the lock held."""
+        seq = self.state.seq + 1
+        await self.store.append(self.table_id, seq, event)
+        self.state.apply(event)
+        self.hub.broadcast_event(self, seq, event)
+        if event["type"] in ("created", "sit", "leave", "bot", "start", "away") or self.state.status == "finished":
+            await self.store.save_table(self.table_id, self.state.status, self.state.summary())
+            self.hub.lobby_changed()
+        return seq
+
+    async def run(self, command: Callable[[], Awaitable[Any]]) -> Any:
+        """Run ``command`` under the table's lock, then schedule whatever the new state needs."""
+        async with self.lock:
+            result = await command()
+        self.schedule()
+        return result
+
+    # ---------------------------------------------------------------- commands
+
+    async def act(self, seat: int, payload: object, by: str = "player") -> int:
+        """A seat's game action (record-style payload without the seat); returns the event number."""
+
+        async def command() -> int:
+            if by == "player" and self.state.seats[seat].away:
+                await self.emit({"type": "away", "seat": seat, "away": False})
+            deal = self.state.deal
+            if deal is not None and not deal.is_over:
+                if not deal.choices(seat).any():
+                    raise CommandError("not_your_turn", f"it is not seat {seat}'s turn")
+                if deal.in_chain and isinstance(payload, dict) and payload.get("action") == "play":
+                    raise CommandError(
+                        "chain_open", "the kontra chain after trick 1 is open: each side speaks before trick 2 is led"
+                    )
+            event = self.state.action_event(seat, payload, by)
+            return await self.emit(event)
+
+        return int(await self.run(command))
+
+    async def back(self, seat: int) -> None:
+        """The player of ``seat`` is here again: the bot stops playing for it."""
+
+        async def command() -> None:
+            task = self._absence.pop(seat, None)
+            if task is not None:
+                task.cancel()
+            if self.state.seats[seat].away:
+                await self.emit({"type": "away", "seat": seat, "away": False})
+
+        await self.run(command)
+
+    def player_left(self, seat: int) -> None:
+        """The last connection of ``seat``'s player closed: after a grace period a bot plays for it."""
+        if self.state.status != "playing" or seat in self._absence:
+            return
+
+        async def absent() -> None:
+            await asyncio.sleep(self.settings.disconnect_grace)
+            self._absence.pop(seat, None)
+
+            async def command() -> None:
+                if self.state.status == "playing" and not self.state.seats[seat].away:
+                    await self.emit({"type": "away", "seat": seat, "away": True})
+
+            await self.run(command)
+
+        self._absence[seat] = asyncio.create_task(absent())
+
+    # ---------------------------------------------------------------- what happens by itself
+
+    def schedule(self) -> None:
+        """Start the bot move, the move timer or the next deal that the current state calls for."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+        self.deadline = None
+        if self.closed:
+            return
+        state = self.state
+        seq = state.seq
+        if state.status == "playing" and state.ready_for_next:
+            self._task = asyncio.create_task(self._next_deal(seq))
+            return
+        deal = state.deal
+        if state.status != "playing" or deal is None or deal.is_over:
+            return
+        seat = deal.to_move
+        if seat in state.bot_seats():
+            self._task = asyncio.create_task(self._bot_move(seat, seq))
+        elif state.move_seconds > 0:
+            self.deadline = time.time() + state.move_seconds
+            self._task = asyncio.create_task(self._timeout(seat, seq, state.move_seconds))
+
+    async def _next_deal(self, seq: int) -> None:
+        await asyncio.sleep(self.settings.between_deals)
+
+        async def command() -> None:
+            if self.state.seq == seq and self.state.ready_for_next:
+                await self.emit(self.state.next_deal_event())
+
+        await self._background(command)
+
+    async def _bot_move(self, seat: int, seq: int) -> None:
+        await asyncio.sleep(self.settings.bot_delay)
+        seat_info = self.state.seats[seat]
+        level = seat_info.level if seat_info.kind == "bot" and seat_info.level else "heuristic"
+        view = self.state.deal.view(seat) if self.state.deal else None
+        if view is None or self.state.seq != seq:
+            return
+        loop = asyncio.get_running_loop()
+        # Bots think off the event loop so that one table's bot never stalls another table.
+        action = await loop.run_in_executor(self.executor, bot_action, level, view, f"{self.state.seed}:{seq}")
+
+        async def command() -> None:
+            if self.state.seq != seq:
+                return  # the state moved on while the bot was thinking
+            payload = action_to_json(action)
+            payload.pop("seat")
+            await self.emit(self.state.action_event(seat, payload, "bot"))
+
+        await self._background(command)
+
+    async def _timeout(self, seat: int, seq: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+        async def command() -> None:
+            if self.state.seq == seq and not self.state.seats[seat].away:
+                log("move time ran out", table=self.table_id, seat=seat)
+                await self.emit({"type": "away", "seat": seat, "away": True})
+
+        await self._background(command)
+
+    async def _background(self, command: Callable[[], Awaitable[None]]) -> None:
+        # Runs in the scheduled task itself: release the reference first so schedule() does not cancel us.
+        self._task = None
+        try:
+            await self.run(command)
+        except CommandError as exc:  # pragma: no cover - a bot's action is always legal
+            log("background command refused", logging.ERROR, table=self.table_id, error=exc.message)
+        except Exception:  # pragma: no cover - keep the table alive, but say so loudly
+            logging.getLogger("ulti").exception("background task failed", extra={"fields": {"table": self.table_id}})
+
+    def close(self) -> None:
+        """Stop every pending task (server shutdown)."""
+        self.closed = True
+        for task in [self._task, *self._absence.values()]:
+            if task is not None:
+                task.cancel()

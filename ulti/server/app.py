@@ -1,0 +1,343 @@
+"""The ASGI app: JSON HTTP API (sessions, lobby, tables, records) and the game WebSocket."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, MutableMapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+from starlette.websockets import WebSocketState
+
+from ulti.server import auth
+from ulti.server.config import Settings
+from ulti.server.hub import Connection, Hub
+from ulti.server.logs import log, setup_logging
+from ulti.server.tablestate import CommandError
+from ulti.store import EventStore
+
+COOKIE = "ulti_session"
+MAX_NAME = 32
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+_STATUS = {
+    "not_found": 404,
+    "unauthorized": 401,
+    "not_host": 403,
+    "reserved": 403,
+}
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The server app for ``settings``."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        setup_logging()
+        if settings.db_url.startswith("sqlite") and ":///" in settings.db_url:
+            path = settings.db_url.split(":///", 1)[1]
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+        store = await EventStore.open(settings.db_url)
+        secret = settings.secret or await store.set_setting_once("session_secret", auth.new_secret())
+        hub = Hub(store, settings)
+        await hub.load()
+        app.state.hub, app.state.secret, app.state.store = hub, secret, store
+        log("server started", db=settings.db_url.split("://")[0], tables=len(hub.actors))
+        try:
+            yield
+        finally:
+            hub.close()
+            await store.close()
+
+    app = FastAPI(title="Ulti", lifespan=lifespan)
+
+    @app.exception_handler(CommandError)
+    async def command_error(_request: Request, exc: CommandError) -> JSONResponse:
+        return _error(_STATUS.get(exc.code, 409), exc.code, exc.message)
+
+    def hub_of(request: Request | WebSocket) -> Hub:
+        hub: Hub = request.app.state.hub
+        return hub
+
+    async def player_of(request: Request) -> tuple[str, str]:
+        token = request.cookies.get(COOKIE)
+        header = request.headers.get("authorization", "")
+        if header.lower().startswith("bearer "):
+            token = header[7:].strip()
+        player_id = auth.verify(request.app.state.secret, token)
+        name = await hub_of(request).store.player_name(player_id) if player_id else None
+        if player_id is None or name is None:
+            raise CommandError("unauthorized", "no valid session: POST /api/session with your name first")
+        return player_id, name
+
+    async def body_of(request: Request) -> dict[str, Any]:
+        try:
+            body = await request.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise CommandError("bad_json", "the request body must be JSON") from None
+        if not isinstance(body, dict):
+            raise CommandError("bad_request", "the request body must be a JSON object")
+        return body
+
+    @app.get("/")
+    async def index() -> dict[str, Any]:
+        return {
+            "name": "Ulti game server",
+            "protocol": "docs/protocol.md: JSON over HTTP and one WebSocket at /ws",
+            "api": "/docs (OpenAPI)",
+            "start": "POST /api/session {\"name\": ...}, then POST /api/tables, then open /ws",
+        }
+
+    @app.get("/healthz")
+    async def healthz(request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        return {"ok": True, "tables": len(hub.actors), "connections": len(hub.connections)}
+
+    @app.post("/api/session")
+    async def new_session(request: Request) -> JSONResponse:
+        body = await body_of(request)
+        name = body.get("name")
+        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
+            raise CommandError("bad_name", f"name must be 1 to {MAX_NAME} characters")
+        player_id = auth.new_id()
+        await hub_of(request).store.add_player(player_id, name.strip())
+        token = auth.sign(request.app.state.secret, player_id)
+        response = JSONResponse({"token": token, "player": {"id": player_id, "name": name.strip()}})
+        response.set_cookie(COOKIE, token, httponly=True, samesite="lax", max_age=365 * 86400)
+        return response
+
+    @app.get("/api/me")
+    async def me(request: Request) -> dict[str, Any]:
+        player_id, name = await player_of(request)
+        return {"id": player_id, "name": name}
+
+    @app.get("/api/me/matches")
+    async def my_matches(request: Request) -> dict[str, Any]:
+        player_id, _ = await player_of(request)
+        return {"matches": await hub_of(request).store.tables_of_player(player_id)}
+
+    @app.get("/api/tables")
+    async def tables(request: Request) -> dict[str, Any]:
+        return {"tables": hub_of(request).open_tables()}
+
+    @app.post("/api/tables")
+    async def create_table(request: Request) -> dict[str, Any]:
+        player_id, name = await player_of(request)
+        actor, invites = await hub_of(request).create_table(player_id, name, await body_of(request))
+        return {"table_id": actor.table_id, "invites": {str(k): v for k, v in invites.items()}}
+
+    @app.get("/api/tables/{table_id}")
+    async def table(request: Request, table_id: str) -> dict[str, Any]:
+        player_id, _ = await player_of(request)
+        hub = hub_of(request)
+        actor = await hub.actor(table_id)
+        return hub.table_view(actor, actor.state.seat_of(player_id))
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(request: Request, table_id: str) -> dict[str, Any]:
+        player_id, name = await player_of(request)
+        body = await body_of(request)
+        seat = await hub_of(request).join(table_id, player_id, name, body.get("seat"), body.get("invite"))
+        return {"seat": seat}
+
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave(request: Request, table_id: str) -> dict[str, Any]:
+        player_id, _ = await player_of(request)
+        await hub_of(request).leave(table_id, player_id)
+        return {"ok": True}
+
+    @app.post("/api/tables/{table_id}/bot")
+    async def add_bot(request: Request, table_id: str) -> dict[str, Any]:
+        player_id, _ = await player_of(request)
+        body = await body_of(request)
+        await hub_of(request).add_bot(table_id, player_id, body.get("seat"), body.get("level", "heuristic"))
+        return {"ok": True}
+
+    @app.post("/api/tables/{table_id}/start")
+    async def start(request: Request, table_id: str) -> dict[str, Any]:
+        player_id, _ = await player_of(request)
+        body = await body_of(request)
+        await hub_of(request).start(table_id, player_id, bool(body.get("fill_bots", False)))
+        return {"ok": True}
+
+    @app.get("/api/tables/{table_id}/record")
+    async def match_record(request: Request, table_id: str) -> dict[str, Any]:
+        actor = await hub_of(request).actor(table_id)
+        return actor.state.match_record()
+
+    @app.get("/api/tables/{table_id}/deals/{index}/record")
+    async def deal_record(request: Request, table_id: str, index: int) -> dict[str, Any]:
+        actor = await hub_of(request).actor(table_id)
+        return actor.state.deal_record(index)
+
+    @app.websocket("/ws")
+    async def socket(websocket: WebSocket) -> None:
+        await serve_socket(websocket, settings)
+
+    return app
+
+
+def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
+    """A browser's Origin must be this server's own origin (or a configured one); tools send none."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    if origin in settings.allowed_origins:
+        return True
+    return urlsplit(origin).netloc == websocket.headers.get("host")
+
+
+async def serve_socket(websocket: WebSocket, settings: Settings) -> None:
+    """One client's WebSocket: authenticate, then read commands and write events until it closes."""
+    hub: Hub = websocket.app.state.hub
+    if not origin_allowed(websocket, settings):
+        log("websocket refused: origin", origin=websocket.headers.get("origin"))
+        await websocket.close(code=1008, reason="origin not allowed")
+        return
+    token = websocket.query_params.get("token") or websocket.cookies.get(COOKIE)
+    player_id = auth.verify(websocket.app.state.secret, token)
+    name = await hub.store.player_name(player_id) if player_id else None
+    if player_id is None or name is None:
+        await websocket.close(code=1008, reason="no valid session")
+        return
+    await websocket.accept()
+    conn = Connection(player_id, name, tokens=2 * settings.rate_per_second, last_refill=time.monotonic())
+    hub.connections.add(conn)
+    writer = asyncio.create_task(_write(websocket, conn))
+    conn.send({"type": "welcome", "player": {"id": player_id, "name": name}})
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            await _handle(hub, conn, message, settings)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.disconnected(conn)
+        conn.outbox.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await writer
+
+
+async def _write(websocket: WebSocket, conn: Connection) -> None:
+    while True:
+        message = await conn.outbox.get()
+        if message is None:
+            break
+        try:
+            await websocket.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+        except Exception:
+            break
+    if websocket.application_state is WebSocketState.CONNECTED:
+        with contextlib.suppress(Exception):
+            await websocket.close()
+
+
+def _rate_ok(conn: Connection, settings: Settings) -> bool:
+    now = time.monotonic()
+    conn.tokens = min(2 * settings.rate_per_second, conn.tokens + (now - conn.last_refill) * settings.rate_per_second)
+    conn.last_refill = now
+    if conn.tokens < 1:
+        return False
+    conn.tokens -= 1
+    return True
+
+
+async def _handle(hub: Hub, conn: Connection, message: MutableMapping[str, Any], settings: Settings) -> None:
+    client_id: Any = None
+    try:
+        text = message.get("text")
+        if text is None:
+            raise CommandError("bad_message", "messages are JSON text frames")
+        if len(text.encode()) > settings.max_message_bytes:
+            raise CommandError("too_large", f"a message may be at most {settings.max_message_bytes} bytes")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise CommandError("bad_json", f"malformed JSON: {exc.msg}") from None
+        if not isinstance(data, dict):
+            raise CommandError("bad_message", "a message is a JSON object with a 'type'")
+        client_id = data.get("id")
+        if client_id is not None and (not isinstance(client_id, str | int) or len(str(client_id)) > 64):
+            client_id = None
+            raise CommandError("bad_message", "id must be a string or number of at most 64 characters")
+        if not _rate_ok(conn, settings):
+            raise CommandError("rate_limited", f"too many messages: at most {settings.rate_per_second:g} per second")
+        await _dispatch(hub, conn, data, client_id)
+    except CommandError as exc:
+        conn.send({"type": "error", "id": client_id, "code": exc.code, "message": exc.message})
+    except Exception:
+        # A bug must not cost the player their connection, nor anyone else theirs: log it, answer, go on.
+        logging.getLogger("ulti").exception("command failed", extra={"fields": {"player": conn.player_id}})
+        conn.send(
+            {"type": "error", "id": client_id, "code": "internal", "message": "the server failed; nothing was done"}
+        )
+
+
+async def _dispatch(hub: Hub, conn: Connection, data: dict[str, Any], client_id: Any) -> None:
+    kind = data.get("type")
+    if kind == "ping":
+        conn.send({"type": "pong", "id": client_id})
+    elif kind == "watch_lobby":
+        conn.watches_lobby = True
+        conn.send({"type": "lobby", "tables": hub.open_tables(), "chat": list(hub.lobby_chat)})
+    elif kind == "lobby_chat":
+        hub.lobby_message(conn, data.get("text"))
+        conn.send({"type": "ack", "id": client_id})
+    elif kind == "open_table":
+        table_id = data.get("table")
+        if not isinstance(table_id, str):
+            raise CommandError("bad_message", "table must be a table id")
+        actor = await hub.actor(table_id)
+        conn.table_id = table_id
+        seat = actor.state.seat_of(conn.player_id)
+        if seat is not None and actor.state.seats[seat].away:
+            await actor.back(seat)
+        elif seat is not None:
+            await actor.back(seat)  # cancels a pending absence countdown
+        conn.send({"type": "sync", "seq": actor.state.seq, "state": hub.table_view(actor, seat)})
+        for other in hub.connections:
+            if other is not conn and other.table_id == table_id and seat is not None:
+                other.send({"type": "presence", "seat": seat, "connected": True})
+    elif kind in ("act", "chat", "back"):
+        if client_id is None:
+            raise CommandError("bad_message", f"a {kind} command needs an id")
+        if conn.table_id is None:
+            raise CommandError("no_table", "open a table first: {\"type\": \"open_table\", \"table\": ID}")
+        actor = await hub.actor(conn.table_id)
+        seat = actor.state.seat_of(conn.player_id)
+        if hub.seen_client_id(conn.player_id, str(client_id)):
+            raise CommandError("duplicate_id", f"command id {client_id!r} was already used; nothing was done")
+        if kind == "chat":
+            event = actor.state.chat_event(seat, conn.name, data.get("text"), data.get("phrase"))
+
+            async def say() -> int:
+                return await actor.emit(event)
+
+            seq = await actor.run(say)
+            conn.send({"type": "ack", "id": client_id, "seq": seq})
+            return
+        if seat is None:
+            raise CommandError("not_seated", "you do not sit at this table: spectators cannot act")
+        if kind == "back":
+            await actor.back(seat)
+            conn.send({"type": "ack", "id": client_id, "seq": actor.state.seq})
+            return
+        seq = await actor.act(seat, data.get("action"))
+        conn.send({"type": "ack", "id": client_id, "seq": seq})
+    else:
+        raise CommandError("unknown_type", f"unknown message type {kind!r}")

@@ -1,0 +1,179 @@
+"""A client of the server's protocol (docs/protocol.md): scripted players, tests and load runs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import random
+import time
+from typing import Any
+
+import httpx2
+from websockets.asyncio.client import ClientConnection, connect
+
+from ulti.bots.random_bot import RandomBot
+from ulti.engine.record import action_to_json
+
+
+class ServerError(Exception):
+    """The server refused a request; ``code`` is its error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        """An error as the server named it."""
+        super().__init__(f"{code}: {message}")
+        self.code = code
+
+
+class GameClient:
+    """One player: an HTTP session and one WebSocket."""
+
+    def __init__(self, base_url: str) -> None:
+        """A client of the server at ``base_url`` (``http://host:port``)."""
+        self.base_url = base_url.rstrip("/")
+        self.token = ""
+        self.player_id = ""
+        self.ws: ClientConnection | None = None
+        self.received: list[dict[str, Any]] = []  # every message, in order
+        self.state: dict[str, Any] | None = None  # the latest table view
+        self.seq = 0
+        self._ids = itertools.count(1)
+        self._waiters: dict[Any, asyncio.Future[dict[str, Any]]] = {}
+        self._changed = asyncio.Event()
+        self._reader: asyncio.Task[None] | None = None
+        self.sent_at: dict[Any, float] = {}
+
+    async def http(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        """Call the HTTP API; raise ``ServerError`` on an error answer."""
+        headers = {"authorization": f"Bearer {self.token}"} if self.token else {}
+        async with httpx2.AsyncClient(base_url=self.base_url, timeout=30) as client:
+            response = await client.request(method, path, json=body, headers=headers)
+        data = response.json()
+        if response.status_code >= 400:
+            error = data.get("error", {})
+            raise ServerError(error.get("code", str(response.status_code)), error.get("message", ""))
+        return data
+
+    async def login(self, name: str) -> None:
+        """Start a guest session as ``name``."""
+        data = await self.http("POST", "/api/session", {"name": name})
+        self.token, self.player_id = data["token"], data["player"]["id"]
+
+    async def connect(self) -> None:
+        """Open the WebSocket."""
+        url = self.base_url.replace("http", "ws", 1) + f"/ws?token={self.token}"
+        self.ws = await connect(url, max_size=2**22)
+        self._reader = asyncio.create_task(self._read())
+
+    async def close(self) -> None:
+        """Close the WebSocket."""
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(BaseException):
+                await self._reader
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        with contextlib.suppress(Exception):
+            async for raw in self.ws:
+                message = json.loads(raw)
+                message["_t"] = time.perf_counter()
+                self.received.append(message)
+                kind = message.get("type")
+                if kind in ("event", "sync"):
+                    self.state = message["state"]
+                    self.seq = message["seq"]
+                if kind in ("ack", "error", "pong") and message.get("id") in self._waiters:
+                    self._waiters.pop(message["id"]).set_result(message)
+                self._changed.set()
+        for waiter in self._waiters.values():
+            if not waiter.done():
+                waiter.set_exception(ConnectionError("socket closed"))
+        self._changed.set()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send a raw message."""
+        assert self.ws is not None
+        await self.ws.send(json.dumps(message))
+
+    async def request(self, message: dict[str, Any], timeout: float = 30) -> dict[str, Any]:
+        """Send ``message`` with a fresh id and wait for its ack; raise ``ServerError`` on an error."""
+        client_id = f"c{next(self._ids)}"
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiters[client_id] = future
+        self.sent_at[client_id] = time.perf_counter()
+        await self.send({**message, "id": client_id})
+        answer = await asyncio.wait_for(future, timeout)
+        if answer["type"] == "error":
+            raise ServerError(answer["code"], answer["message"])
+        return answer
+
+    async def open_table(self, table_id: str) -> None:
+        """Watch (and, if seated, play at) ``table_id``; wait for its full view."""
+        self.state = None
+        await self.send({"type": "open_table", "table": table_id})
+        await self.wait_for(lambda: self.state is not None)
+
+    async def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        """Send a game action (record form without the seat)."""
+        return await self.request({"type": "act", "action": action})
+
+    async def wait_for(self, predicate: Any, timeout: float = 60) -> None:
+        """Wait until ``predicate()`` holds (checked after each message)."""
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            self._changed.clear()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError("condition not reached")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+            if self._reader is not None and self._reader.done() and not predicate():
+                raise ConnectionError("socket closed")
+
+    def my_choices(self) -> dict[str, Any] | None:
+        """The choices the latest view offers this player's seat, if any."""
+        if self.state is None or self.state["deal"] is None:
+            return None
+        deal = self.state["deal"]
+        return deal.get("choices") if deal["phase"] != "done" else None
+
+    def my_turn(self) -> bool:
+        """Whether this player's seat is the one the table waits for."""
+        if self.state is None or self.state["deal"] is None:
+            return False
+        deal = self.state["deal"]
+        return deal["phase"] != "done" and deal["to_move"] == self.state["you"] and bool(deal.get("choices"))
+
+    def match_over(self) -> bool:
+        """Whether the table's match has a winner."""
+        return bool(self.state and self.state["match"] and self.state["match"]["winner"] is not None)
+
+
+async def play_randomly(client: GameClient, seed: int, timeout: float = 600) -> None:
+    """Play random legal actions for the client's seat, on its turn only, until the match ends.
+
+    The choice depends only on ``seed`` and the event number, so a replayed table (after a crash)
+    sees the same choices as the first run.
+    """
+    deadline = time.monotonic() + timeout
+    while not client.match_over():
+        if time.monotonic() > deadline:
+            raise TimeoutError("match did not finish")
+        if not client.my_turn():
+            await client.wait_for(lambda: client.match_over() or client.my_turn(), timeout)
+            continue
+        assert client.state is not None
+        seq = client.seq
+        bot = RandomBot(random.Random(f"{seed}:{seq}"))
+        action = action_to_json(bot.act(client.state["deal"]))
+        action.pop("seat")
+        try:
+            await client.act(action)
+        except ServerError as exc:
+            if exc.code == "rate_limited":
+                await asyncio.sleep(0.2)
+                continue
+            raise

@@ -1,0 +1,33 @@
+"""Server settings, from the command line and the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Settings:
+    """Everything the server needs to know at start."""
+
+    db_url: str = "sqlite+aiosqlite:///data/ulti.db"
+    secret: str | None = field(default_factory=lambda: os.environ.get("ULTI_SECRET"))
+    #: seconds a bot waits before acting, so that people can follow the play
+    bot_delay: float = 0.7
+    #: seconds between the end of a deal and the next deal
+    between_deals: float = 4.0
+    #: seconds a disconnected player's seat waits before a bot plays for it
+    disconnect_grace: float = 20.0
+    #: largest client message accepted, in bytes
+    max_message_bytes: int = 4096
+    #: messages per second a connection may send (a burst of twice this is allowed)
+    rate_per_second: float = 20.0
+    #: extra origins allowed to open the WebSocket (the server's own origin always is)
+    allowed_origins: tuple[str, ...] = ()
+    #: worker threads for bots
+    bot_threads: int = 2
+
+    @classmethod
+    def for_tests(cls, db_url: str) -> Settings:
+        """Settings with no waiting, for scripted clients."""
+        return cls(db_url=db_url, bot_delay=0.0, between_deals=0.0, disconnect_grace=1.0, rate_per_second=500.0)

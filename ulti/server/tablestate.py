@@ -1,0 +1,292 @@
+"""A table's state, rebuilt from its event log, and the rules that turn commands into events.
+
+This module does no I/O: the actor (``actor.py``) stores each event before applying it here and
+telling anyone. Replaying the same events always gives the same state, which is what makes a
+restart (or a takeover by another process) resume a table exactly where it was.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ulti.engine.actions import Action
+from ulti.engine.cards import card_str, iter_cards, parse_card
+from ulti.engine.deal import Deal
+from ulti.engine.dealing import deal_hands
+from ulti.engine.errors import IllegalAction, RecordError
+from ulti.engine.match import MATCH_LENGTHS, Match
+from ulti.engine.record import action_to_json, deal_to_record, match_to_record, parse_action
+
+BOT_LEVELS = ("random", "heuristic")
+MAX_CHAT_LENGTH = 300
+CHAT_HISTORY = 50
+#: During a deal only these phrases may be said, so that defenders cannot discuss their hands.
+PRESET_PHRASES = {
+    "hello": "Hello!",
+    "good_luck": "Good luck!",
+    "well_played": "Well played!",
+    "thanks": "Thanks!",
+    "sorry": "Sorry!",
+    "hurry": "Please hurry up.",
+    "brb": "Back in a moment.",
+    "bye": "Goodbye!",
+}
+
+
+class CommandError(Exception):
+    """A command that is refused; ``code`` is machine-readable, the message names the rule."""
+
+    def __init__(self, code: str, message: str) -> None:
+        """An error with a short code (``illegal``, ``not_your_seat``, …) and a message."""
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Seat:
+    """One seat of a table."""
+
+    kind: str = "open"  # open | invite | player | bot
+    player_id: str | None = None
+    name: str = ""
+    level: str | None = None  # bot level
+    invite: str | None = None  # the invite token of a reserved seat
+    away: bool = False  # a bot plays for the absent player
+
+    def public(self) -> dict[str, Any]:
+        """What everybody may know of this seat (never the invite token)."""
+        return {"kind": self.kind, "name": self.name, "level": self.level, "away": self.away}
+
+
+@dataclass
+class TableState:
+    """Everything about one table, built by ``apply``-ing its events in order."""
+
+    table_id: str
+    seq: int = 0
+    host: str = ""
+    deals_planned: int = 6
+    move_seconds: int = 0
+    seed: int = 0
+    seats: list[Seat] = field(default_factory=lambda: [Seat(), Seat(), Seat()])
+    status: str = "new"  # new | open | playing | finished
+    match: Match | None = None
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    ready_for_next: bool = False  # the last deal is over and the next one is due
+
+    # ---------------------------------------------------------------- queries
+
+    @property
+    def deal(self) -> Deal | None:
+        """The current (last) deal of the match, if any."""
+        if self.match is None or not self.match.deals:
+            return None
+        return self.match.deals[-1]
+
+    def seat_of(self, player_id: str) -> int | None:
+        """The seat ``player_id`` holds at this table, if any."""
+        for i, seat in enumerate(self.seats):
+            if seat.kind == "player" and seat.player_id == player_id:
+                return i
+        return None
+
+    def bot_seats(self) -> list[int]:
+        """Seats a bot plays now: bot seats, and absent players' seats."""
+        return [i for i, s in enumerate(self.seats) if s.kind == "bot" or (s.kind == "player" and s.away)]
+
+    def summary(self) -> dict[str, Any]:
+        """The table as the lobby lists it."""
+        return {
+            "table_id": self.table_id,
+            "status": self.status,
+            "deals_planned": self.deals_planned,
+            "move_seconds": self.move_seconds,
+            "host": self.host,
+            "seats": [s.public() for s in self.seats],
+            "deals_played": sum(1 for d in self.match.deals if d.is_over) if self.match else 0,
+        }
+
+    def match_view(self) -> dict[str, Any] | None:
+        """The score sheet: totals, running totals per deal, each finished deal's result, the winner."""
+        match = self.match
+        if match is None:
+            return None
+        return {
+            "deals_planned": match.deals_planned,
+            "first_dealer": match.first_dealer,
+            "deals_played": sum(1 for d in match.deals if d.is_over),
+            "totals": match.totals(),
+            "sheet": match.score_sheet(),
+            "results": [d.result.to_json() for d in match.deals if d.result is not None],
+            "winner": match.winner(),
+            "tie_break": len(match.deals) > match.deals_planned,
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` (None: a spectator) may see of the table now."""
+        deal = self.deal
+        return {
+            "table": self.summary(),
+            "seq": self.seq,
+            "you": seat,
+            "match": self.match_view(),
+            "deal_index": len(self.match.deals) - 1 if self.match and self.match.deals else None,
+            "deal": deal.view(seat) if deal is not None else None,
+            "chat": list(self.chat),
+        }
+
+    def public_event(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """``event`` as ``seat`` may see it (after it has been applied)."""
+        kind = event["type"]
+        if kind == "deal":
+            return {"type": "deal", "index": event["index"]}
+        if kind == "created":
+            return {"type": "created"}
+        if kind == "action":
+            deal = self.deal
+            assert deal is not None
+            entry = deal.public_entry(len(deal.history) - 1, seat)
+            return {"type": "action", "by": event.get("by", "player"), "action": entry}
+        if kind == "sit":
+            return {"type": "sit", "seat": event["seat"], "name": event["name"]}
+        return dict(event)
+
+    # ---------------------------------------------------------------- applying events
+
+    def apply(self, event: dict[str, Any]) -> None:
+        """Apply a stored event (already validated when it was made)."""
+        self.seq += 1
+        kind = event["type"]
+        if kind == "created":
+            self.host = event["host"]
+            self.deals_planned = event["deals"]
+            self.move_seconds = event["move_seconds"]
+            self.seed = event["seed"]
+            self.status = "open"
+            for i, spec in enumerate(event["seats"]):
+                if spec["kind"] == "bot":
+                    self.seats[i] = Seat(kind="bot", name=bot_name(spec["level"]), level=spec["level"])
+                elif spec["kind"] == "invite":
+                    self.seats[i] = Seat(kind="invite", invite=spec["invite"])
+        elif kind == "sit":
+            self.seats[event["seat"]] = Seat(kind="player", player_id=event["player"], name=event["name"])
+        elif kind == "leave":
+            self.seats[event["seat"]] = Seat()
+        elif kind == "bot":
+            self.seats[event["seat"]] = Seat(kind="bot", name=bot_name(event["level"]), level=event["level"])
+        elif kind == "start":
+            names = [s.name for s in self.seats]
+            self.match = Match(self.deals_planned, event["first_dealer"], names)
+            self.status = "playing"
+        elif kind == "deal":
+            assert self.match is not None
+            hands = [[parse_card(c) for c in hand] for hand in event["hands"]]
+            self.match.new_deal(hands)
+            self.ready_for_next = False
+        elif kind == "action":
+            deal = self.deal
+            assert deal is not None
+            deal.apply(parse_action(event["action"]))
+            if deal.is_over:
+                assert self.match is not None
+                if self.match.is_over:
+                    self.status = "finished"
+                else:
+                    self.ready_for_next = True
+        elif kind == "away":
+            self.seats[event["seat"]].away = event["away"]
+        elif kind == "chat":
+            self.chat.append({k: event[k] for k in ("seat", "name", "text") if k in event})
+            del self.chat[:-CHAT_HISTORY]
+        else:
+            raise ValueError(f"unknown event type {kind!r}")
+
+    # ---------------------------------------------------------------- commands -> events
+
+    def next_deal_event(self) -> dict[str, Any]:
+        """The event that deals the next deal (from the table's seed, so it is reproducible)."""
+        assert self.match is not None
+        index = len(self.match.deals)
+        rng = random.Random(f"{self.seed}:{index}")
+        hands = deal_hands(rng, self.match.dealer_of(index))
+        return {"type": "deal", "index": index, "hands": [[card_str(c) for c in iter_cards(h)] for h in hands]}
+
+    def action_event(self, seat: int, payload: object, by: str) -> dict[str, Any]:
+        """Validate ``payload`` (a record-style action without its seat) for ``seat``; the event it makes."""
+        deal = self.deal
+        if self.status != "playing" or deal is None or deal.is_over:
+            raise CommandError("no_deal", "no deal is in progress at this table")
+        if not isinstance(payload, dict):
+            raise CommandError("bad_message", 'action must be an object such as {"action": "play", "card": "AS"}')
+        try:
+            action = parse_action({**payload, "seat": seat})
+        except RecordError as exc:
+            raise CommandError("bad_action", str(exc)) from None
+        check = deal.copy()
+        try:
+            check.apply(action)
+        except IllegalAction as exc:
+            raise CommandError("illegal", str(exc)) from None
+        return {"type": "action", "action": action_to_json(action), "by": by}
+
+    def chat_event(self, seat: int | None, name: str, text: object, phrase: object) -> dict[str, Any]:
+        """A table chat message: free between deals, preset phrases only during a deal."""
+        in_deal = self.deal is not None and not self.deal.is_over
+        if phrase is not None:
+            if phrase not in PRESET_PHRASES:
+                raise CommandError("bad_chat", f"unknown phrase {phrase!r}; phrases: {', '.join(PRESET_PHRASES)}")
+            return {"type": "chat", "seat": seat, "name": name, "text": PRESET_PHRASES[str(phrase)]}
+        if in_deal:
+            raise CommandError("chat_closed", "during a deal only the preset phrases may be said (no table talk)")
+        if not isinstance(text, str) or not text.strip():
+            raise CommandError("bad_chat", "text must be a non-empty string")
+        if len(text) > MAX_CHAT_LENGTH:
+            raise CommandError("bad_chat", f"text is longer than {MAX_CHAT_LENGTH} characters")
+        return {"type": "chat", "seat": seat, "name": name, "text": text.strip()}
+
+    def deal_record(self, index: int) -> dict[str, Any]:
+        """The record of finished deal ``index``."""
+        if self.match is None or not 0 <= index < len(self.match.deals) or not self.match.deals[index].is_over:
+            raise CommandError("not_found", f"deal {index} of this table is not finished")
+        return deal_to_record(self.match.deals[index])
+
+    def match_record(self) -> dict[str, Any]:
+        """The match record with its finished deals only (a deal in progress would show hidden cards)."""
+        if self.match is None:
+            raise CommandError("not_found", "this table's match has not started")
+        record = match_to_record(self.match)
+        record["deals"] = [r for r, d in zip(record["deals"], self.match.deals, strict=True) if d.is_over]
+        return record
+
+
+def bot_name(level: str) -> str:
+    """The display name of a bot of ``level``."""
+    return f"Bot ({level})"
+
+
+def validate_table_config(deals: object, move_seconds: object, seats: object) -> None:
+    """Check a create-table request; raise ``CommandError`` naming the bad field."""
+    if deals not in MATCH_LENGTHS:
+        raise CommandError("bad_config", "deals must be 6, 9 or 12")
+    if type(move_seconds) is not int or not 0 <= move_seconds <= 600:
+        raise CommandError("bad_config", "move_seconds must be an integer from 0 (no limit) to 600")
+    if not isinstance(seats, list) or len(seats) != 3:
+        raise CommandError("bad_config", "seats must list 3 seats")
+    for i, spec in enumerate(seats):
+        kind = spec.get("kind") if isinstance(spec, dict) else None
+        if kind not in ("open", "invite", "bot", "me"):
+            raise CommandError("bad_config", f"seats[{i}].kind must be open, invite, bot or me")
+        if kind == "bot" and spec.get("level", "heuristic") not in BOT_LEVELS:
+            raise CommandError("bad_config", f"seats[{i}].level must be one of {', '.join(BOT_LEVELS)}")
+    if sum(1 for s in seats if s["kind"] == "me") > 1:
+        raise CommandError("bad_config", "at most one seat may be 'me'")
+
+
+def bot_action(level: str, view: dict[str, Any], seed: str) -> Action:
+    """The action a bot of ``level`` takes from ``view`` (deterministic for a given seed)."""
+    from ulti.bots.base import bot_for_level
+
+    return bot_for_level(level, random.Random(seed)).act(view)

@@ -1,0 +1,160 @@
+"""Async access to the store: append and read table events, players, table summaries."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import event, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from ulti.store.models import events, kv, players, table_players, tables
+
+
+class SeqConflict(Exception):
+    """An event with this (table, seq) is already stored: someone else appended it first."""
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL + NORMAL: 2.5x faster commits than the default journal and still crash-safe (STACK.md).
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def make_engine(url: str) -> AsyncEngine:
+    """An async SQLAlchemy engine for ``url``; SQLite files get WAL mode."""
+    engine = create_async_engine(url)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+class EventStore:
+    """The event log of every table, and the little else the server keeps."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        """A store over an engine whose schema is migrated (see ``ulti.store.migrate``)."""
+        self.engine = engine
+
+    @classmethod
+    async def open(cls, url: str) -> EventStore:
+        """Open (and migrate to the latest schema) the database at ``url``."""
+        from ulti.store.migrate import upgrade
+
+        engine = make_engine(url)
+        await upgrade(engine)
+        return cls(engine)
+
+    async def close(self) -> None:
+        """Release the connections."""
+        await self.engine.dispose()
+
+    # ---------------------------------------------------------------- events
+
+    async def append(self, table_id: str, seq: int, body: dict[str, Any]) -> None:
+        """Store event ``seq`` of ``table_id``; raise ``SeqConflict`` if that number is taken."""
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    insert(events).values(
+                        table_id=table_id, seq=seq, body=json.dumps(body, separators=(",", ":")), created_at=_now_ms()
+                    )
+                )
+        except IntegrityError as exc:
+            raise SeqConflict(f"event {seq} of table {table_id} already stored") from exc
+
+    async def events(self, table_id: str, after: int = 0) -> list[dict[str, Any]]:
+        """The events of ``table_id`` with seq > ``after``, in order."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(events.c.body).where(events.c.table_id == table_id, events.c.seq > after).order_by(events.c.seq)
+            )
+            return [json.loads(r[0]) for r in rows]
+
+    # ---------------------------------------------------------------- tables
+
+    async def save_table(self, table_id: str, status: str, summary: dict[str, Any]) -> None:
+        """Create or update a table's lobby summary and status."""
+        text = json.dumps(summary, separators=(",", ":"))
+        now = _now_ms()
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                update(tables).where(tables.c.id == table_id).values(status=status, summary=text, updated_at=now)
+            )
+            if result.rowcount == 0:
+                await conn.execute(
+                    insert(tables).values(id=table_id, status=status, summary=text, created_at=now, updated_at=now)
+                )
+
+    async def table_ids(self, statuses: Sequence[str] | None = None) -> list[str]:
+        """Ids of the stored tables (optionally only those with one of ``statuses``), oldest first."""
+        query = select(tables.c.id).order_by(tables.c.created_at)
+        if statuses is not None:
+            query = query.where(tables.c.status.in_(list(statuses)))
+        async with self.engine.connect() as conn:
+            return [r[0] for r in await conn.execute(query)]
+
+    async def add_table_player(self, table_id: str, player_id: str, seat: int) -> None:
+        """Remember that ``player_id`` sat at ``seat`` of ``table_id`` (for the past-matches list)."""
+        async with self.engine.begin() as conn:
+            existing = await conn.execute(
+                select(table_players.c.seat).where(
+                    table_players.c.table_id == table_id, table_players.c.player_id == player_id
+                )
+            )
+            if existing.first() is None:
+                await conn.execute(insert(table_players).values(table_id=table_id, player_id=player_id, seat=seat))
+
+    async def tables_of_player(self, player_id: str) -> list[dict[str, Any]]:
+        """The tables ``player_id`` sat at, newest first, with their summaries."""
+        query = (
+            select(tables.c.id, tables.c.status, tables.c.summary, table_players.c.seat)
+            .join(table_players, table_players.c.table_id == tables.c.id)
+            .where(table_players.c.player_id == player_id)
+            .order_by(tables.c.created_at.desc())
+        )
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(query)
+            return [
+                {"table_id": r[0], "status": r[1], "summary": json.loads(r[2]), "seat": r[3]} for r in rows
+            ]
+
+    # ---------------------------------------------------------------- players and settings
+
+    async def add_player(self, player_id: str, name: str) -> None:
+        """Register a guest player."""
+        async with self.engine.begin() as conn:
+            await conn.execute(insert(players).values(id=player_id, name=name, created_at=_now_ms()))
+
+    async def player_name(self, player_id: str) -> str | None:
+        """A player's name, or None if unknown."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(players.c.name).where(players.c.id == player_id))).first()
+            return None if row is None else str(row[0])
+
+    async def get_setting(self, key: str) -> str | None:
+        """A stored setting (e.g. the session secret)."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(kv.c.value).where(kv.c.key == key))).first()
+            return None if row is None else str(row[0])
+
+    async def set_setting_once(self, key: str, value: str) -> str:
+        """Store ``value`` under ``key`` unless one is there; return the stored value."""
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(insert(kv).values(key=key, value=value))
+        except IntegrityError:
+            pass
+        stored = await self.get_setting(key)
+        assert stored is not None
+        return stored
