@@ -35,6 +35,8 @@ class TableActor:
         self.deadline: float | None = None  # epoch seconds by which the seat on turn must act
         self._task: asyncio.Task[None] | None = None  # the pending bot move, timeout or next deal
         self._absence: dict[int, asyncio.Task[None]] = {}
+        self._scheduled: tuple[Any, ...] | None = None  # what the pending task is for
+        self._outgoing: list[tuple[int, dict[int | None, dict[str, Any]]]] = []
         self.closed = False
 
     @property
@@ -49,17 +51,26 @@ class TableActor:
         seq = self.state.seq + 1
         await self.store.append(self.table_id, seq, event)
         self.state.apply(event)
-        self.hub.broadcast_event(self, seq, event)
-        if event["type"] in ("created", "sit", "leave", "bot", "start", "away") or self.state.status == "finished":
+        # What each seat may see of the event is fixed now; the views go out once the command is done.
+        self._outgoing.append(self.hub.filter_event(self, seq, event))
+        deal_ended = event["type"] == "action" and self.state.deal is not None and self.state.deal.is_over
+        if event["type"] in ("created", "sit", "leave", "bot", "start", "away") or deal_ended:
             await self.store.save_table(self.table_id, self.state.status, self.state.summary())
             self.hub.lobby_changed()
         return seq
 
     async def run(self, command: Callable[[], Awaitable[Any]]) -> Any:
-        """Run ``command`` under the table's lock, then schedule whatever the new state needs."""
+        """Run ``command`` under the table's lock, schedule what the new state needs, then broadcast.
+
+        Broadcasting after scheduling means every event carries the move deadline it started.
+        """
         async with self.lock:
-            result = await command()
-        self.schedule()
+            try:
+                result = await command()
+            finally:
+                self.schedule()
+                outgoing, self._outgoing = self._outgoing, []
+                self.hub.broadcast_events(self, outgoing)
         return result
 
     # ---------------------------------------------------------------- commands
@@ -90,7 +101,7 @@ class TableActor:
             task = self._absence.pop(seat, None)
             if task is not None:
                 task.cancel()
-            if self.state.seats[seat].away:
+            if self.state.seats[seat].away and self.state.status == "playing":
                 await self.emit({"type": "away", "seat": seat, "away": False})
 
         await self.run(command)
@@ -114,51 +125,72 @@ class TableActor:
 
     # ---------------------------------------------------------------- what happens by itself
 
+    def turn_key(self) -> tuple[Any, ...]:
+        """What a pending bot move or timer depends on: it is stale once this changes (chat does not)."""
+        state = self.state
+        deal = state.deal
+        return (
+            state.status,
+            len(state.match.deals) if state.match else 0,
+            len(deal.history) if deal else 0,
+            state.ready_for_next,
+            tuple(state.bot_seats()),
+        )
+
     def schedule(self) -> None:
-        """Start the bot move, the move timer or the next deal that the current state calls for."""
+        """Start the bot move, the move timer or the next deal that the current state calls for.
+
+        A task already pending for the same turn is kept, so chat and reconnects never reset a timer.
+        """
+        key = self.turn_key()
+        if self._scheduled == key and self._task is not None and not self._task.done():
+            return
         if self._task is not None and not self._task.done():
             self._task.cancel()
         self._task = None
+        self._scheduled = key
         self.deadline = None
         if self.closed:
             return
         state = self.state
-        seq = state.seq
         if state.status == "playing" and state.ready_for_next:
-            self._task = asyncio.create_task(self._next_deal(seq))
+            self._task = asyncio.create_task(self._next_deal(key))
             return
         deal = state.deal
         if state.status != "playing" or deal is None or deal.is_over:
             return
         seat = deal.to_move
         if seat in state.bot_seats():
-            self._task = asyncio.create_task(self._bot_move(seat, seq))
+            self._task = asyncio.create_task(self._bot_move(seat, key))
         elif state.move_seconds > 0:
             self.deadline = time.time() + state.move_seconds
-            self._task = asyncio.create_task(self._timeout(seat, seq, state.move_seconds))
+            self._task = asyncio.create_task(self._timeout(seat, key, state.move_seconds))
 
-    async def _next_deal(self, seq: int) -> None:
+    async def _next_deal(self, key: tuple[Any, ...]) -> None:
         await asyncio.sleep(self.settings.between_deals)
 
         async def command() -> None:
-            if self.state.seq == seq and self.state.ready_for_next:
+            if self.turn_key() == key and self.state.ready_for_next:
                 await self.emit(self.state.next_deal_event())
 
         await self._background(command)
 
-    async def _bot_move(self, seat: int, seq: int) -> None:
+    async def _bot_move(self, seat: int, key: tuple[Any, ...]) -> None:
         await asyncio.sleep(self.settings.bot_delay)
         seat_info = self.state.seats[seat]
         level = seat_info.level if seat_info.kind == "bot" and seat_info.level else "heuristic"
-        view = self.state.deal.view(seat) if self.state.deal else None
-        if view is None or self.state.seq != seq:
+        deal = self.state.deal
+        if deal is None or self.turn_key() != key:
             return
+        view = deal.view(seat)
+        # The bot's seed depends only on the game state, so a replayed table makes the same moves.
+        seed = f"{self.state.seed}:{len(self.state.match.deals) if self.state.match else 0}:{len(deal.history)}"
         loop = asyncio.get_running_loop()
         # Bots think off the event loop so that one table's bot never stalls another table.
-        action = await loop.run_in_executor(self.executor, bot_action, level, view, f"{self.state.seed}:{seq}")
+        action = await loop.run_in_executor(self.executor, bot_action, level, view, seed)
 
         async def command() -> None:
-            if self.state.seq != seq:
+            if self.turn_key() != key:
                 return  # the state moved on while the bot was thinking
             payload = action_to_json(action)
             payload.pop("seat")
@@ -166,11 +198,11 @@ class TableActor:
 
         await self._background(command)
 
-    async def _timeout(self, seat: int, seq: int, seconds: float) -> None:
+    async def _timeout(self, seat: int, key: tuple[Any, ...], seconds: float) -> None:
         await asyncio.sleep(seconds)
 
         async def command() -> None:
-            if self.state.seq == seq and not self.state.seats[seat].away:
+            if self.turn_key() == key and not self.state.seats[seat].away:
                 log("move time ran out", table=self.table_id, seat=seat)
                 await self.emit({"type": "away", "seat": seat, "away": True})
 
@@ -179,6 +211,7 @@ class TableActor:
     async def _background(self, command: Callable[[], Awaitable[None]]) -> None:
         # Runs in the scheduled task itself: release the reference first so schedule() does not cancel us.
         self._task = None
+        self._scheduled = None
         try:
             await self.run(command)
         except CommandError as exc:  # pragma: no cover - a bot's action is always legal

@@ -14,7 +14,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketState
 
 from ulti.server import auth
@@ -66,7 +68,19 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(CommandError)
     async def command_error(_request: Request, exc: CommandError) -> JSONResponse:
-        return _error(_STATUS.get(exc.code, 409), exc.code, exc.message)
+        status = _STATUS.get(exc.code, 400 if exc.code.startswith("bad_") else 409)
+        return _error(status, exc.code, exc.message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return _error(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        return _error(400, "bad_request", f"{where}: {first.get('msg', 'invalid request')}")
 
     def hub_of(request: Request | WebSocket) -> Hub:
         hub: Hub = request.app.state.hub
@@ -303,12 +317,12 @@ async def _dispatch(hub: Hub, conn: Connection, data: dict[str, Any], client_id:
         if not isinstance(table_id, str):
             raise CommandError("bad_message", "table must be a table id")
         actor = await hub.actor(table_id)
+        if conn.table_id is not None and conn.table_id != table_id:
+            hub.left_table(conn)  # switching tables: the old seat may now be absent
         conn.table_id = table_id
         seat = actor.state.seat_of(conn.player_id)
-        if seat is not None and actor.state.seats[seat].away:
-            await actor.back(seat)
-        elif seat is not None:
-            await actor.back(seat)  # cancels a pending absence countdown
+        if seat is not None:
+            await actor.back(seat)  # takes the seat back from the bot, or cancels the absence countdown
         conn.send({"type": "sync", "seq": actor.state.seq, "state": hub.table_view(actor, seat)})
         for other in hub.connections:
             if other is not conn and other.table_id == table_id and seat is not None:

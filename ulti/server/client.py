@@ -39,6 +39,8 @@ class GameClient:
         self.state: dict[str, Any] | None = None  # the latest table view
         self.seq = 0
         self._ids = itertools.count(1)
+        # the server remembers a player's command ids across connections: a new client must not reuse them
+        self._id_prefix = f"c{random.getrandbits(32):08x}-"
         self._waiters: dict[Any, asyncio.Future[dict[str, Any]]] = {}
         self._changed = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
@@ -100,7 +102,7 @@ class GameClient:
 
     async def request(self, message: dict[str, Any], timeout: float = 30) -> dict[str, Any]:
         """Send ``message`` with a fresh id and wait for its ack; raise ``ServerError`` on an error."""
-        client_id = f"c{next(self._ids)}"
+        client_id = f"{self._id_prefix}{next(self._ids)}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiters[client_id] = future
         self.sent_at[client_id] = time.perf_counter()

@@ -67,6 +67,11 @@ class Hub:
         for table_id in await self.store.table_ids(["open", "playing"]):
             actor = await self._rebuild(table_id)
             actor.schedule()
+            # Nobody is connected to a process that just started: every seated player gets the
+            # usual grace period to come back before a bot plays for them, so matches always finish.
+            for seat, info in enumerate(actor.state.seats):
+                if info.kind == "player" and not info.away:
+                    actor.player_left(seat)
 
     async def _rebuild(self, table_id: str) -> TableActor:
         state = TableState(table_id)
@@ -219,8 +224,18 @@ class Hub:
 
     # ---------------------------------------------------------------- broadcasting
 
-    def broadcast_event(self, actor: TableActor, seq: int, event: dict[str, Any]) -> None:
-        """Send event ``seq`` to every connection watching the table, filtered for its seat."""
+    def filter_event(
+        self, actor: TableActor, seq: int, event: dict[str, Any]
+    ) -> tuple[int, dict[int | None, dict[str, Any]]]:
+        """Event ``seq`` as each seat watching the table (and spectators, None) may see it."""
+        state = actor.state
+        seats = {state.seat_of(c.player_id) for c in self.connections if c.table_id == actor.table_id}
+        return seq, {seat: state.public_event(event, seat) for seat in seats}
+
+    def broadcast_events(self, actor: TableActor, events: list[tuple[int, dict[int | None, dict[str, Any]]]]) -> None:
+        """Send filtered events to every connection watching the table, each with its seat's view."""
+        if not events:
+            return
         state = actor.state
         views: dict[int | None, dict[str, Any]] = {}
         for conn in self.connections:
@@ -228,13 +243,10 @@ class Hub:
                 continue
             seat = state.seat_of(conn.player_id)
             if seat not in views:
-                views[seat] = {
-                    "type": "event",
-                    "seq": seq,
-                    "event": state.public_event(event, seat),
-                    "state": self.table_view(actor, seat),
-                }
-            conn.send(views[seat])
+                views[seat] = self.table_view(actor, seat)
+            for seq, filtered in events:
+                if seat in filtered:
+                    conn.send({"type": "event", "seq": seq, "event": filtered[seat], "state": views[seat]})
 
     def table_view(self, actor: TableActor, seat: int | None) -> dict[str, Any]:
         """The table's view for ``seat`` with who is connected and the move deadline."""
@@ -282,13 +294,19 @@ class Hub:
     def disconnected(self, conn: Connection) -> None:
         """``conn`` closed; if it was the last of a seated player, start the absence countdown."""
         self.connections.discard(conn)
+        self.left_table(conn)
+
+    def left_table(self, conn: Connection) -> None:
+        """``conn`` no longer watches its table (closed or switched tables)."""
         if conn.table_id is None:
             return
         actor = self.actors.get(conn.table_id)
         if actor is None:
             return
         seat = actor.state.seat_of(conn.player_id)
-        still = any(c.player_id == conn.player_id and c.table_id == conn.table_id for c in self.connections)
+        still = any(
+            c is not conn and c.player_id == conn.player_id and c.table_id == conn.table_id for c in self.connections
+        )
         if seat is None:
             return
         if not still:

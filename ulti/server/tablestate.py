@@ -236,7 +236,7 @@ class TableState:
         """A table chat message: free between deals, preset phrases only during a deal."""
         in_deal = self.deal is not None and not self.deal.is_over
         if phrase is not None:
-            if phrase not in PRESET_PHRASES:
+            if not isinstance(phrase, str) or phrase not in PRESET_PHRASES:
                 raise CommandError("bad_chat", f"unknown phrase {phrase!r}; phrases: {', '.join(PRESET_PHRASES)}")
             return {"type": "chat", "seat": seat, "name": name, "text": PRESET_PHRASES[str(phrase)]}
         if in_deal:
@@ -269,7 +269,7 @@ def bot_name(level: str) -> str:
 
 def validate_table_config(deals: object, move_seconds: object, seats: object) -> None:
     """Check a create-table request; raise ``CommandError`` naming the bad field."""
-    if deals not in MATCH_LENGTHS:
+    if type(deals) is not int or deals not in MATCH_LENGTHS:
         raise CommandError("bad_config", "deals must be 6, 9 or 12")
     if type(move_seconds) is not int or not 0 <= move_seconds <= 600:
         raise CommandError("bad_config", "move_seconds must be an integer from 0 (no limit) to 600")
