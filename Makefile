@@ -32,6 +32,7 @@ check: $(STAMP)
 ## bench: print engine speed figures (one core)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.engine_bench
+	$(BIN)/python -m benchmarks.load_bench --tables 50 200 --seconds 20
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

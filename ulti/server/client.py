@@ -29,9 +29,17 @@ class ServerError(Exception):
 class GameClient:
     """One player: an HTTP session and one WebSocket."""
 
-    def __init__(self, base_url: str) -> None:
-        """A client of the server at ``base_url`` (``http://host:port``)."""
+    def __init__(
+        self, base_url: str, http_client: httpx2.AsyncClient | None = None, keep_messages: bool = True
+    ) -> None:
+        """A client of the server at ``base_url`` (``http://host:port``); ``http_client`` may be shared.
+
+        ``keep_messages`` keeps every received message in ``received`` (tests); load runs turn it off.
+        """
         self.base_url = base_url.rstrip("/")
+        self.http_client = http_client
+        self.keep_messages = keep_messages
+        self.event_times: dict[int, float] = {}  # arrival time of the latest events, by seq
         self.token = ""
         self.player_id = ""
         self.ws: ClientConnection | None = None
@@ -49,8 +57,11 @@ class GameClient:
     async def http(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         """Call the HTTP API; raise ``ServerError`` on an error answer."""
         headers = {"authorization": f"Bearer {self.token}"} if self.token else {}
-        async with httpx2.AsyncClient(base_url=self.base_url, timeout=30) as client:
-            response = await client.request(method, path, json=body, headers=headers)
+        if self.http_client is not None:
+            response = await self.http_client.request(method, self.base_url + path, json=body, headers=headers)
+        else:
+            async with httpx2.AsyncClient(base_url=self.base_url, timeout=30) as client:
+                response = await client.request(method, path, json=body, headers=headers)
         data = response.json()
         if response.status_code >= 400:
             error = data.get("error", {})
@@ -82,11 +93,15 @@ class GameClient:
             async for raw in self.ws:
                 message = json.loads(raw)
                 message["_t"] = time.perf_counter()
-                self.received.append(message)
+                if self.keep_messages:
+                    self.received.append(message)
                 kind = message.get("type")
                 if kind in ("event", "sync"):
                     self.state = message["state"]
                     self.seq = message["seq"]
+                    if len(self.event_times) > 64:
+                        self.event_times.clear()
+                    self.event_times[self.seq] = message["_t"]
                 if kind in ("ack", "error", "pong") and message.get("id") in self._waiters:
                     self._waiters.pop(message["id"]).set_result(message)
                 self._changed.set()

@@ -33,10 +33,13 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 def make_engine(url: str) -> AsyncEngine:
     """An async SQLAlchemy engine for ``url``; SQLite files get WAL mode."""
-    engine = create_async_engine(url)
-    if engine.dialect.name == "sqlite":
+    if url.startswith("sqlite"):
+        # One connection: SQLite has one writer at a time, and a second connection waiting for the
+        # lock sleeps in its busy handler (up to 100 ms a step). Queueing for the pool is async instead.
+        engine = create_async_engine(url, pool_size=1, max_overflow=0, pool_timeout=60)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
-    return engine
+        return engine
+    return create_async_engine(url, pool_size=10, max_overflow=10)
 
 
 class EventStore:

@@ -1,0 +1,149 @@
+"""Load run (``make bench``): N concurrent tables of scripted bot clients against one server process.
+
+Every table has three players, each on its own real WebSocket, choosing random legal actions after
+a fixed "think" pause (their thinking is not part of the latency). Printed: tables, connections,
+actions per second, p50/p99 latency from sending a command to receiving its broadcast event, and the
+server's memory per table (RSS growth divided by the tables).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx2
+import uvloop
+
+from ulti.bots.random_bot import RandomBot
+from ulti.engine.record import action_to_json
+from ulti.server.client import GameClient, ServerError
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.server.conftest import ServerProcess  # noqa: E402
+
+
+def rss_kb(pid: int) -> int:
+    """Resident memory of process ``pid`` in KiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+async def seat_table(base_url: str, http: httpx2.AsyncClient, index: int) -> list[GameClient]:
+    """Create one table with three connected players and start it."""
+    clients = [GameClient(base_url, http, keep_messages=False) for _ in range(3)]
+    for i, client in enumerate(clients):
+        await client.login(f"load{index}-{i}")
+    body = {"deals": 12, "move_seconds": 0, "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]}
+    table_id = (await clients[0].http("POST", "/api/tables", body))["table_id"]
+    for i in (1, 2):
+        await clients[i].http("POST", f"/api/tables/{table_id}/join", {"seat": i})
+    for client in clients:
+        await client.connect()
+        await client.open_table(table_id)
+    await clients[0].http("POST", f"/api/tables/{table_id}/start", {})
+    return clients
+
+
+async def player_loop(client: GameClient, seed: int, think: float, stop_at: float, latencies: list[float]) -> int:
+    """Act on every turn after ``think`` seconds until ``stop_at``; return the number of actions."""
+    actions = 0
+    rng = random.Random(seed)
+    while time.monotonic() < stop_at and not client.match_over():
+        if not client.my_turn():
+            try:
+                await client.wait_for(lambda: client.match_over() or client.my_turn(), stop_at - time.monotonic())
+            except TimeoutError:
+                break
+            continue
+        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+        assert client.state is not None
+        seq = client.seq
+        action = action_to_json(RandomBot(rng).act(client.state["deal"]))
+        action.pop("seat")
+        start = time.perf_counter()
+        try:
+            answer = await client.act(action)
+        except ServerError:
+            await client.wait_for(lambda: client.seq != seq, 30)
+            continue
+        # the broadcast event for this action reached this client before its ack
+        event_time = client.event_times.get(answer["seq"])
+        if event_time is not None:
+            latencies.append(event_time - start)
+        actions += 1
+    return actions
+
+
+async def run_load(tables: int, seconds: float, think: float) -> dict[str, float]:
+    """One load run against a fresh server process; returns its figures."""
+    with tempfile.TemporaryDirectory() as tmp:
+        srv = ServerProcess(db_url=f"sqlite+aiosqlite:///{tmp}/load.db")
+        srv.start(Path(tmp) / "server.log")
+        try:
+            assert srv.proc is not None
+            idle_kb = rss_kb(srv.proc.pid)
+            limits = httpx2.Limits(max_connections=50)
+            async with httpx2.AsyncClient(timeout=60, limits=limits) as http:
+                all_clients: list[list[GameClient]] = []
+                for batch in range(0, tables, 20):
+                    all_clients += await asyncio.gather(
+                        *(seat_table(srv.base_url, http, i) for i in range(batch, min(tables, batch + 20)))
+                    )
+                # The load generator is not what is measured: keep its garbage collector out of the figures.
+                gc.collect()
+                gc.freeze()
+                latencies: list[float] = []
+                start = time.monotonic()
+                counts = await asyncio.gather(
+                    *(
+                        player_loop(c, t * 3 + i, think, start + seconds, latencies)
+                        for t, clients in enumerate(all_clients)
+                        for i, c in enumerate(clients)
+                    )
+                )
+                elapsed = time.monotonic() - start
+                busy_kb = rss_kb(srv.proc.pid)
+                for clients in all_clients:
+                    for c in clients:
+                        await c.close()
+        finally:
+            srv.stop()
+    latencies.sort()
+    return {
+        "tables": tables,
+        "actions_per_s": sum(counts) / elapsed,
+        "p50_ms": 1000 * statistics.median(latencies) if latencies else float("nan"),
+        "p99_ms": 1000 * latencies[int(0.99 * (len(latencies) - 1))] if latencies else float("nan"),
+        "kb_per_table": (busy_kb - idle_kb) / tables,
+        "server_rss_mb": busy_kb / 1024,
+    }
+
+
+def main() -> None:
+    """Print the load figures for each table count."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tables", type=int, nargs="+", default=[50, 200])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds a scripted player waits before acting")
+    args = parser.parse_args()
+    print(f"load run: one server process (SQLite WAL), {args.seconds:g} s per run, think {args.think:g} s")
+    for tables in args.tables:
+        r = uvloop.run(run_load(tables, args.seconds, args.think))
+        print(
+            f"{r['tables']:4d} tables ({3 * r['tables']} sockets): {r['actions_per_s']:7.1f} actions/s, "
+            f"p50 {r['p50_ms']:6.1f} ms, p99 {r['p99_ms']:6.1f} ms, "
+            f"{r['kb_per_table']:6.0f} KiB/table (server RSS {r['server_rss_mb']:.0f} MiB)"
+        )
+
+
+if __name__ == "__main__":
+    main()
