@@ -26,7 +26,7 @@ from ulti.engine.record import action_to_json
 from ulti.server.client import GameClient, ServerError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.server.conftest import ServerProcess  # noqa: E402
+from tests.server.conftest import ServerProcess
 
 
 def rss_kb(pid: int) -> int:
@@ -73,7 +73,7 @@ async def player_loop(client: GameClient, seed: int, think: float, stop_at: floa
         try:
             answer = await client.act(action)
         except ServerError:
-            await client.wait_for(lambda: client.seq != seq, 30)
+            await client.wait_for(lambda seq=seq: client.seq != seq, 30)
             continue
         # the broadcast event for this action reached this client before its ack
         event_time = client.event_times.get(answer["seq"])
