@@ -32,7 +32,9 @@ def shown_results(client: GameClient) -> list[dict[str, Any]]:
 
 
 @pytest.mark.asyncio
-async def test_three_clients_play_a_whole_match_and_records_score_as_shown(server: ServerProcess, tmp_path: Path) -> None:
+async def test_three_clients_play_a_whole_match_and_records_score_as_shown(
+    server: ServerProcess, tmp_path: Path
+) -> None:
     table_id, clients = await play_match(server, seed=11)
     try:
         match = clients[0].state["match"] if clients[0].state else None
@@ -70,7 +72,7 @@ async def test_three_clients_play_a_whole_match_and_records_score_as_shown(serve
 async def test_tie_break_deals_are_played_until_one_seat_leads(server: ServerProcess) -> None:
     # Matches with random play rarely tie; play seeds until one needs a tie-break deal (bounded).
     for seed in range(100, 160):
-        table_id, clients = await play_match(server, seed=seed)
+        _, clients = await play_match(server, seed=seed)
         state = clients[0].state
         for client in clients:
             await client.close()

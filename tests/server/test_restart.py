@@ -34,7 +34,9 @@ async def finish(clients: list[GameClient]) -> None:
 
 
 @pytest.mark.asyncio
-async def test_kill_9_mid_deal_then_restart_resumes_exactly(server_factory: type[ServerProcess], tmp_path: Path) -> None:
+async def test_kill_9_mid_deal_then_restart_resumes_exactly(
+    server_factory: type[ServerProcess], tmp_path: Path
+) -> None:
     # The reference run, without a crash.
     reference = server_factory(db_url=f"sqlite+aiosqlite:///{tmp_path / 'a.db'}", args=ARGS)
     reference.start(tmp_path / "a.log")
