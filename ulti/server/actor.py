@@ -187,7 +187,13 @@ class TableActor:
         seed = f"{self.state.seed}:{len(self.state.match.deals) if self.state.match else 0}:{len(deal.history)}"
         loop = asyncio.get_running_loop()
         # Bots think off the event loop so that one table's bot never stalls another table.
-        action = await loop.run_in_executor(self.executor, bot_action, level, view, seed)
+        thinking = loop.run_in_executor(self.executor, bot_action, level, view, seed)
+        try:
+            action = await asyncio.wait_for(thinking, self.settings.bot_budget)
+        except TimeoutError:
+            # Over its time budget: a random legal action keeps the table moving (the thread is left to finish).
+            log("bot over its time budget", logging.WARNING, table=self.table_id, seat=seat, bot=level)
+            action = bot_action("random", view, seed)
 
         async def command() -> None:
             if self.turn_key() != key:

@@ -17,8 +17,10 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketState
 
+from ulti.engine.contracts import BIDS, KONTRA_STEP_NAMES, Bid
 from ulti.server import auth
 from ulti.server.config import Settings
 from ulti.server.hub import Connection, Hub
@@ -27,6 +29,7 @@ from ulti.server.tablestate import CommandError
 from ulti.store import EventStore
 
 COOKIE = "ulti_session"
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 MAX_NAME = 32
 
 
@@ -105,15 +108,6 @@ def create_app(settings: Settings) -> FastAPI:
         if not isinstance(body, dict):
             raise CommandError("bad_request", "the request body must be a JSON object")
         return body
-
-    @app.get("/")
-    async def index() -> dict[str, Any]:
-        return {
-            "name": "Ulti game server",
-            "protocol": "docs/protocol.md: JSON over HTTP and one WebSocket at /ws",
-            "api": "/docs (OpenAPI)",
-            "start": "POST /api/session {\"name\": ...}, then POST /api/tables, then open /ws",
-        }
 
     @app.get("/healthz")
     async def healthz(request: Request) -> dict[str, Any]:
@@ -197,11 +191,32 @@ def create_app(settings: Settings) -> FastAPI:
         actor = await hub_of(request).actor(table_id)
         return actor.state.deal_record(index)
 
+    @app.get("/api/bids")
+    async def bid_table() -> dict[str, Any]:
+        return {"bids": [bid_json(b) for b in BIDS], "kontra_steps": list(KONTRA_STEP_NAMES[1:])}
+
     @app.websocket("/ws")
     async def socket(websocket: WebSocket) -> None:
         await serve_socket(websocket, settings)
 
+    # The page in the browser: plain static files (web/), mounted last so the API routes win.
+    if WEB_DIR.is_dir():
+        app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app
+
+
+def bid_json(bid: Bid) -> dict[str, Any]:
+    """A bid as the page shows it in the ladder."""
+    return {
+        "code": bid.code,
+        "name_en": bid.name_en,
+        "name_hu": bid.name_hu,
+        "rung": bid.rung,
+        "value": bid.value,
+        "kind": bid.kind.value,
+        "open": bid.is_open,
+        "parts": [{"part": p.value, "value": v} for p, v in bid.parts],
+    }
 
 
 def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:

@@ -24,6 +24,8 @@ class Settings:
     rate_per_second: float = 20.0
     #: extra origins allowed to open the WebSocket (the server's own origin always is)
     allowed_origins: tuple[str, ...] = ()
+    #: seconds a bot may think before a random legal action is played for it
+    bot_budget: float = 10.0
     #: worker threads for bots
     bot_threads: int = 2
 
