@@ -76,6 +76,30 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_arena(args: argparse.Namespace) -> int:
+    """``ulti arena``: duplicate deals between two bot levels, mean scores with 95% intervals."""
+    import os
+
+    from ulti.bots.arena import print_progress, run_arena
+
+    workers = args.workers or len(os.sched_getaffinity(0))
+    out = open(args.records, "w", encoding="utf-8") if args.records else None  # noqa: SIM115
+    try:
+        summary = run_arena(args.a, args.b, args.deals, args.seed, workers, out, print_progress)
+    finally:
+        if out is not None:
+            out.close()
+    sys.stderr.write("\n")
+    print(f"{args.deals} duplicate deals ({6 * args.deals} plays), seed {args.seed}, {workers} processes")
+    print(f"A = {args.a}: {summary.mean:+.3f} per deal, 95% interval [{summary.low:+.3f}, {summary.high:+.3f}]")
+    print(f"B = {args.b}: {-summary.mean:+.3f} per deal, 95% interval [{-summary.high:+.3f}, {-summary.low:+.3f}]")
+    verdict = "the interval excludes zero" if summary.excludes_zero() else "the interval includes zero: no verdict"
+    print(verdict)
+    if args.records:
+        print(f"deal records (ulti-deal/1, one per line): {args.records}")
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """``ulti serve``: run the game server."""
     import uvicorn
@@ -115,6 +139,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--deals", type=int, choices=(6, 9, 12), default=6)
     play.add_argument("--seed", type=int, default=None, help="seed for the shuffles (default: random)")
     play.set_defaults(func=cmd_play)
+    arena = sub.add_parser("arena", help="duplicate deals between two bot levels")
+    arena.add_argument("--a", default="heuristic", help="bot level A (random, heuristic, strong)")
+    arena.add_argument("--b", default="random", help="bot level B")
+    arena.add_argument("--deals", type=int, default=200, help="duplicate deals (each is played 6 times)")
+    arena.add_argument("--seed", type=int, default=1)
+    arena.add_argument("--workers", type=int, default=0, help="processes (default: every core)")
+    arena.add_argument("--records", default="arena-records.jsonl", help="file for the deal records ('' for none)")
+    arena.set_defaults(func=cmd_arena)
     serve = sub.add_parser("serve", help="run the game server")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
