@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check bench setup clean
+.PHONY: run test check bench setup system-deps clean
 
 $(STAMP): pyproject.toml requirements-dev.txt
 	$(PY) -m venv $(VENV)
@@ -15,12 +15,16 @@ $(STAMP): pyproject.toml requirements-dev.txt
 
 setup: $(STAMP)
 
+## system-deps: Debian packages the tests need (Chromium)
+system-deps:
+	bash scripts/system-deps.sh
+
 ## run: set up and serve the game on http://127.0.0.1:8000 (SQLite under ./data, bots ready)
 run: $(STAMP)
 	$(BIN)/ulti serve --host 127.0.0.1 --port 8000 --db sqlite+aiosqlite:///data/ulti.db
 
-## test: set up and run every test
-test: $(STAMP)
+## test: set up and run every test (browser tests included)
+test: $(STAMP) system-deps
 	$(BIN)/pytest -q
 
 ## check: lint and type-check (strict on ulti/engine)
