@@ -1,0 +1,80 @@
+"""The event store on SQLite and PostgreSQL: migrations, ordered append, exactly-once, players, tables."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from ulti.store import EventStore, SeqConflict
+
+
+@pytest.mark.asyncio
+async def test_migrations_create_the_schema_and_are_idempotent(db_url: str) -> None:
+    store = await EventStore.open(db_url)
+    await store.close()
+    store = await EventStore.open(db_url)  # a second start finds the schema at head
+    assert await store.table_ids() == []
+    await store.close()
+
+
+@pytest.mark.asyncio
+async def test_events_come_back_in_order_and_survive_a_reopen(db_url: str) -> None:
+    store = await EventStore.open(db_url)
+    for seq in range(1, 21):
+        await store.append("t1", seq, {"type": "x", "n": seq, "text": "é ♠"})
+    await store.append("t2", 1, {"type": "other"})
+    await store.close()
+    store = await EventStore.open(db_url)
+    events = await store.events("t1")
+    assert [e["n"] for e in events] == list(range(1, 21))
+    assert events[0]["text"] == "é ♠"
+    assert [e["n"] for e in await store.events("t1", after=15)] == [16, 17, 18, 19, 20]
+    assert await store.events("t2") == [{"type": "other"}]
+    await store.close()
+
+
+@pytest.mark.asyncio
+async def test_an_event_number_is_stored_once_exactly(db_url: str) -> None:
+    store = await EventStore.open(db_url)
+    await store.append("t", 1, {"a": 1})
+    with pytest.raises(SeqConflict):
+        await store.append("t", 1, {"a": 2})
+    # two writers racing for the same number: exactly one wins
+    results = await asyncio.gather(
+        store.append("t", 2, {"w": "first"}), store.append("t", 2, {"w": "second"}), return_exceptions=True
+    )
+    assert sum(1 for r in results if isinstance(r, SeqConflict)) == 1
+    assert len(await store.events("t")) == 2
+    assert (await store.events("t"))[0] == {"a": 1}
+    await store.close()
+
+
+@pytest.mark.asyncio
+async def test_tables_players_and_settings(db_url: str) -> None:
+    store = await EventStore.open(db_url)
+    await store.save_table("a", "open", {"n": 1})
+    await store.save_table("b", "playing", {"n": 2})
+    await store.save_table("a", "finished", {"n": 3})
+    assert set(await store.table_ids()) == {"a", "b"}
+    assert await store.table_ids(["open", "playing"]) == ["b"]
+    await store.add_player("p1", "Anna")
+    assert await store.player_name("p1") == "Anna"
+    assert await store.player_name("nobody") is None
+    await store.add_table_player("a", "p1", 2)
+    await store.add_table_player("a", "p1", 2)  # idempotent
+    mine = await store.tables_of_player("p1")
+    assert mine == [{"table_id": "a", "status": "finished", "summary": {"n": 3}, "seat": 2}]
+    first = await store.set_setting_once("secret", "s1")
+    assert first == "s1"
+    assert await store.set_setting_once("secret", "s2") == "s1"  # generated once, kept
+    await store.close()
+
+
+@pytest.mark.asyncio
+async def test_several_processes_starting_together_migrate_once(db_url: str) -> None:
+    stores = await asyncio.gather(*(EventStore.open(db_url) for _ in range(3)))
+    await stores[0].append("t", 1, {"ok": True})
+    assert await stores[2].events("t") == [{"ok": True}]
+    for store in stores:
+        await store.close()
