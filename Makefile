@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml requirements-dev.txt
 
 setup: $(STAMP)
 
-## system-deps: Debian packages the tests need (Chromium)
+## system-deps: Debian packages the tests need (Chromium, PostgreSQL, Redis)
 system-deps:
 	bash scripts/system-deps.sh
 
