@@ -116,6 +116,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         settings.between_deals = args.between_deals
     if args.disconnect_grace is not None:
         settings.disconnect_grace = args.disconnect_grace
+    settings.redis_url = args.redis
+    settings.lease_seconds = args.lease_seconds
     uvicorn.run(
         create_app(settings),
         host=args.host,
@@ -156,6 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--disconnect-grace", type=float, default=None,
                        help="seconds before a bot plays for a disconnected player")
     serve.add_argument("--fast", action="store_true", help="no waiting anywhere (tests, load runs)")
+    serve.add_argument("--redis", default=None, help="Redis URL shared with other server processes (scale-out)")
+    serve.add_argument("--lease-seconds", type=float, default=5.0, help="table ownership lease (with --redis)")
     serve.set_defaults(func=cmd_serve)
     return parser
 

@@ -37,6 +37,8 @@ class TableActor:
         self._absence: dict[int, asyncio.Task[None]] = {}
         self._scheduled: tuple[Any, ...] | None = None  # what the pending task is for
         self._outgoing: list[tuple[int, dict[int | None, dict[str, Any]]]] = []
+        self._stored: list[tuple[int, dict[str, Any]]] = []  # this command's events, for other processes
+        self.present: set[int] = set()  # seats whose player has a connection (in any process)
         self.closed = False
 
     @property
@@ -53,6 +55,7 @@ class TableActor:
         self.state.apply(event)
         # What each seat may see of the event is fixed now; the views go out once the command is done.
         self._outgoing.append(self.hub.filter_event(self, seq, event))
+        self._stored.append((seq, event))
         deal_ended = event["type"] == "action" and self.state.deal is not None and self.state.deal.is_over
         if event["type"] in ("created", "sit", "leave", "bot", "start", "away") or deal_ended:
             await self.store.save_table(self.table_id, self.state.status, self.state.summary())
@@ -70,7 +73,9 @@ class TableActor:
             finally:
                 self.schedule()
                 outgoing, self._outgoing = self._outgoing, []
+                stored, self._stored = self._stored, []
                 self.hub.broadcast_events(self, outgoing)
+                await self.hub.publish(self, stored)
         return result
 
     # ---------------------------------------------------------------- commands
@@ -79,8 +84,6 @@ class TableActor:
         """A seat's game action (record-style payload without the seat); returns the event number."""
 
         async def command() -> int:
-            if by == "player" and self.state.seats[seat].away:
-                await self.emit({"type": "away", "seat": seat, "away": False})
             deal = self.state.deal
             if deal is not None and not deal.is_over:
                 if not deal.choices(seat).any():
@@ -90,6 +93,9 @@ class TableActor:
                         "chain_open", "the kontra chain after trick 1 is open: each side speaks before trick 2 is led"
                     )
             event = self.state.action_event(seat, payload, by)
+            if by == "player" and self.state.seats[seat].away:
+                # A player who acts is back (only once the action is known to be legal).
+                await self.emit({"type": "away", "seat": seat, "away": False})
             return await self.emit(event)
 
         return int(await self.run(command))
@@ -101,6 +107,9 @@ class TableActor:
             task = self._absence.pop(seat, None)
             if task is not None:
                 task.cancel()
+            if seat not in self.present:
+                self.present.add(seat)
+                await self.hub.presence_changed(self, seat, True)
             if self.state.seats[seat].away and self.state.status == "playing":
                 await self.emit({"type": "away", "seat": seat, "away": False})
 
@@ -108,6 +117,9 @@ class TableActor:
 
     def player_left(self, seat: int) -> None:
         """The last connection of ``seat``'s player closed: after a grace period a bot plays for it."""
+        if seat in self.present:
+            self.present.discard(seat)
+            self.hub.presence_soon(self, seat, False)
         if self.state.status != "playing" or seat in self._absence:
             return
 

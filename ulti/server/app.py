@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketState
 
 from ulti.engine.contracts import BIDS, KONTRA_STEP_NAMES, Bid
 from ulti.server import auth
+from ulti.server.cluster import Cluster
 from ulti.server.config import Settings
 from ulti.server.hub import Connection, Hub
 from ulti.server.logs import log, setup_logging
@@ -57,7 +58,8 @@ def create_app(settings: Settings) -> FastAPI:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
         store = await EventStore.open(settings.db_url)
         secret = settings.secret or await store.set_setting_once("session_secret", auth.new_secret())
-        hub = Hub(store, settings)
+        cluster = Cluster(settings.redis_url, settings.lease_seconds) if settings.redis_url else None
+        hub = Hub(store, settings, cluster)
         await hub.load()
         app.state.hub, app.state.secret, app.state.store = hub, secret, store
         log("server started", db=settings.db_url.split("://")[0], tables=len(hub.actors))
@@ -65,6 +67,8 @@ def create_app(settings: Settings) -> FastAPI:
             yield
         finally:
             hub.close()
+            if cluster is not None:
+                await cluster.close()
             await store.close()
 
     app = FastAPI(title="Ulti", lifespan=lifespan)
@@ -112,7 +116,12 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/healthz")
     async def healthz(request: Request) -> dict[str, Any]:
         hub = hub_of(request)
-        return {"ok": True, "tables": len(hub.actors), "connections": len(hub.connections)}
+        return {
+            "ok": True,
+            "tables": len(hub.actors),
+            "connections": len(hub.connections),
+            "process": hub.cluster.process_id if hub.cluster else None,
+        }
 
     @app.post("/api/session")
     async def new_session(request: Request) -> JSONResponse:
@@ -139,20 +148,20 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/api/tables")
     async def tables(request: Request) -> dict[str, Any]:
-        return {"tables": hub_of(request).open_tables()}
+        return {"tables": await hub_of(request).open_tables()}
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> dict[str, Any]:
         player_id, name = await player_of(request)
-        actor, invites = await hub_of(request).create_table(player_id, name, await body_of(request))
-        return {"table_id": actor.table_id, "invites": {str(k): v for k, v in invites.items()}}
+        table_id, invites = await hub_of(request).create_table(player_id, name, await body_of(request))
+        return {"table_id": table_id, "invites": {str(k): v for k, v in invites.items()}}
 
     @app.get("/api/tables/{table_id}")
     async def table(request: Request, table_id: str) -> dict[str, Any]:
         player_id, _ = await player_of(request)
         hub = hub_of(request)
-        actor = await hub.actor(table_id)
-        return hub.table_view(actor, actor.state.seat_of(player_id))
+        source = await hub.source(table_id)
+        return hub.table_view(source, source.state.seat_of(player_id))
 
     @app.post("/api/tables/{table_id}/join")
     async def join(request: Request, table_id: str) -> dict[str, Any]:
@@ -183,13 +192,13 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/record")
     async def match_record(request: Request, table_id: str) -> dict[str, Any]:
-        actor = await hub_of(request).actor(table_id)
-        return actor.state.match_record()
+        source = await hub_of(request).source(table_id)
+        return source.state.match_record()
 
     @app.get("/api/tables/{table_id}/deals/{index}/record")
     async def deal_record(request: Request, table_id: str, index: int) -> dict[str, Any]:
-        actor = await hub_of(request).actor(table_id)
-        return actor.state.deal_record(index)
+        source = await hub_of(request).source(table_id)
+        return source.state.deal_record(index)
 
     @app.get("/api/bids")
     async def bid_table() -> dict[str, Any]:
@@ -256,7 +265,8 @@ async def serve_socket(websocket: WebSocket, settings: Settings) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        hub.disconnected(conn)
+        with contextlib.suppress(Exception):
+            await hub.disconnected(conn)
         conn.outbox.put_nowait(None)
         with contextlib.suppress(Exception):
             await writer
@@ -323,50 +333,30 @@ async def _dispatch(hub: Hub, conn: Connection, data: dict[str, Any], client_id:
         conn.send({"type": "pong", "id": client_id})
     elif kind == "watch_lobby":
         conn.watches_lobby = True
-        conn.send({"type": "lobby", "tables": hub.open_tables(), "chat": list(hub.lobby_chat)})
+        conn.send({"type": "lobby", "tables": await hub.open_tables(), "chat": list(hub.lobby_chat)})
     elif kind == "lobby_chat":
-        hub.lobby_message(conn, data.get("text"))
+        await hub.lobby_message(conn, data.get("text"))
         conn.send({"type": "ack", "id": client_id})
     elif kind == "open_table":
         table_id = data.get("table")
-        if not isinstance(table_id, str):
+        if not isinstance(table_id, str) or len(table_id) > 64:
             raise CommandError("bad_message", "table must be a table id")
-        actor = await hub.actor(table_id)
-        if conn.table_id is not None and conn.table_id != table_id:
-            hub.left_table(conn)  # switching tables: the old seat may now be absent
-        conn.table_id = table_id
-        seat = actor.state.seat_of(conn.player_id)
-        if seat is not None:
-            await actor.back(seat)  # takes the seat back from the bot, or cancels the absence countdown
-        conn.send({"type": "sync", "seq": actor.state.seq, "state": hub.table_view(actor, seat)})
-        for other in hub.connections:
-            if other is not conn and other.table_id == table_id and seat is not None:
-                other.send({"type": "presence", "seat": seat, "connected": True})
+        source = await hub.watch(conn, table_id)
+        seat = source.state.seat_of(conn.player_id)
+        conn.send({"type": "sync", "seq": source.state.seq, "state": hub.table_view(source, seat)})
     elif kind in ("act", "chat", "back"):
         if client_id is None:
             raise CommandError("bad_message", f"a {kind} command needs an id")
         if conn.table_id is None:
             raise CommandError("no_table", "open a table first: {\"type\": \"open_table\", \"table\": ID}")
-        actor = await hub.actor(conn.table_id)
-        seat = actor.state.seat_of(conn.player_id)
         if hub.seen_client_id(conn.player_id, str(client_id)):
             raise CommandError("duplicate_id", f"command id {client_id!r} was already used; nothing was done")
+        args: dict[str, Any] = {"player": conn.player_id}
         if kind == "chat":
-            event = actor.state.chat_event(seat, conn.name, data.get("text"), data.get("phrase"))
-
-            async def say() -> int:
-                return await actor.emit(event)
-
-            seq = await actor.run(say)
-            conn.send({"type": "ack", "id": client_id, "seq": seq})
-            return
-        if seat is None:
-            raise CommandError("not_seated", "you do not sit at this table: spectators cannot act")
-        if kind == "back":
-            await actor.back(seat)
-            conn.send({"type": "ack", "id": client_id, "seq": actor.state.seq})
-            return
-        seq = await actor.act(seat, data.get("action"))
+            args.update(name=conn.name, text=data.get("text"), phrase=data.get("phrase"))
+        elif kind == "act":
+            args["action"] = data.get("action")
+        seq = await hub.execute(conn.table_id, kind, args)
         conn.send({"type": "ack", "id": client_id, "seq": seq})
     else:
         raise CommandError("unknown_type", f"unknown message type {kind!r}")

@@ -40,6 +40,7 @@ class GameClient:
         self.http_client = http_client
         self.keep_messages = keep_messages
         self.event_times: dict[int, float] = {}  # arrival time of the latest events, by seq
+        self._synced = False
         self.token = ""
         self.player_id = ""
         self.ws: ClientConnection | None = None
@@ -96,7 +97,10 @@ class GameClient:
                 if self.keep_messages:
                     self.received.append(message)
                 kind = message.get("type")
-                if kind in ("event", "sync"):
+                if kind == "sync":
+                    self._synced = True
+                if kind == "sync" or (kind == "event" and message["seq"] > self.seq):
+                    # an event already contained in a sync may still arrive after it: skip it
                     self.state = message["state"]
                     self.seq = message["seq"]
                     if len(self.event_times) > 64:
@@ -128,10 +132,11 @@ class GameClient:
         return answer
 
     async def open_table(self, table_id: str) -> None:
-        """Watch (and, if seated, play at) ``table_id``; wait for its full view."""
+        """Watch (and, if seated, play at) ``table_id``; wait for its full view (the ``sync``)."""
         self.state = None
+        self._synced = False
         await self.send({"type": "open_table", "table": table_id})
-        await self.wait_for(lambda: self.state is not None)
+        await self.wait_for(lambda: self._synced)
 
     async def act(self, action: dict[str, Any]) -> dict[str, Any]:
         """Send a game action (record form without the seat)."""

@@ -31,6 +31,7 @@ PROC_PREFIX = "ulti:proc:"
 TABLE_PREFIX = "ulti:table:"
 PRESENCE_PREFIX = "ulti:presence:"
 LOBBY_CHANNEL = "ulti:lobby"
+ALIVE_PREFIX = "ulti:alive:"
 
 # Renew or release a lease only if this process still holds it.
 _RENEW = (
@@ -75,6 +76,7 @@ class Cluster:
     async def start(self) -> None:
         """Subscribe to this process's channel and the lobby, start reading and renewing."""
         await self.redis.ping()
+        await self.redis.set(ALIVE_PREFIX + self.process_id, "1", px=self.lease_ms)
         await self._pubsub.subscribe(self.channel, LOBBY_CHANNEL)
         self._reader = asyncio.create_task(self._read())
         self._renewer = asyncio.create_task(self._renew_loop())
@@ -88,6 +90,8 @@ class Cluster:
         for table_id in list(self.owned):
             with contextlib.suppress(Exception):
                 await self.release(table_id)
+        with contextlib.suppress(Exception):
+            await self.redis.delete(ALIVE_PREFIX + self.process_id, PRESENCE_PREFIX + self.process_id)
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()  # type: ignore[no-untyped-call]
         await self.redis.aclose()
@@ -116,6 +120,8 @@ class Cluster:
 
     async def _renew_loop(self) -> None:
         while True:
+            with contextlib.suppress(Exception):
+                await self.redis.set(ALIVE_PREFIX + self.process_id, "1", px=self.lease_ms)
             await asyncio.sleep(self.lease_ms / 3000)
             for table_id in list(self.owned):
                 try:
@@ -165,8 +171,23 @@ class Cluster:
         await self._pubsub.unsubscribe(TABLE_PREFIX + table_id)
 
     async def presence(self, table_id: str, player_id: str, delta: int) -> int:
-        """Add ``delta`` to a player's connection count at a table; return the new count."""
-        return int(await self.redis.hincrby(PRESENCE_PREFIX + table_id, player_id, delta))
+        """Add ``delta`` to this process's count of a player's connections to a table."""
+        return int(await self.redis.hincrby(PRESENCE_PREFIX + self.process_id, f"{table_id}:{player_id}", delta))
+
+    async def present(self, table_id: str, player_id: str) -> bool:
+        """Whether any live process holds a connection of ``player_id`` to ``table_id``.
+
+        Counts are kept per process, so a dead process's connections stop counting with it.
+        """
+        alive = [key.rsplit(":", 1)[1] async for key in self.redis.scan_iter(match=ALIVE_PREFIX + "*")]
+        if not alive:
+            return False
+        field = f"{table_id}:{player_id}"
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for pid in alive:
+                pipe.hget(PRESENCE_PREFIX + pid, field)
+            counts = await pipe.execute()
+        return any(int(c or 0) > 0 for c in counts)
 
     async def _read(self) -> None:
         while True:

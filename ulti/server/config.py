@@ -11,6 +11,10 @@ class Settings:
     """Everything the server needs to know at start."""
 
     db_url: str = "sqlite+aiosqlite:///data/ulti.db"
+    #: Redis URL shared by several server processes (None: a single process)
+    redis_url: str | None = None
+    #: seconds a table's ownership lease lasts unless its owner renews it
+    lease_seconds: float = 5.0
     secret: str | None = field(default_factory=lambda: os.environ.get("ULTI_SECRET"))
     #: seconds a bot waits before acting, so that people can follow the play
     bot_delay: float = 0.7

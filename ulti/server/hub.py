@@ -1,29 +1,42 @@
-"""The hub: all table actors of this process, the connections, the lobby and its chat."""
+"""The hub: this process's table actors and replicas, its connections, the lobby and its chat.
+
+Every change to a table is an operation (``join``, ``act``, ``chat``, ``back``, …) run by the
+table's actor in the process that owns the table. In one process that is always this one. With
+``--redis`` (``cluster.py``) the hub sends the operation to the owner, takes a table over when its
+owner is gone, and keeps a replica of every table its clients watch, fed by the owner's events.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 from collections import deque
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ulti.server.actor import TableActor
 from ulti.server.auth import new_id
+from ulti.server.cluster import Cluster, OwnerUnavailable
 from ulti.server.config import Settings
+from ulti.server.logs import log
 from ulti.server.tablestate import (
     BOT_LEVELS,
     CommandError,
     TableState,
     validate_table_config,
 )
-from ulti.store import EventStore
+from ulti.store import EventStore, SeqConflict
 
 LOBBY_CHAT_HISTORY = 50
 RECENT_CLIENT_IDS = 512
 OUTBOX_LIMIT = 1000
+ROUTING_ATTEMPTS = 60  # about the time a dead owner's lease takes to expire, and then some
+
+Filtered = tuple[int, dict[int | None, dict[str, Any]]]
 
 
 @dataclass(eq=False)
@@ -46,54 +59,205 @@ class Connection:
             self.outbox.put_nowait(None)  # the writer closes the socket
 
 
+class TableSource(Protocol):
+    """Something views can be made from: an actor (owner) or a replica."""
+
+    @property
+    def table_id(self) -> str:
+        """The table's id."""
+        ...
+
+    state: TableState
+    deadline: float | None
+    present: set[int]
+
+
+@dataclass
+class Replica:
+    """A read-only copy of a table owned by another process, kept current by its published events."""
+
+    table_id: str
+    state: TableState
+    deadline: float | None = None
+    present: set[int] = field(default_factory=set)
+
+
 class Hub:
     """Everything live in this server process."""
 
-    def __init__(self, store: EventStore, settings: Settings) -> None:
-        """A hub over ``store``; call ``load`` before serving."""
+    def __init__(self, store: EventStore, settings: Settings, cluster: Cluster | None = None) -> None:
+        """A hub over ``store`` (and ``cluster`` when several processes share the work)."""
         self.store = store
         self.settings = settings
+        self.cluster = cluster
         self.executor = ThreadPoolExecutor(max_workers=settings.bot_threads, thread_name_prefix="bot")
         self.actors: dict[str, TableActor] = {}
+        self.replicas: dict[str, Replica] = {}
         self.connections: set[Connection] = set()
         self.lobby_chat: deque[dict[str, Any]] = deque(maxlen=LOBBY_CHAT_HISTORY)
         self.client_ids: dict[str, deque[str]] = {}
         self._lobby_dirty = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._ops: dict[str, Callable[[TableActor, dict[str, Any]], Awaitable[Any]]] = {
+            "join": self._op_join,
+            "leave": self._op_leave,
+            "add_bot": self._op_add_bot,
+            "start": self._op_start,
+            "act": self._op_act,
+            "chat": self._op_chat,
+            "back": self._op_back,
+            "left": self._op_left,
+        }
 
-    # ---------------------------------------------------------------- tables
+    # ---------------------------------------------------------------- start and stop
 
     async def load(self) -> None:
-        """Rebuild every unfinished table from its event log and resume it."""
+        """Resume the unfinished tables: all of them alone, or the ownerless ones in a cluster."""
+        if self.cluster is not None:
+            cluster = self.cluster
+            cluster.on_request = self._on_request
+            cluster.on_table_event = self._on_table_event
+            cluster.on_lobby = self._on_lobby
+            cluster.on_lease_lost = self._on_lease_lost
+            await cluster.start()
+            self._spawn(self._adopt_orphans_forever())
+            return
         for table_id in await self.store.table_ids(["open", "playing"]):
-            actor = await self._rebuild(table_id)
-            actor.schedule()
-            # Nobody is connected to a process that just started: every seated player gets the
-            # usual grace period to come back before a bot plays for them, so matches always finish.
-            for seat, info in enumerate(actor.state.seats):
-                if info.kind == "player" and not info.away:
-                    actor.player_left(seat)
+            await self._adopt(table_id)
 
-    async def _rebuild(self, table_id: str) -> TableActor:
+    def close(self) -> None:
+        """Stop all actors, background tasks and the bot threads."""
+        for actor in self.actors.values():
+            actor.close()
+        for task in self._tasks:
+            task.cancel()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def _spawn(self, coro: Awaitable[None]) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _load_state(self, table_id: str) -> TableState:
         state = TableState(table_id)
         for event in await self.store.events(table_id):
             state.apply(event)
+        if state.seq == 0:
+            raise CommandError("not_found", f"no table {table_id!r}")
+        return state
+
+    async def _adopt(self, table_id: str) -> TableActor:
+        """Become the live actor of ``table_id`` (its lease already held in a cluster)."""
+        state = await self._load_state(table_id)
         actor = TableActor(self, state, self.store, self.settings, self.executor)
         self.actors[table_id] = actor
+        self.replicas.pop(table_id, None)
+        actor.schedule()
+        # Whoever was connected to a process that is gone gets the usual grace period to come back.
+        for seat, info in enumerate(state.seats):
+            if info.kind == "player" and not info.away and not await self._is_present(table_id, info.player_id):
+                actor.player_left(seat)
+            elif info.kind == "player":
+                actor.present.add(seat)
+        log("table resumed", table=table_id, seq=state.seq)
         return actor
 
-    async def actor(self, table_id: str) -> TableActor:
-        """The actor of ``table_id`` (finished tables are rebuilt from the store on demand)."""
+    # ---------------------------------------------------------------- cluster: ownership
+
+    async def _take_over(self, table_id: str) -> bool:
+        assert self.cluster is not None
+        if table_id in self.actors:
+            return True
+        if not await self.cluster.acquire(table_id):
+            return False
+        try:
+            await self._adopt(table_id)
+        except Exception:
+            await self.cluster.release(table_id)
+            raise
+        return True
+
+    async def _drop(self, table_id: str) -> None:
+        """Stop acting for a table this process no longer owns; keep watching it as a replica."""
+        actor = self.actors.pop(table_id, None)
+        if actor is not None:
+            actor.close()
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                await self.cluster.release(table_id)
+        if any(c.table_id == table_id for c in self.connections):
+            await self._replica(table_id)
+
+    async def _on_lease_lost(self, table_id: str) -> None:
+        await self._drop(table_id)
+
+    async def _adopt_orphans_forever(self) -> None:
+        """Take over the unfinished tables whose owner is gone, so that every match finishes."""
+        assert self.cluster is not None
+        while True:
+            try:
+                ids = [t for t in await self.store.table_ids(["open", "playing"]) if t not in self.actors]
+                if ids:
+                    owners = await self.cluster.redis.mget([f"ulti:lease:{t}" for t in ids])
+                    for table_id, owner in zip(ids, owners, strict=True):
+                        if owner is None:
+                            await self._take_over(table_id)
+            except Exception:
+                logging.getLogger("ulti").exception("orphan scan failed")
+            await asyncio.sleep(self.cluster.lease_ms / 2000)
+
+    # ---------------------------------------------------------------- operations
+
+    async def execute(self, table_id: str, op: str, args: dict[str, Any]) -> Any:
+        """Run operation ``op`` on ``table_id`` at its owner; raise ``CommandError`` when refused."""
+        if self.cluster is None:
+            actor = self.actors.get(table_id)
+            if actor is None:
+                actor = TableActor(self, await self._load_state(table_id), self.store, self.settings, self.executor)
+                self.actors[table_id] = actor
+            return await self._ops[op](actor, args)
+        for _ in range(ROUTING_ATTEMPTS):
+            actor = self.actors.get(table_id)
+            if actor is not None and table_id in self.cluster.owned:
+                try:
+                    return await self._ops[op](actor, args)
+                except SeqConflict:
+                    await self._drop(table_id)  # another process took the table over
+                    continue
+            owner = await self.cluster.owner_of(table_id)
+            if owner is None or owner == self.cluster.process_id:
+                if not await self._take_over(table_id):
+                    await asyncio.sleep(0.05)
+                continue
+            try:
+                reply = await self.cluster.request(owner, {"table": table_id, "op": op, "args": args})
+            except OwnerUnavailable:
+                await asyncio.sleep(0.25)  # its lease expires within seconds; then someone takes over
+                continue
+            if reply.get("moved"):
+                continue
+            if "error" in reply:
+                raise CommandError(reply["error"]["code"], reply["error"]["message"])
+            return reply.get("result")
+        raise CommandError("unavailable", "the server that holds this table is not answering; try again")
+
+    async def _on_request(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """An operation sent by another process to this one, the owner."""
+        assert self.cluster is not None
+        table_id = payload["table"]
         actor = self.actors.get(table_id)
-        if actor is None:
-            if table_id not in await self.store.table_ids():
-                raise CommandError("not_found", f"no table {table_id!r}")
-            actor = await self._rebuild(table_id)
-        return actor
+        if actor is None or table_id not in self.cluster.owned:
+            return {"moved": True}
+        try:
+            return {"result": await self._ops[payload["op"]](actor, payload["args"])}
+        except CommandError as exc:
+            return {"error": {"code": exc.code, "message": exc.message}}
+        except SeqConflict:
+            await self._drop(table_id)
+            return {"moved": True}
 
-    async def create_table(
-        self, player_id: str, name: str, config: dict[str, Any]
-    ) -> tuple[TableActor, dict[int, str]]:
-        """Create a table for ``player_id`` from a validated request; returns it and its invite tokens."""
+    async def create_table(self, player_id: str, name: str, config: dict[str, Any]) -> tuple[str, dict[int, str]]:
+        """Create a table for ``player_id`` here; returns its id and its invite tokens."""
         deals, seconds, seats = config.get("deals"), config.get("move_seconds", 0), config.get("seats")
         validate_table_config(deals, seconds, seats)
         assert isinstance(seats, list)
@@ -116,16 +280,12 @@ class Hub:
                 if spec["kind"] == "me":
                     me = i
                 specs.append({"kind": "open"})
+        if self.cluster is not None and not await self.cluster.acquire(table_id):  # pragma: no cover - fresh id
+            raise CommandError("unavailable", "could not create the table; try again")
         actor = TableActor(self, TableState(table_id), self.store, self.settings, self.executor)
         self.actors[table_id] = actor
-        created = {
-            "type": "created",
-            "host": player_id,
-            "deals": deals,
-            "move_seconds": seconds,
-            "seed": seed,
-            "seats": specs,
-        }
+        created = {"type": "created", "host": player_id, "deals": deals, "move_seconds": seconds, "seed": seed,
+                   "seats": specs}
 
         async def command() -> None:
             await actor.emit(created)
@@ -133,15 +293,14 @@ class Hub:
                 await self._sit(actor, me, player_id, name)
 
         await actor.run(command)
-        return actor, invites
+        return table_id, invites
 
     async def _sit(self, actor: TableActor, seat: int, player_id: str, name: str) -> None:
         await actor.emit({"type": "sit", "seat": seat, "player": player_id, "name": name})
         await self.store.add_table_player(actor.table_id, player_id, seat)
 
-    async def join(self, table_id: str, player_id: str, name: str, seat: object, invite: object) -> int:
-        """Sit ``player_id`` at ``seat`` of an open table (an invite seat needs its token)."""
-        actor = await self.actor(table_id)
+    async def _op_join(self, actor: TableActor, args: dict[str, Any]) -> int:
+        player_id, name, seat, invite = args["player"], args["name"], args["seat"], args.get("invite")
         if type(seat) is not int or seat not in (0, 1, 2):
             raise CommandError("bad_request", "seat must be 0, 1 or 2")
 
@@ -161,9 +320,8 @@ class Hub:
 
         return int(await actor.run(command))
 
-    async def leave(self, table_id: str, player_id: str) -> None:
-        """Stand up from a table whose match has not started."""
-        actor = await self.actor(table_id)
+    async def _op_leave(self, actor: TableActor, args: dict[str, Any]) -> None:
+        player_id = args["player"]
 
         async def command() -> None:
             seat = actor.state.seat_of(player_id)
@@ -175,9 +333,8 @@ class Hub:
 
         await actor.run(command)
 
-    async def add_bot(self, table_id: str, player_id: str, seat: object, level: object) -> None:
-        """The host puts a bot of ``level`` in an empty ``seat``."""
-        actor = await self.actor(table_id)
+    async def _op_add_bot(self, actor: TableActor, args: dict[str, Any]) -> None:
+        player_id, seat, level = args["player"], args["seat"], args["level"]
         if type(seat) is not int or seat not in (0, 1, 2):
             raise CommandError("bad_request", "seat must be 0, 1 or 2")
         if level not in BOT_LEVELS:
@@ -195,9 +352,8 @@ class Hub:
 
         await actor.run(command)
 
-    async def start(self, table_id: str, player_id: str, fill_bots: bool) -> None:
-        """The host starts the match (optionally filling empty seats with heuristic bots)."""
-        actor = await self.actor(table_id)
+    async def _op_start(self, actor: TableActor, args: dict[str, Any]) -> None:
+        player_id, fill_bots = args["player"], bool(args.get("fill_bots"))
 
         async def command() -> None:
             state = actor.state
@@ -217,71 +373,241 @@ class Hub:
 
         await actor.run(command)
 
-    def open_tables(self) -> list[dict[str, Any]]:
-        """The lobby list: tables still open or being played, newest first."""
-        states = [a.state for a in self.actors.values() if a.state.status in ("open", "playing")]
-        return [s.summary() for s in reversed(states)]
+    def _seat_or_refuse(self, actor: TableActor, player_id: str) -> int:
+        seat = actor.state.seat_of(player_id)
+        if seat is None:
+            raise CommandError("not_seated", "you do not sit at this table: spectators cannot act")
+        return seat
+
+    async def _op_act(self, actor: TableActor, args: dict[str, Any]) -> int:
+        seat = self._seat_or_refuse(actor, args["player"])
+        return await actor.act(seat, args.get("action"))
+
+    async def _op_chat(self, actor: TableActor, args: dict[str, Any]) -> int:
+        seat = actor.state.seat_of(args["player"])
+        event = actor.state.chat_event(seat, args["name"], args.get("text"), args.get("phrase"))
+
+        async def say() -> int:
+            return await actor.emit(event)
+
+        return int(await actor.run(say))
+
+    async def _op_back(self, actor: TableActor, args: dict[str, Any]) -> int:
+        seat = self._seat_or_refuse(actor, args["player"])
+        await actor.back(seat)
+        return actor.state.seq
+
+    async def _op_left(self, actor: TableActor, args: dict[str, Any]) -> None:
+        seat = actor.state.seat_of(args["player"])
+        if seat is not None and not await self._is_present(actor.table_id, args["player"]):
+            actor.player_left(seat)
+
+    async def _is_present(self, table_id: str, player_id: str | None) -> bool:
+        """Whether ``player_id`` has a connection to ``table_id`` in any process."""
+        if player_id is None:
+            return False
+        if self.cluster is not None:
+            return await self.cluster.present(table_id, player_id)
+        return any(c.player_id == player_id and c.table_id == table_id for c in self.connections)
+
+    # public entry points used by the HTTP API and the socket
+
+    async def join(self, table_id: str, player_id: str, name: str, seat: object, invite: object) -> int:
+        """Sit ``player_id`` at ``seat`` of an open table (an invite seat needs its token)."""
+        return int(await self.execute(table_id, "join", {"player": player_id, "name": name, "seat": seat,
+                                                         "invite": invite}))
+
+    async def leave(self, table_id: str, player_id: str) -> None:
+        """Stand up from a table whose match has not started."""
+        await self.execute(table_id, "leave", {"player": player_id})
+
+    async def add_bot(self, table_id: str, player_id: str, seat: object, level: object) -> None:
+        """The host puts a bot of ``level`` in an empty ``seat``."""
+        await self.execute(table_id, "add_bot", {"player": player_id, "seat": seat, "level": level})
+
+    async def start(self, table_id: str, player_id: str, fill_bots: bool) -> None:
+        """The host starts the match (optionally filling empty seats with heuristic bots)."""
+        await self.execute(table_id, "start", {"player": player_id, "fill_bots": fill_bots})
+
+    # ---------------------------------------------------------------- reading tables
+
+    async def source(self, table_id: str) -> TableSource:
+        """The freshest state of ``table_id`` this process has: its actor, a replica, or the log."""
+        actor = self.actors.get(table_id)
+        if actor is not None:
+            return actor
+        replica = self.replicas.get(table_id)
+        if replica is not None:
+            return replica
+        if self.cluster is None:
+            state = await self._load_state(table_id)
+            actor = TableActor(self, state, self.store, self.settings, self.executor)
+            self.actors[table_id] = actor
+            return actor
+        return Replica(table_id, await self._load_state(table_id))
+
+    async def _replica(self, table_id: str) -> Replica:
+        """A replica of ``table_id`` that follows the owner's events (subscribe first, then load)."""
+        assert self.cluster is not None
+        replica = self.replicas.get(table_id)
+        if replica is None:
+            await self.cluster.watch_table(table_id)
+            replica = Replica(table_id, await self._load_state(table_id))
+            self.replicas[table_id] = replica
+        return replica
+
+    async def watch(self, conn: Connection, table_id: str) -> TableSource:
+        """``conn`` now watches ``table_id``: returns what to sync it from."""
+        if self.cluster is None or table_id in self.actors:
+            source = await self.source(table_id)
+        else:
+            source = await self._replica(table_id)
+        if conn.table_id is not None and conn.table_id != table_id:
+            await self.left_table(conn)  # switching tables: the old seat may now be absent
+        conn.table_id = table_id
+        seat = source.state.seat_of(conn.player_id)
+        if seat is not None:
+            if self.cluster is not None:
+                await self.cluster.presence(table_id, conn.player_id, +1)
+            # takes the seat back from the bot, or cancels the absence countdown
+            await self.execute(table_id, "back", {"player": conn.player_id})
+        return source
+
+    async def _on_table_event(self, data: dict[str, Any]) -> None:
+        """An event published by a table's owner: update the replica and tell the watchers here."""
+        table_id = data["table"]
+        replica = self.replicas.get(table_id)
+        if replica is None or table_id in self.actors:
+            return
+        if data.get("kind") == "presence":
+            replica.present = set(data["present"])
+            await self.presence_changed(replica, data["seat"], data["connected"])
+            return
+        seq = data["seq"]
+        if seq <= replica.state.seq:
+            return
+        outgoing: list[Filtered] = []
+        if seq == replica.state.seq + 1:
+            replica.state.apply(data["event"])
+            outgoing.append(self.filter_event(replica, seq, data["event"]))
+        else:  # a gap (missed message): catch up from the log, which holds every published event
+            for event in await self.store.events(table_id, after=replica.state.seq):
+                replica.state.apply(event)
+                outgoing.append(self.filter_event(replica, replica.state.seq, event))
+        replica.deadline = data.get("deadline")
+        replica.present = set(data.get("present", []))
+        self.broadcast_events(replica, outgoing)
+
+    async def presence_changed(self, source: TableSource, seat: int, connected: bool) -> None:
+        """Tell the table's watchers (here and in other processes) that a seat's player came or went."""
+        message = {"type": "presence", "seat": seat, "connected": connected}
+        for conn in self.connections:
+            if conn.table_id == source.table_id:
+                conn.send(message)
+        if self.cluster is not None and isinstance(source, TableActor):
+            await self.cluster.publish_table(
+                source.table_id,
+                {"table": source.table_id, "kind": "presence", "seat": seat, "connected": connected,
+                 "present": sorted(source.present)},
+            )
+
+    def presence_soon(self, source: TableSource, seat: int, connected: bool) -> None:
+        """``presence_changed`` from synchronous code."""
+        self._spawn(self.presence_changed(source, seat, connected))
+
+    async def publish(self, actor: TableActor, events: list[tuple[int, dict[str, Any]]]) -> None:
+        """The owner tells the other processes about its stored events (cluster mode)."""
+        if self.cluster is None:
+            return
+        for seq, event in events:
+            await self.cluster.publish_table(
+                actor.table_id,
+                {"table": actor.table_id, "seq": seq, "event": event, "deadline": actor.deadline,
+                 "present": sorted(actor.present)},
+            )
 
     # ---------------------------------------------------------------- broadcasting
 
-    def filter_event(
-        self, actor: TableActor, seq: int, event: dict[str, Any]
-    ) -> tuple[int, dict[int | None, dict[str, Any]]]:
+    def filter_event(self, source: TableSource, seq: int, event: dict[str, Any]) -> Filtered:
         """Event ``seq`` as each seat watching the table (and spectators, None) may see it."""
-        state = actor.state
-        seats = {state.seat_of(c.player_id) for c in self.connections if c.table_id == actor.table_id}
+        state = source.state
+        seats = {state.seat_of(c.player_id) for c in self.connections if c.table_id == source.table_id}
         return seq, {seat: state.public_event(event, seat) for seat in seats}
 
-    def broadcast_events(self, actor: TableActor, events: list[tuple[int, dict[int | None, dict[str, Any]]]]) -> None:
+    def broadcast_events(self, source: TableSource, events: list[Filtered]) -> None:
         """Send filtered events to every connection watching the table, each with its seat's view."""
         if not events:
             return
-        state = actor.state
+        state = source.state
         views: dict[int | None, dict[str, Any]] = {}
         for conn in self.connections:
-            if conn.table_id != actor.table_id:
+            if conn.table_id != source.table_id:
                 continue
             seat = state.seat_of(conn.player_id)
             if seat not in views:
-                views[seat] = self.table_view(actor, seat)
+                views[seat] = self.table_view(source, seat)
             for seq, filtered in events:
                 if seat in filtered:
                     conn.send({"type": "event", "seq": seq, "event": filtered[seat], "state": views[seat]})
 
-    def table_view(self, actor: TableActor, seat: int | None) -> dict[str, Any]:
+    def table_view(self, source: TableSource, seat: int | None) -> dict[str, Any]:
         """The table's view for ``seat`` with who is connected and the move deadline."""
-        view = actor.state.view(seat)
-        connected = {c.player_id for c in self.connections if c.table_id == actor.table_id}
+        view = source.state.view(seat)
         for i, seat_view in enumerate(view["table"]["seats"]):
-            player = actor.state.seats[i].player_id
-            seat_view["connected"] = player in connected if player else None
-        view["deadline"] = actor.deadline
+            seat_view["connected"] = (i in source.present) if source.state.seats[i].kind == "player" else None
+        view["deadline"] = source.deadline
         return view
 
+    # ---------------------------------------------------------------- the lobby
+
+    async def open_tables(self) -> list[dict[str, Any]]:
+        """The lobby list: tables still open or being played, newest first."""
+        if self.cluster is not None:
+            return await self.store.table_summaries(["open", "playing"])
+        states = [a.state for a in self.actors.values() if a.state.status in ("open", "playing")]
+        return [s.summary() for s in reversed(states)]
+
     def lobby_changed(self) -> None:
-        """Note that the lobby list changed; watchers get it once per loop turn."""
+        """Note that the lobby list changed; watchers here (and in other processes) get it soon."""
         if self._lobby_dirty:
             return
         self._lobby_dirty = True
         with contextlib.suppress(RuntimeError):
-            asyncio.get_running_loop().call_soon(self._send_lobby)
+            asyncio.get_running_loop().call_soon(lambda: self._spawn(self._send_lobby(publish=True)))
 
-    def _send_lobby(self) -> None:
+    async def _send_lobby(self, publish: bool) -> None:
         self._lobby_dirty = False
-        message = {"type": "lobby", "tables": self.open_tables()}
-        for conn in self.connections:
-            if conn.watches_lobby:
-                conn.send(message)
+        if publish and self.cluster is not None:
+            await self.cluster.publish_lobby({"kind": "changed"})
+        watchers = [c for c in self.connections if c.watches_lobby]
+        if not watchers:
+            return
+        message = {"type": "lobby", "tables": await self.open_tables()}
+        for conn in watchers:
+            conn.send(message)
 
-    def lobby_message(self, conn: Connection, text: object) -> None:
-        """A lobby chat line from ``conn``."""
+    async def _on_lobby(self, data: dict[str, Any]) -> None:
+        if data.get("kind") == "changed":
+            await self._send_lobby(publish=False)
+        elif data.get("kind") == "chat":
+            self._deliver_lobby_line(data["line"])
+
+    async def lobby_message(self, conn: Connection, text: object) -> None:
+        """A lobby chat line from ``conn`` (to every process's lobby watchers)."""
         if not isinstance(text, str) or not text.strip() or len(text) > 300:
             raise CommandError("bad_chat", "text must be a non-empty string of at most 300 characters")
         line = {"name": conn.name, "text": text.strip()}
+        self._deliver_lobby_line(line)
+        if self.cluster is not None:
+            await self.cluster.publish_lobby({"kind": "chat", "line": line})
+
+    def _deliver_lobby_line(self, line: dict[str, Any]) -> None:
         self.lobby_chat.append(line)
         for other in self.connections:
             if other.watches_lobby:
                 other.send({"type": "lobby_chat", "line": line})
+
+    # ---------------------------------------------------------------- connections
 
     def seen_client_id(self, player_id: str, client_id: str) -> bool:
         """Whether ``client_id`` was already used by ``player_id`` (and remember it)."""
@@ -291,32 +617,29 @@ class Hub:
         recent.append(client_id)
         return False
 
-    def disconnected(self, conn: Connection) -> None:
+    async def disconnected(self, conn: Connection) -> None:
         """``conn`` closed; if it was the last of a seated player, start the absence countdown."""
         self.connections.discard(conn)
-        self.left_table(conn)
+        await self.left_table(conn)
 
-    def left_table(self, conn: Connection) -> None:
+    async def left_table(self, conn: Connection) -> None:
         """``conn`` no longer watches its table (closed or switched tables)."""
-        if conn.table_id is None:
+        table_id = conn.table_id
+        if table_id is None:
             return
-        actor = self.actors.get(conn.table_id)
-        if actor is None:
+        conn.table_id = None
+        source = self.actors.get(table_id) or self.replicas.get(table_id)
+        if source is None:
             return
-        seat = actor.state.seat_of(conn.player_id)
-        still = any(
-            c is not conn and c.player_id == conn.player_id and c.table_id == conn.table_id for c in self.connections
-        )
+        if self.cluster is not None and not any(c.table_id == table_id for c in self.connections):
+            replica = self.replicas.pop(table_id, None)
+            if replica is not None:
+                await self.cluster.unwatch_table(table_id)
+        seat = source.state.seat_of(conn.player_id)
         if seat is None:
             return
-        if not still:
-            actor.player_left(seat)
-        for other in self.connections:
-            if other.table_id == conn.table_id:
-                other.send({"type": "presence", "seat": seat, "connected": still})
-
-    def close(self) -> None:
-        """Stop all actors and the bot threads."""
-        for actor in self.actors.values():
-            actor.close()
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        if self.cluster is not None:
+            await self.cluster.presence(table_id, conn.player_id, -1)
+        if not await self._is_present(table_id, conn.player_id):
+            with contextlib.suppress(CommandError):
+                await self.execute(table_id, "left", {"player": conn.player_id})

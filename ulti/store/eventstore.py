@@ -107,6 +107,14 @@ class EventStore:
         async with self.engine.connect() as conn:
             return [r[0] for r in await conn.execute(query)]
 
+    async def table_summaries(self, statuses: Sequence[str]) -> list[dict[str, Any]]:
+        """The lobby summaries of the tables with one of ``statuses``, newest first."""
+        query = (
+            select(tables.c.summary).where(tables.c.status.in_(list(statuses))).order_by(tables.c.created_at.desc())
+        )
+        async with self.engine.connect() as conn:
+            return [json.loads(r[0]) for r in await conn.execute(query)]
+
     async def add_table_player(self, table_id: str, player_id: str, seat: int) -> None:
         """Remember that ``player_id`` sat at ``seat`` of ``table_id`` (for the past-matches list)."""
         async with self.engine.begin() as conn:
