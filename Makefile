@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test check bench setup system-deps clean
 
-$(STAMP): pyproject.toml requirements-dev.txt
+$(STAMP): pyproject.toml requirements-dev.txt setup.py ulti/bots/solver/_dd.pyx
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q -U pip
 	$(BIN)/pip install -q -r requirements-dev.txt
@@ -37,6 +37,7 @@ check: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.engine_bench
 	$(BIN)/python -m benchmarks.load_bench --tables 50 200 --seconds 20
+	$(BIN)/python -m benchmarks.solver_bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
