@@ -1,0 +1,128 @@
+"""Drive the web page like a person: sign in, create tables, and click random legal choices."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+# Everything a player could click now, read from the page in one round trip.
+SNAPSHOT_JS = """() => {
+  const r = document.querySelector('[data-testid=table]');
+  const ids = (sel) => [...document.querySelectorAll(sel)].map((e) => e.dataset.testid);
+  return {
+    myTurn: r.dataset.myTurn, mustDiscard: r.dataset.mustDiscard, status: r.dataset.status || '',
+    phase: r.dataset.phase || '', winner: r.dataset.winner || '', sent: Number(r.dataset.sent),
+    dealIndex: r.dataset.dealIndex || '', dealsPlayed: Number(r.dataset.dealsPlayed || 0),
+    acts: ids('#controls button.act:not([disabled])'),
+    kparts: ids('#controls button.toggle:not([disabled])'),
+    playable: ids('#hand button.card.playable'),
+    selectable: ids('#hand button.card.selectable'),
+    selected: ids('#hand button.card.selected'),
+    refused: ids('#hand button.card.refused'),
+  };
+}"""
+
+
+def sign_in(page: Any, base_url: str, name: str) -> None:
+    """Open the lobby and pick a name (POST /api/session through the page)."""
+    page.goto(base_url + "/")
+    page.get_by_test_id("name-input").fill(name)
+    page.get_by_test_id("name-submit").click()
+    page.get_by_test_id("create-table").wait_for()
+
+
+def create_table(page: Any, seats: tuple[str, str, str], start_now: bool = True, deals: int = 6) -> str:
+    """Fill the lobby's form (seat kinds: me, open, invite, bot.random, bot.heuristic); return the table id."""
+    page.get_by_test_id(f"deals-{deals}").check()
+    for i, kind in enumerate(seats):
+        page.get_by_test_id(f"seat-kind-{i}").select_option(kind)
+    box = page.get_by_test_id("start-now")
+    if box.is_checked() != start_now:
+        box.click()
+    page.get_by_test_id("create-table").click()
+    page.wait_for_url("**/table.html?t=*")
+    return page.url.split("t=", 1)[1].split("&", 1)[0]
+
+
+def snapshot(page: Any) -> dict[str, Any]:
+    """What the page offers now."""
+    return page.evaluate(SNAPSHOT_JS)
+
+
+def wait_sent(page: Any, before: int, timeout: float = 3.0) -> bool:
+    """Wait until the page has sent a command (data-sent grew); False if the click did not take."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        page.wait_for_function(
+            f"() => Number(document.querySelector('[data-testid=table]').dataset.sent) > {before}",
+            timeout=timeout * 1000,
+        )
+    except PlaywrightError:
+        return False  # e.g. the state moved on under the click: the caller simply looks again
+    return True
+
+
+def click(page: Any, testid: str) -> bool:
+    """Click the element; False if it went away meanwhile (the state moved on under us)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        page.get_by_test_id(testid).click(timeout=3000)
+    except PlaywrightError:
+        return False
+    return True
+
+
+def act_randomly(page: Any, rng: random.Random, pass_weight: int = 6) -> bool:
+    """If the page offers a choice, click a random legal one and return True; else False.
+
+    Only enabled buttons and non-dimmed cards are clicked. When two discards are asked for, two
+    random cards are selected first, then a random enabled bid.
+    """
+    snap = snapshot(page)
+    if snap["myTurn"] != "1":
+        return False
+    before = snap["sent"]
+    if snap["mustDiscard"] == "1":
+        need = 2 - len(snap["selected"])
+        choices = [c for c in snap["selectable"] if c not in snap["selected"]]
+        for testid in rng.sample(choices, need):
+            click(page, testid)
+        snap = snapshot(page)
+        bids = [a for a in snap["acts"] if a.startswith("bid-")]
+        assert bids, f"no bid offered after choosing discards: {snap}"
+        if click(page, rng.choice(bids)):
+            wait_sent(page, before)
+        return True
+    options: list[tuple[str, int]] = []
+    for a in snap["acts"]:
+        if a == "act-kontra-say":
+            continue
+        weight = pass_weight if a in ("act-pass", "act-kontra-decline") else 1
+        options.append((a, weight))
+    if snap["kparts"]:
+        options.append(("kontra", 1))
+    options.extend((c, 3) for c in snap["playable"])
+    assert options, f"my turn but nothing to click: {snap}"
+    pick = rng.choices([o for o, _ in options], weights=[w for _, w in options])[0]
+    if pick == "kontra":
+        for part in rng.sample(snap["kparts"], rng.randint(1, len(snap["kparts"]))):
+            click(page, part)
+        pick = "act-kontra-say"
+    if click(page, pick):
+        wait_sent(page, before)
+    return True
+
+
+def play_until(page: Any, rng: random.Random, done: Any, timeout: float = 120.0) -> None:
+    """Click random legal choices on `page` until `done(snapshot)` holds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        snap = snapshot(page)
+        if done(snap):
+            return
+        if not act_randomly(page, rng):
+            time.sleep(0.03)
+    raise AssertionError(f"timed out; last snapshot {snapshot(page)}")

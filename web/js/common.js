@@ -1,0 +1,139 @@
+// What every page shares: the header with the menu and the language switch, the session, toasts.
+import { api, ApiError } from "./api.js";
+import { t, lang, setLang, applyStatic, onLangChange } from "./i18n.js";
+
+export function esc(s) {
+  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+/** Build the page header (menu + language switch) into <header id="site-header">. */
+export function initPage(active) {
+  document.documentElement.lang = lang();
+  const header = document.getElementById("site-header");
+  if (header) {
+    header.innerHTML = `
+      <a class="brand" href="/index.html" data-testid="brand"><span class="brand-suits" aria-hidden="true">♣♠♦♥</span> <span data-i18n="app.title"></span></a>
+      <nav aria-label="${esc(t("nav.menu"))}" data-i18n-label="nav.menu" class="menu">
+        <a href="/index.html" data-testid="nav-lobby" ${active === "lobby" ? 'aria-current="page"' : ""} data-i18n="nav.lobby"></a>
+        <a href="/rules.html" data-testid="nav-rules" ${active === "rules" ? 'aria-current="page"' : ""} data-i18n="nav.rules"></a>
+        <a href="/matches.html" data-testid="nav-matches" ${active === "matches" ? 'aria-current="page"' : ""} data-i18n="nav.matches"></a>
+        <button type="button" class="lang-btn" data-testid="lang-toggle" data-i18n="nav.lang" data-i18n-label="nav.lang.label"></button>
+      </nav>`;
+    header.querySelector(".lang-btn").addEventListener("click", () => setLang(lang() === "hu" ? "en" : "hu"));
+  }
+  applyStatic();
+  onLangChange(() => {});
+}
+
+let toastTimer = null;
+/** A short message at the bottom of the screen (also read by screen readers). */
+export function toast(text, kind = "info") {
+  let el = document.getElementById("toast");
+  if (!el) {
+    el = document.createElement("div");
+    el.id = "toast";
+    el.setAttribute("role", "status");
+    el.setAttribute("aria-live", "polite");
+    el.dataset.testid = "toast";
+    document.body.appendChild(el);
+  }
+  el.textContent = text;
+  el.className = `toast show ${kind}`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.className = "toast"; }, 3500);
+}
+
+export function errorText(e) {
+  if (e instanceof ApiError) return e.message;
+  return String(e && e.message ? e.message : e);
+}
+
+/** The current player, or null when there is no valid session cookie. */
+export async function currentPlayer() {
+  try {
+    return await api.me();
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) return null;
+    throw e;
+  }
+}
+
+/**
+ * Render a name form into `container`; resolves with the player once a session exists.
+ * `existing` pre-fills the name for a "change name" form.
+ */
+export function askName(container, existing = "") {
+  return new Promise((resolve) => {
+    container.innerHTML = `
+      <form class="name-form card-panel" data-testid="name-form">
+        <h2 data-i18n="name.title"></h2>
+        <label for="name-input" data-i18n="name.label"></label>
+        <div class="row">
+          <input id="name-input" name="name" maxlength="32" required autocomplete="nickname" data-testid="name-input" value="${esc(existing)}">
+          <button type="submit" class="primary" data-testid="name-submit" data-i18n="name.go"></button>
+        </div>
+        <p class="form-error" role="alert" data-testid="name-error"></p>
+      </form>`;
+    applyStatic(container);
+    const form = container.querySelector("form");
+    const input = form.querySelector("input");
+    input.focus();
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const name = input.value.trim();
+      const errEl = form.querySelector(".form-error");
+      if (!name || name.length > 32) {
+        errEl.textContent = t("name.bad");
+        return;
+      }
+      try {
+        const res = await api.session(name);
+        container.innerHTML = "";
+        resolve(res.player);
+      } catch (e) {
+        errEl.textContent = errorText(e);
+      }
+    });
+  });
+}
+
+/** Copy text to the clipboard (falls back to selecting a hidden textarea). */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const ta = document.createElement("textarea");
+    ta.value = text;
+    document.body.appendChild(ta);
+    ta.select();
+    let ok = false;
+    try { ok = document.execCommand("copy"); } catch { ok = false; }
+    ta.remove();
+    return ok;
+  }
+}
+
+/** Invite tokens are only told to the host at creation: keep them per table in localStorage. */
+export function saveInvites(tableId, invites) {
+  try { localStorage.setItem(`ulti.invites.${tableId}`, JSON.stringify(invites || {})); } catch { /* ignore */ }
+}
+export function loadInvites(tableId) {
+  try { return JSON.parse(localStorage.getItem(`ulti.invites.${tableId}`) || "{}"); } catch { return {}; }
+}
+
+export function tableUrl(tableId, extra = {}) {
+  const u = new URL("/table.html", location.origin);
+  u.searchParams.set("t", tableId);
+  for (const [k, v] of Object.entries(extra)) u.searchParams.set(k, v);
+  return u.toString();
+}
+
+/** "Anna, Bot (random), –" seat names in a summary */
+export function seatName(seat) {
+  if (!seat) return "";
+  if (seat.kind === "bot") return t(`seatkind.bot.${seat.level || "heuristic"}`);
+  if (seat.kind === "open") return t("seat.free");
+  if (seat.kind === "invite") return t("seat.invite");
+  return seat.name;
+}

@@ -1,0 +1,152 @@
+// The lobby: pick a name, see open tables live (watch_lobby), create, join and start tables.
+import { api, Socket } from "./api.js";
+import { initPage, currentPlayer, askName, esc, toast, errorText, saveInvites, tableUrl, seatName } from "./common.js";
+import { t, onLangChange, applyStatic } from "./i18n.js";
+
+let player = null;
+let tables = [];
+let socket = null;
+
+const KINDS = ["me", "open", "invite", "bot.random", "bot.heuristic"];
+const DEFAULTS = ["me", "bot.heuristic", "bot.heuristic"];
+
+function renderWho() {
+  const who = document.getElementById("who");
+  if (!player) { who.innerHTML = ""; return; }
+  who.innerHTML = `<span data-testid="player-name">${esc(t("name.hello", { name: player.name }))}</span>
+    <button type="button" class="link-btn" data-testid="change-name">${esc(t("name.change"))}</button>`;
+  who.querySelector("button").addEventListener("click", async () => {
+    const slot = document.getElementById("name-slot");
+    player = await askName(slot, player.name);
+    renderWho();
+    if (socket) { socket.close(); startSocket(); }
+  });
+}
+
+function renderSeatConfig() {
+  const box = document.getElementById("seat-config");
+  const current = [...box.querySelectorAll("select")].map((s) => s.value);
+  box.innerHTML = [0, 1, 2].map((i) => `
+    <label class="field"><span>${esc(t("lobby.seat", { n: i + 1 }))}</span>
+      <select name="seat${i}" data-testid="seat-kind-${i}">
+        ${KINDS.map((k) => `<option value="${k}" ${(current[i] || DEFAULTS[i]) === k ? "selected" : ""}>${esc(t(`seatkind.${k}`))}</option>`).join("")}
+      </select>
+    </label>`).join("");
+  box.querySelectorAll("select").forEach((sel) => sel.addEventListener("change", () => {
+    // Seats kept for people: do not fill them with bots at once.
+    const waits = [...box.querySelectorAll("select")].some((x) => x.value === "open" || x.value === "invite");
+    document.querySelector("[name=startnow]").checked = !waits;
+  }));
+}
+
+function seatSpec(value) {
+  if (value.startsWith("bot.")) return { kind: "bot", level: value.slice(4) };
+  return { kind: value };
+}
+
+async function onCreate(ev) {
+  ev.preventDefault();
+  const form = ev.target;
+  const errEl = form.querySelector(".form-error");
+  errEl.textContent = "";
+  const seats = [0, 1, 2].map((i) => seatSpec(form.elements[`seat${i}`].value));
+  if (seats.filter((s) => s.kind === "me").length > 1) {
+    errEl.textContent = "At most one seat may be 'me'.";
+    return;
+  }
+  const config = {
+    deals: Number(form.elements.deals.value),
+    move_seconds: Number(form.elements.move_seconds.value),
+    seats,
+  };
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  try {
+    const res = await api.createTable(config);
+    saveInvites(res.table_id, res.invites);
+    if (form.elements.startnow.checked) await api.start(res.table_id, true);
+    location.href = tableUrl(res.table_id);
+  } catch (e) {
+    errEl.textContent = errorText(e);
+    button.disabled = false;
+  }
+}
+
+function renderTables() {
+  const list = document.getElementById("table-list");
+  if (!tables.length) {
+    list.innerHTML = `<li class="empty" data-testid="no-tables">${esc(t("lobby.none"))}</li>`;
+    return;
+  }
+  list.innerHTML = tables.map((tb) => {
+    const seats = tb.seats.map((s, i) => {
+      const free = s.kind === "open" && tb.status === "open";
+      return `<li class="lobby-seat ${s.kind}">
+        <span class="seat-no">${i + 1}</span> <span class="seat-nm">${esc(seatName(s))}</span>
+        ${s.away ? `<span class="badge away">${esc(t("seat.away"))}</span>` : ""}
+        ${free ? `<button type="button" class="small" data-join="${i}" data-testid="join-${tb.table_id}-${i}">${esc(t("lobby.join", { n: i + 1 }))}</button>` : ""}
+      </li>`;
+    }).join("");
+    const time = tb.move_seconds ? t("lobby.seconds", { n: tb.move_seconds }) : t("lobby.time.none");
+    return `<li class="lobby-table" data-table="${esc(tb.table_id)}" data-testid="table-${esc(tb.table_id)}">
+      <div class="lt-head">
+        <span class="status ${tb.status}">${esc(t(`lobby.status.${tb.status}`))}</span>
+        <span>${esc(t("lobby.dealsof", { played: tb.deals_played, planned: tb.deals_planned }))}</span>
+        <span>${esc(t("lobby.time"))}: ${esc(time)}</span>
+        <a class="button small" href="${esc(tableUrl(tb.table_id))}" data-testid="open-${esc(tb.table_id)}">${esc(tb.status === "open" ? t("lobby.open") : t("lobby.watch"))}</a>
+      </div>
+      <ul class="lt-seats">${seats}</ul>
+    </li>`;
+  }).join("");
+  list.querySelectorAll("button[data-join]").forEach((b) => b.addEventListener("click", async () => {
+    const id = b.closest("[data-table]").dataset.table;
+    const seat = Number(b.dataset.join);
+    try {
+      await api.join(id, seat);
+      location.href = tableUrl(id);
+    } catch (e) {
+      if (e.code === "already_seated") location.href = tableUrl(id);
+      else toast(errorText(e), "error");
+    }
+  }));
+}
+
+function setBanner(status) {
+  const el = document.getElementById("conn-banner");
+  if (status.state === "lost") {
+    el.hidden = false;
+    el.textContent = t("conn.retry", { n: Math.ceil(status.retryIn / 1000) });
+  } else if (status.state === "open") {
+    el.hidden = true;
+  }
+}
+
+function startSocket() {
+  socket = new Socket({
+    onOpen: () => socket.send({ type: "watch_lobby" }),
+    onStatus: setBanner,
+    onMessage: (msg) => {
+      if (msg.type === "lobby") {
+        tables = msg.tables || [];
+        renderTables();
+      }
+    },
+  });
+  socket.connect();
+}
+
+async function main() {
+  initPage("lobby");
+  document.getElementById("create-form").addEventListener("submit", onCreate);
+  player = await currentPlayer();
+  if (!player) player = await askName(document.getElementById("name-slot"));
+  renderWho();
+  renderSeatConfig();
+  document.getElementById("lobby-grid").hidden = false;
+  tables = (await api.tables()).tables;
+  renderTables();
+  startSocket();
+  onLangChange(() => { renderWho(); renderSeatConfig(); renderTables(); applyStatic(); });
+}
+
+main().catch((e) => toast(t("err.generic", { msg: errorText(e) }), "error"));

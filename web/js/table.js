@@ -1,0 +1,345 @@
+// The table page: a small controller that holds the state built from server messages
+// (sync / event replace it whole) and turns clicks into commands. Rendering is in render.js.
+import { api, Socket, freshId, loadBids } from "./api.js";
+import { initPage, currentPlayer, askName, toast, errorText } from "./common.js";
+import { t, onLangChange, applyStatic } from "./i18n.js";
+import { cardLabel } from "./cards.js";
+import * as R from "./render.js";
+
+const params = new URLSearchParams(location.search);
+const tableId = params.get("t");
+
+/** Everything the page knows. `state` is the server's table view, replaced on every sync/event. */
+export const S = {
+  tableId,
+  player: null,
+  state: null,
+  bids: [],
+  lastSeq: -1,
+  awaitingSync: true,
+  pending: null, // id of the command in flight
+  sent: 0, // commands sent (tests read it from data-sent)
+  selected: new Set(), // discards being chosen
+  kontraParts: new Set(), // parts being raised
+  showLastTrick: false,
+  showAllBids: true,
+  deadline: null,
+  turnKey: "",
+  connected: false,
+  notFound: false,
+};
+
+let socket = null;
+const root = document.getElementById("table-root");
+
+// ------------------------------------------------------------------ commands
+
+/** Send a game action; nothing is sent while another is in flight or the connection is down. */
+export function act(action) {
+  if (S.pending) return false;
+  if (!socket || !socket.open) {
+    toast(t("conn.lost"), "error");
+    return false;
+  }
+  const id = freshId();
+  S.pending = id;
+  S.sent += 1;
+  socket.send({ type: "act", id, action });
+  render();
+  return true;
+}
+
+function sendBack() {
+  if (socket && socket.open) socket.send({ type: "back", id: freshId() });
+}
+
+export const handlers = {
+  card(code) {
+    const deal = S.state && S.state.deal;
+    const ch = deal && deal.choices;
+    if (!ch) return;
+    if (ch.must_discard) {
+      if (S.selected.has(code)) S.selected.delete(code);
+      else if (S.selected.size < 2) S.selected.add(code);
+      else {
+        // replace the oldest selection
+        const first = S.selected.values().next().value;
+        S.selected.delete(first);
+        S.selected.add(code);
+      }
+      render();
+      return;
+    }
+    const reason = R.refusedReason(S, code);
+    if (reason) {
+      toast(t("hint.tapdimmed", { card: cardLabel(code), reason }), "warn");
+      return;
+    }
+    if (ch.cards && ch.cards.includes(code)) act({ action: "play", card: code });
+  },
+  pass: () => act({ action: "pass" }),
+  take: () => act({ action: "take" }),
+  bid(code) {
+    const ch = S.state.deal.choices;
+    if (!ch || !ch.bids.includes(code)) return;
+    if (ch.must_discard) {
+      if (S.selected.size !== 2) {
+        toast(t("act.discard"), "warn");
+        return;
+      }
+      act({ action: "bid", bid: code, discard: [...S.selected] });
+    } else {
+      act({ action: "bid", bid: code });
+    }
+  },
+  trump: (suit) => act({ action: "trump", suit }),
+  giveUp: () => act({ action: "give_up" }),
+  toggleKontra(part) {
+    if (S.kontraParts.has(part)) S.kontraParts.delete(part);
+    else S.kontraParts.add(part);
+    render();
+  },
+  kontra(parts) {
+    act({ action: "kontra", parts });
+  },
+  toggleLastTrick() {
+    S.showLastTrick = !S.showLastTrick;
+    render();
+  },
+  toggleAllBids() {
+    S.showAllBids = !S.showAllBids;
+    render();
+  },
+  openSheet() {
+    const dlg = document.getElementById("sheet-dialog");
+    R.renderSheet(S);
+    if (!dlg.open) dlg.showModal();
+  },
+  async join(seat) {
+    try {
+      await api.join(tableId, seat);
+      reopen();
+    } catch (e) {
+      toast(errorText(e), "error");
+    }
+  },
+  async leave() {
+    try {
+      await api.leave(tableId);
+    } catch (e) {
+      toast(errorText(e), "error");
+    }
+  },
+  async addBot(seat, level) {
+    try {
+      await api.bot(tableId, seat, level);
+    } catch (e) {
+      toast(errorText(e), "error");
+    }
+  },
+  async start(fill) {
+    try {
+      await api.start(tableId, fill);
+    } catch (e) {
+      toast(errorText(e), "error");
+    }
+  },
+  back: sendBack,
+  reconnectNow() {
+    if (socket) socket.connect();
+  },
+};
+
+// ------------------------------------------------------------------ messages
+
+function reopen() {
+  S.awaitingSync = true;
+  socket.send({ type: "open_table", table: tableId });
+}
+
+function turnKeyOf(state) {
+  const d = state.deal;
+  if (!d) return "";
+  return `${state.deal_index}|${d.log.length}|${d.to_move}|${d.chain ? d.chain.step : ""}`;
+}
+
+/** The countdown: `deadline` is right only in sync (protocol §18), so events use now + move_seconds. */
+function updateDeadline(state, fromSync) {
+  const key = turnKeyOf(state);
+  if (fromSync) {
+    S.deadline = state.deadline || null;
+    S.turnKey = key;
+    if (!S.deadline) S.deadline = localDeadline(state);
+    return;
+  }
+  if (key !== S.turnKey) {
+    S.turnKey = key;
+    S.deadline = localDeadline(state);
+  }
+}
+
+function localDeadline(state) {
+  const d = state.deal;
+  const secs = state.table.move_seconds;
+  if (!d || !secs || d.to_move < 0 || d.phase === "done") return null;
+  const seat = state.table.seats[d.to_move];
+  if (!seat || seat.kind !== "player" || seat.away) return null;
+  return Date.now() / 1000 + secs;
+}
+
+function accept(state, fromSync) {
+  const prev = S.state;
+  S.state = state;
+  S.lastSeq = state.seq;
+  const ch = state.deal && state.deal.choices;
+  if (!ch || !ch.must_discard) S.selected.clear();
+  if (!ch || !ch.kontra) S.kontraParts.clear();
+  if (ch && ch.kontra) {
+    for (const p of [...S.kontraParts]) if (!ch.kontra.parts.includes(p)) S.kontraParts.delete(p);
+  }
+  if (prev && prev.deal_index !== state.deal_index) S.showLastTrick = false;
+  updateDeadline(state, fromSync);
+  render();
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "welcome":
+      S.player = msg.player;
+      break;
+    case "sync":
+      S.awaitingSync = false;
+      accept(msg.state, true);
+      break;
+    case "event":
+      if (S.awaitingSync) return; // events queued before our sync (protocol §9)
+      if (msg.seq <= S.lastSeq) return;
+      if (msg.seq !== S.lastSeq + 1) {
+        reopen(); // a gap: resync
+        return;
+      }
+      accept(msg.state, false);
+      break;
+    case "presence":
+      if (S.state) {
+        const seat = S.state.table.seats[msg.seat];
+        if (seat) seat.connected = msg.connected;
+        render();
+      }
+      break;
+    case "ack":
+      if (msg.id === S.pending) {
+        S.pending = null;
+        render();
+      }
+      break;
+    case "error":
+      if (msg.id === S.pending || msg.id === null) {
+        if (msg.id === S.pending) S.pending = null;
+        if (msg.code === "not_found") {
+          S.notFound = true;
+        }
+        toast(msg.message, "error");
+        render();
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+function onStatus(status) {
+  const el = document.getElementById("conn-banner");
+  S.connected = status.state === "open";
+  if (status.state === "lost") {
+    S.pending = null;
+    el.hidden = false;
+    el.className = "conn-banner lost";
+    el.innerHTML = `<span>${t("conn.retry", { n: Math.ceil(status.retryIn / 1000) })}</span>
+      <button type="button" class="small" data-testid="reconnect-now">${t("conn.now")}</button>`;
+    el.querySelector("button").addEventListener("click", handlers.reconnectNow);
+  } else if (status.state === "open") {
+    if (!el.hidden) {
+      el.className = "conn-banner ok";
+      el.textContent = t("conn.back");
+      setTimeout(() => { if (S.connected) el.hidden = true; }, 1500);
+    }
+  }
+  render();
+}
+
+// ------------------------------------------------------------------ render
+
+export function render() {
+  const st = S.state;
+  const ch = st && st.deal && st.deal.choices;
+  root.dataset.myTurn = ch && !S.pending && S.connected ? "1" : "0";
+  root.dataset.sent = String(S.sent);
+  root.dataset.seq = st ? String(st.seq) : "";
+  root.dataset.connected = S.connected ? "1" : "0";
+  if (!st) {
+    if (S.notFound) document.getElementById("table-msg").textContent = t("table.notfound");
+    return;
+  }
+  root.dataset.status = st.table.status;
+  root.dataset.phase = st.deal ? st.deal.phase : "waiting";
+  root.dataset.you = st.you === null ? "" : String(st.you);
+  root.dataset.dealIndex = st.deal_index === null ? "" : String(st.deal_index);
+  root.dataset.dealsPlayed = st.match ? String(st.match.deals_played) : "0";
+  root.dataset.winner = st.match && st.match.winner !== null ? String(st.match.winner) : "";
+  root.dataset.mustDiscard = ch && ch.must_discard ? "1" : "0";
+  document.getElementById("table-msg").hidden = true;
+  R.renderTable(S, handlers);
+  const dlg = document.getElementById("sheet-dialog");
+  if (dlg.open) R.renderSheet(S);
+}
+
+function tick() {
+  document.querySelectorAll("[data-countdown]").forEach((el) => {
+    if (!S.deadline) { el.textContent = ""; return; }
+    const left = Math.max(0, Math.ceil(S.deadline - Date.now() / 1000));
+    el.textContent = `${left} s`;
+    el.setAttribute("aria-label", t("table.countdown", { n: left }));
+    el.classList.toggle("urgent", left <= 5);
+  });
+}
+
+// ------------------------------------------------------------------ start
+
+async function main() {
+  initPage("table");
+  if (!tableId) {
+    location.href = "/index.html";
+    return;
+  }
+  document.getElementById("sheet-close").addEventListener("click", () => document.getElementById("sheet-dialog").close());
+  let player = await currentPlayer();
+  const seatParam = params.get("seat");
+  const invite = params.get("invite");
+  if (!player) {
+    document.getElementById("table-msg").textContent = seatParam !== null ? t("table.joininvite", { n: Number(seatParam) + 1 }) : "";
+    player = await askName(document.getElementById("name-slot"));
+  }
+  S.player = player;
+  try {
+    S.bids = (await loadBids()).bids;
+  } catch {
+    S.bids = [];
+  }
+  if (seatParam !== null) {
+    try {
+      await api.join(tableId, Number(seatParam), invite || undefined);
+    } catch (e) {
+      if (e.code !== "already_seated") toast(errorText(e), "error");
+    }
+    history.replaceState(null, "", `/table.html?t=${encodeURIComponent(tableId)}`);
+  }
+  socket = new Socket({ onMessage, onOpen: reopen, onStatus });
+  window.__ultiSocket = socket; // tests drop the connection through it
+  socket.connect();
+  setInterval(tick, 250);
+  onLangChange(() => { applyStatic(); render(); });
+  document.addEventListener("keydown", R.globalKeys);
+}
+
+main().catch((e) => toast(t("err.generic", { msg: errorText(e) }), "error"));
