@@ -38,6 +38,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.engine_bench
 	$(BIN)/python -m benchmarks.load_bench --tables 50 200 --seconds 20
 	$(BIN)/python -m benchmarks.solver_bench
+	$(BIN)/python -m benchmarks.bot_bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -42,7 +42,7 @@ class Cluster:
         for _ in range(count):
             n = len(self.processes)
             srv = ServerProcess(
-                db_url=self.db_url, args=(*self.args, "--redis", self.redis_url, "--lease-seconds", "2")
+                db_url=self.db_url, args=(*self.args, "--redis", self.redis_url, "--lease-seconds", "3")
             )
             srv.start(self.folder / f"server{n}.log")
             self.processes.append(srv)

@@ -123,8 +123,9 @@ async def test_create_tables_with_each_seat_kind_and_refuse_bad_configs(server: 
     assert view["table"]["seats"][0]["name"] == "Host"
     assert view["table"]["seats"][2]["level"] == "random"
     assert view["table"]["deals_planned"] == 9 and view["table"]["move_seconds"] == 30
-    # nobody but the invited learns the invite token
+    # nobody but the host (who may fetch it again) and the invited learns the invite token
     lobby = await host.http("GET", "/api/tables")
+    assert view.pop("invites") == table["invites"]
     assert table["invites"]["1"] not in str(view) and table["invites"]["1"] not in str(lobby)
     # a table without "me": the host does not sit; a bot without a level is a heuristic bot
     other = await host.http("POST", "/api/tables", {"deals": 6, "seats": [OPEN, {"kind": "bot"}, OPEN]})

@@ -64,6 +64,8 @@ async def test_tables_players_and_settings(db_url: str) -> None:
     await store.add_table_player("a", "p1", 2)
     await store.add_table_player("a", "p1", 2)  # idempotent
     mine = await store.tables_of_player("p1")
+    created_at = mine[0].pop("created_at")
+    assert isinstance(created_at, int) and created_at > 1_700_000_000_000  # epoch milliseconds
     assert mine == [{"table_id": "a", "status": "finished", "summary": {"n": 3}, "seat": 2}]
     first = await store.set_setting_once("secret", "s1")
     assert first == "s1"

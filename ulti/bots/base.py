@@ -34,12 +34,17 @@ def card_mask(codes: list[str]) -> CardSet:
 
 
 def bot_for_level(level: str, rng: random.Random) -> Bot:
-    """A bot of ``level``: ``random`` or ``heuristic``."""
+    """A bot of ``level``: ``random``, ``heuristic``, ``strong`` or ``strong-fast`` (fewer samples, for arenas)."""
     from ulti.bots.heuristic import HeuristicBot
     from ulti.bots.random_bot import RandomBot
+    from ulti.bots.strong import StrongBot
 
     if level == "random":
         return RandomBot(rng)
     if level == "heuristic":
         return HeuristicBot(rng)
-    raise ValueError(f"unknown bot level {level!r} (random or heuristic)")
+    if level == "strong":
+        return StrongBot(rng)
+    if level == "strong-fast":
+        return StrongBot(rng, samples=8, time_budget=0.08, auction_samples=4, auction_budget=0.3)
+    raise ValueError(f"unknown bot level {level!r} (random, heuristic, strong or strong-fast)")

@@ -86,6 +86,8 @@ class Choices:
     kontra_step: str = ""
     cards: CardSet = 0
     refused: dict[Card, str] = field(default_factory=dict)
+    #: for each refused card, which rule refuses it, for clients that word it themselves
+    refused_rules: dict[Card, str] = field(default_factory=dict)
 
     def any(self) -> bool:
         """Whether the seat has anything to do."""
@@ -110,6 +112,7 @@ class Choices:
             ),
             "cards": [card_str(c) for c in iter_cards(self.cards)],
             "refused": {card_str(c): reason for c, reason in self.refused.items()},
+            "refused_rules": {card_str(c): rule for c, rule in self.refused_rules.items()},
         }
 
 
@@ -270,6 +273,10 @@ class Deal:
                 led, top, seven = self.led_suit(), self.top_card(), self.held_seven(seat)
                 ch.cards = legal_cards(hand, led, top, self.trump, seven)
                 ch.refused = refusal_reasons(hand, led, top, self.trump, seven)
+                for card in ch.refused:
+                    refusal = refusal_of(card, hand, led, top, self.trump, seven)
+                    assert refusal is not None
+                    ch.refused_rules[card] = refusal.name.lower()
         return ch
 
     def _may_give_up(self) -> bool:

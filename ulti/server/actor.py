@@ -15,7 +15,7 @@ from ulti.engine.record import action_to_json
 from ulti.server.config import Settings
 from ulti.server.logs import log
 from ulti.server.tablestate import CommandError, TableState, bot_action
-from ulti.store import EventStore
+from ulti.store import EventStore, SeqConflict
 
 if TYPE_CHECKING:
     from ulti.server.hub import Hub
@@ -69,6 +69,8 @@ class TableActor:
         """
         async with self.lock:
             try:
+                if self.hub.cluster is not None:
+                    await self._catch_up()
                 result = await command()
             finally:
                 self.schedule()
@@ -78,12 +80,27 @@ class TableActor:
                 await self.hub.publish(self, stored)
         return result
 
+    async def _catch_up(self) -> None:
+        """Apply events another process stored after this one loaded the table.
+
+        A lease can expire under a process that is merely slow; the log stays linear (an event number
+        is stored once), and whoever holds the table now first applies what the other one wrote.
+        """
+        for event in await self.store.events(self.table_id, after=self.state.seq):
+            self.state.apply(event)
+            self._outgoing.append(self.hub.filter_event(self, self.state.seq, event))
+
     # ---------------------------------------------------------------- commands
 
-    async def act(self, seat: int, payload: object, by: str = "player") -> int:
-        """A seat's game action (record-style payload without the seat); returns the event number."""
+    async def act(self, seat: int, payload: object, by: str = "player", command_id: str | None = None) -> int:
+        """A seat's game action (record-style payload without the seat); returns the event number.
+
+        ``command_id`` (player and client id) makes a retried command idempotent.
+        """
 
         async def command() -> int:
+            if command_id is not None and command_id in self.state.recent_commands:
+                return self.state.recent_commands[command_id]
             deal = self.state.deal
             if deal is not None and not deal.is_over:
                 if not deal.choices(seat).any():
@@ -93,6 +110,8 @@ class TableActor:
                         "chain_open", "the kontra chain after trick 1 is open: each side speaks before trick 2 is led"
                     )
             event = self.state.action_event(seat, payload, by)
+            if command_id is not None:
+                event["cid"] = command_id
             if by == "player" and self.state.seats[seat].away:
                 # A player who acts is back (only once the action is known to be legal).
                 await self.emit({"type": "away", "seat": seat, "away": False})
@@ -199,7 +218,9 @@ class TableActor:
         seed = f"{self.state.seed}:{len(self.state.match.deals) if self.state.match else 0}:{len(deal.history)}"
         loop = asyncio.get_running_loop()
         # Bots think off the event loop so that one table's bot never stalls another table.
-        thinking = loop.run_in_executor(self.executor, bot_action, level, view, seed)
+        # Strong bots search in compiled code that holds the interpreter lock: they think in another process.
+        executor = self.hub.process_executor() if level.startswith("strong") else self.executor
+        thinking = loop.run_in_executor(executor, bot_action, level, view, seed)
         try:
             action = await asyncio.wait_for(thinking, self.settings.bot_budget)
         except TimeoutError:
@@ -234,6 +255,9 @@ class TableActor:
             await self.run(command)
         except CommandError as exc:  # pragma: no cover - a bot's action is always legal
             log("background command refused", logging.ERROR, table=self.table_id, error=exc.message)
+        except SeqConflict:
+            # Another process holds this table now: stop acting for it here.
+            await self.hub.lost_table(self.table_id)
         except Exception:  # pragma: no cover - keep the table alive, but say so loudly
             logging.getLogger("ulti").exception("background task failed", extra={"fields": {"table": self.table_id}})
 

@@ -161,7 +161,11 @@ def create_app(settings: Settings) -> FastAPI:
         player_id, _ = await player_of(request)
         hub = hub_of(request)
         source = await hub.source(table_id)
-        return hub.table_view(source, source.state.seat_of(player_id))
+        view = hub.table_view(source, source.state.seat_of(player_id))
+        if source.state.host == player_id:
+            # the host may fetch the invite links again (another device, a cleared browser)
+            view["invites"] = {str(i): s.invite for i, s in enumerate(source.state.seats) if s.kind == "invite"}
+        return view
 
     @app.post("/api/tables/{table_id}/join")
     async def join(request: Request, table_id: str) -> dict[str, Any]:
@@ -351,7 +355,7 @@ async def _dispatch(hub: Hub, conn: Connection, data: dict[str, Any], client_id:
             raise CommandError("no_table", "open a table first: {\"type\": \"open_table\", \"table\": ID}")
         if hub.seen_client_id(conn.player_id, str(client_id)):
             raise CommandError("duplicate_id", f"command id {client_id!r} was already used; nothing was done")
-        args: dict[str, Any] = {"player": conn.player_id}
+        args: dict[str, Any] = {"player": conn.player_id, "cid": f"{conn.player_id}:{client_id}"}
         if kind == "chat":
             args.update(name=conn.name, text=data.get("text"), phrase=data.get("phrase"))
         elif kind == "act":

@@ -99,7 +99,9 @@ class GameClient:
                 kind = message.get("type")
                 if kind == "sync":
                     self._synced = True
-                if kind == "sync" or (kind == "event" and message["seq"] > self.seq):
+                # events are stored before anyone sees them, so a sync or event older than what this
+                # client has seen is stale (it was overtaken in flight): keep the newer state
+                if kind in ("sync", "event") and (message["seq"] > self.seq or (kind == "sync" and not self.state)):
                     # an event already contained in a sync may still arrive after it: skip it
                     self.state = message["state"]
                     self.seq = message["seq"]
@@ -134,6 +136,7 @@ class GameClient:
     async def open_table(self, table_id: str) -> None:
         """Watch (and, if seated, play at) ``table_id``; wait for its full view (the ``sync``)."""
         self.state = None
+        self.seq = 0
         self._synced = False
         await self.send({"type": "open_table", "table": table_id})
         await self.wait_for(lambda: self._synced)
@@ -188,8 +191,8 @@ async def play_randomly(client: GameClient, seed: int, timeout: float = 600) -> 
             await client.wait_for(lambda: client.match_over() or client.my_turn(), timeout)
             continue
         assert client.state is not None
-        seq = client.seq
-        bot = RandomBot(random.Random(f"{seed}:{seq}"))
+        # the view's own number, not the last event's: a command's events all carry its final view
+        bot = RandomBot(random.Random(f"{seed}:{client.state['seq']}"))
         action = action_to_json(bot.act(client.state["deal"]))
         action.pop("seat")
         try:

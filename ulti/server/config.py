@@ -30,6 +30,8 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()
     #: seconds a bot may think before a random legal action is played for it
     bot_budget: float = 10.0
+    #: worker processes for the strong bots
+    bot_processes: int = 1
     #: worker threads for bots
     bot_threads: int = 2
 

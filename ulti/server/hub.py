@@ -11,10 +11,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import random
 from collections import deque
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -98,6 +99,8 @@ class Hub:
         self.client_ids: dict[str, deque[str]] = {}
         self._lobby_dirty = False
         self._tasks: set[asyncio.Task[None]] = set()
+        self._adopting: dict[str, asyncio.Lock] = {}
+        self._processes: ProcessPoolExecutor | None = None
         self._ops: dict[str, Callable[[TableActor, dict[str, Any]], Awaitable[Any]]] = {
             "join": self._op_join,
             "leave": self._op_leave,
@@ -125,13 +128,23 @@ class Hub:
         for table_id in await self.store.table_ids(["open", "playing"]):
             await self._adopt(table_id)
 
+    def process_executor(self) -> Executor:
+        """The worker processes for bots whose search would hold the interpreter lock (made on first use)."""
+        if self._processes is None:
+            self._processes = ProcessPoolExecutor(
+                max_workers=self.settings.bot_processes, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._processes
+
     def close(self) -> None:
-        """Stop all actors, background tasks and the bot threads."""
+        """Stop all actors, background tasks and the bot threads and processes."""
         for actor in self.actors.values():
             actor.close()
         for task in self._tasks:
             task.cancel()
         self.executor.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)
 
     def _spawn(self, coro: Awaitable[None]) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)
@@ -166,16 +179,19 @@ class Hub:
 
     async def _take_over(self, table_id: str) -> bool:
         assert self.cluster is not None
-        if table_id in self.actors:
+        # One adoption per table at a time: the orphan scan and a command may both try at once.
+        lock = self._adopting.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            if table_id in self.actors and table_id in self.cluster.owned:
+                return True
+            if not await self.cluster.acquire(table_id):
+                return False
+            try:
+                await self._adopt(table_id)
+            except Exception:
+                await self.cluster.release(table_id)
+                raise
             return True
-        if not await self.cluster.acquire(table_id):
-            return False
-        try:
-            await self._adopt(table_id)
-        except Exception:
-            await self.cluster.release(table_id)
-            raise
-        return True
 
     async def _drop(self, table_id: str) -> None:
         """Stop acting for a table this process no longer owns; keep watching it as a replica."""
@@ -189,6 +205,11 @@ class Hub:
             await self._replica(table_id)
 
     async def _on_lease_lost(self, table_id: str) -> None:
+        await self._drop(table_id)
+
+    async def lost_table(self, table_id: str) -> None:
+        """An actor found that another process stored an event it meant to store: give the table up."""
+        log("table taken over elsewhere", table=table_id)
         await self._drop(table_id)
 
     async def _adopt_orphans_forever(self) -> None:
@@ -381,13 +402,18 @@ class Hub:
 
     async def _op_act(self, actor: TableActor, args: dict[str, Any]) -> int:
         seat = self._seat_or_refuse(actor, args["player"])
-        return await actor.act(seat, args.get("action"))
+        return await actor.act(seat, args.get("action"), command_id=args.get("cid"))
 
     async def _op_chat(self, actor: TableActor, args: dict[str, Any]) -> int:
         seat = actor.state.seat_of(args["player"])
-        event = actor.state.chat_event(seat, args["name"], args.get("text"), args.get("phrase"))
+        command_id = args.get("cid")
 
         async def say() -> int:
+            if command_id is not None and command_id in actor.state.recent_commands:
+                return actor.state.recent_commands[command_id]
+            event = actor.state.chat_event(seat, args["name"], args.get("text"), args.get("phrase"))
+            if command_id is not None:
+                event["cid"] = command_id
             return await actor.emit(event)
 
         return int(await actor.run(say))
@@ -471,6 +497,8 @@ class Hub:
                 await self.cluster.presence(table_id, conn.player_id, +1)
             # takes the seat back from the bot, or cancels the absence countdown
             await self.execute(table_id, "back", {"player": conn.player_id})
+            # that may have taken a while (an owner's failover): sync from what is current now
+            source = self.actors.get(table_id) or self.replicas.get(table_id) or source
         return source
 
     async def _on_table_event(self, data: dict[str, Any]) -> None:

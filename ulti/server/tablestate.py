@@ -19,9 +19,10 @@ from ulti.engine.errors import IllegalAction, RecordError
 from ulti.engine.match import MATCH_LENGTHS, Match
 from ulti.engine.record import action_to_json, deal_to_record, match_to_record, parse_action
 
-BOT_LEVELS = ("random", "heuristic")
+BOT_LEVELS = ("random", "heuristic", "strong")
 MAX_CHAT_LENGTH = 300
 CHAT_HISTORY = 50
+RECENT_COMMANDS = 512
 #: During a deal only these phrases may be said, so that defenders cannot discuss their hands.
 PRESET_PHRASES = {
     "hello": "Hello!",
@@ -76,6 +77,9 @@ class TableState:
     match: Match | None = None
     chat: list[dict[str, Any]] = field(default_factory=list)
     ready_for_next: bool = False  # the last deal is over and the next one is due
+    #: event numbers of the latest commands by their client id: a command retried after its owner
+    #: died (stored, but never acknowledged) is answered with its event instead of being refused
+    recent_commands: dict[str, int] = field(default_factory=dict)
 
     # ---------------------------------------------------------------- queries
 
@@ -152,7 +156,7 @@ class TableState:
             return {"type": "action", "by": event.get("by", "player"), "action": entry}
         if kind == "sit":
             return {"type": "sit", "seat": event["seat"], "name": event["name"]}
-        return dict(event)
+        return {k: v for k, v in event.items() if k != "cid"}
 
     # ---------------------------------------------------------------- applying events
 
@@ -160,6 +164,11 @@ class TableState:
         """Apply a stored event (already validated when it was made)."""
         self.seq += 1
         kind = event["type"]
+        command_id = event.get("cid")
+        if command_id is not None:
+            self.recent_commands[command_id] = self.seq
+            if len(self.recent_commands) > RECENT_COMMANDS:
+                del self.recent_commands[next(iter(self.recent_commands))]
         if kind == "created":
             self.host = event["host"]
             self.deals_planned = event["deals"]

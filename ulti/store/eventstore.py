@@ -129,7 +129,7 @@ class EventStore:
     async def tables_of_player(self, player_id: str) -> list[dict[str, Any]]:
         """The tables ``player_id`` sat at, newest first, with their summaries."""
         query = (
-            select(tables.c.id, tables.c.status, tables.c.summary, table_players.c.seat)
+            select(tables.c.id, tables.c.status, tables.c.summary, table_players.c.seat, tables.c.created_at)
             .join(table_players, table_players.c.table_id == tables.c.id)
             .where(table_players.c.player_id == player_id)
             .order_by(tables.c.created_at.desc())
@@ -137,7 +137,8 @@ class EventStore:
         async with self.engine.connect() as conn:
             rows = await conn.execute(query)
             return [
-                {"table_id": r[0], "status": r[1], "summary": json.loads(r[2]), "seat": r[3]} for r in rows
+                {"table_id": r[0], "status": r[1], "summary": json.loads(r[2]), "seat": r[3], "created_at": r[4]}
+                for r in rows
             ]
 
     # ---------------------------------------------------------------- players and settings

@@ -1,0 +1,159 @@
+"""The strong bot: sampled worlds agree with the view, every action is legal, and it beats the heuristic bot."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from ulti.bots.arena import run_arena
+from ulti.bots.base import bot_for_level
+from ulti.bots.heuristic import HeuristicBot
+from ulti.bots.random_bot import random_legal_action
+from ulti.bots.sampling import TALON, Sampler, analyse, forbidden_after, world_to_deal
+from ulti.bots.strong import StrongBot
+from ulti.engine.actions import Kind
+from ulti.engine.cards import parse_card
+from ulti.engine.deal import Deal, Phase
+from ulti.engine.dealing import deal_hands
+from ulti.engine.play import legal_cards, trick_winner_index
+
+
+def _category(deal: Deal, seat: int) -> str:
+    if deal.phase is Phase.AUCTION:
+        took = any(a.kind is Kind.TAKE for a in deal.history)
+        return "auction after a take" if took else "auction"
+    if deal.phase is Phase.TRUMP:
+        return "trump"
+    if deal.hands_open():
+        return "open hands"
+    if deal.in_chain:
+        return "kontra chain"
+    if not deal.tricks:
+        return "trick 1"
+    took_own = any(a.kind is Kind.TAKE and a.seat == seat for a in deal.history)
+    return "play after own take" if took_own else "play"
+
+
+def _check_position(deal: Deal, seat: int, rng: random.Random, worlds: int) -> None:
+    view = deal.view(seat)
+    know = analyse(view)
+    # the real deal is one of the worlds the knowledge allows
+    for loc in know.others:
+        assert deal.hands[loc] & ~know.allowed[loc] == 0, (deal, loc)
+        assert know.sizes[loc] == deal.hands[loc].bit_count()
+    if know.talon_size:
+        assert deal.talon & ~know.allowed[TALON] == 0, deal
+    sampler = Sampler(know)
+    for _ in range(worlds):
+        world = sampler.draw(rng)
+        assert world is not None, deal
+        assert world.hands[seat] == deal.hands[seat]
+        rebuilt = world_to_deal(view, world, rng)
+        assert rebuilt.view(seat) == view, deal
+        # and every card played in the rebuilt deal was legal there (the replay checks), with the same voids
+        for s in know.others:
+            assert rebuilt.hands[s] == world.hands[s]
+
+
+def test_sampled_worlds_give_the_viewer_exactly_its_view() -> None:
+    rng = random.Random(11)
+    seen: Counter[str] = Counter()
+    for number in range(240):
+        dealer = number % 3
+        deal = Deal(deal_hands(rng, dealer), dealer)
+        heuristic = [HeuristicBot(random.Random(s)) for s in range(3)]
+        use_random = number % 2 == 0
+        while not deal.is_over:
+            seat = deal.to_move
+            if rng.random() < 0.35:
+                seen[_category(deal, seat)] += 1
+                _check_position(deal, seat, rng, worlds=3)
+            action = random_legal_action(deal, rng, 0.3) if use_random else heuristic[seat].act(deal.view(seat))
+            deal.apply(action)
+    for category in ("auction", "auction after a take", "trump", "trick 1", "kontra chain", "play",
+                     "play after own take", "open hands"):
+        assert seen[category] > 0, (category, seen)
+
+
+def test_forbidden_cards_follow_the_engine_rule() -> None:
+    """A card the forbidden set names would have made the played card illegal, and only those."""
+    rng = random.Random(5)
+    for _ in range(3000):
+        trump = rng.choice([-1, 0, 1, 2, 3])
+        cards = list(range(32))
+        rng.shuffle(cards)
+        hand = sum(1 << c for c in cards[:6])
+        led_cards = cards[6 : 6 + rng.randrange(0, 3)]
+        led = led_cards[0] >> 3 if led_cards else -1
+        top = led_cards[trick_winner_index(led_cards, trump)] if led_cards else -1
+        seven = trump * 8 if trump >= 0 and rng.random() < 0.3 else -1
+        legal = legal_cards(hand, led, top, trump, seven)
+        for card in range(32):
+            if not legal >> card & 1:
+                continue
+            forbidden = forbidden_after(card, led, top, trump, seven)
+            assert not hand & forbidden
+            for extra in range(32):
+                if (hand | 1 << card) >> extra & 1 or not forbidden >> extra & 1:
+                    continue
+                assert not legal_cards(hand | 1 << extra, led, top, trump, seven) >> card & 1
+
+
+def test_strong_bot_plays_only_legal_actions_in_every_phase() -> None:
+    rng = random.Random(2)
+    kinds: Counter[str] = Counter()
+    for number in range(4):
+        dealer = number % 3
+        deal = Deal(deal_hands(rng, dealer), dealer)
+        bots = [StrongBot(random.Random(s), samples=6, time_budget=0.05, auction_samples=3, auction_budget=0.2)
+                for s in range(3)]
+        for _ in range(400):
+            if deal.is_over:
+                break
+            seat = deal.to_move
+            view = deal.view(seat)
+            if number % 2 and seat != dealer:
+                action = random_legal_action(deal, rng, 0.5)
+            else:
+                action = bots[seat].act(view)
+                kinds[action.kind.value] += 1
+                if action.kind is Kind.PLAY:
+                    assert action.card is not None
+                    assert action.card in [parse_card(c) for c in view["choices"]["cards"]]
+            deal.apply(action)  # raises IllegalAction on an illegal action
+        assert deal.is_over
+    assert kinds["bid"] and kinds["pass"] and kinds["play"], kinds
+
+
+def test_strong_bot_kontra_trump_and_take_decisions_are_legal() -> None:
+    """Positions that a few deals may not reach: kontra chains, naming trumps, taking the talon."""
+    rng = random.Random(7)
+    bot_kinds: Counter[str] = Counter()
+    for number in range(40):
+        dealer = number % 3
+        deal = Deal(deal_hands(rng, dealer), dealer)
+        while not deal.is_over:
+            seat = deal.to_move
+            view = deal.view(seat)
+            interesting = view["phase"] == "trump" or (view["choices"] or {}).get("kontra") or (
+                view["phase"] == "auction" and view["choices"]["may_take"] and rng.random() < 0.3
+            )
+            if interesting:
+                action = StrongBot(random.Random(number), samples=4, time_budget=0.05, auction_samples=2,
+                                   auction_budget=0.1).act(view)
+                bot_kinds[action.kind.value] += 1
+            else:
+                action = random_legal_action(deal, rng, 0.6)
+            deal.apply(action)
+    assert bot_kinds["trump"] and bot_kinds["kontra"] and bot_kinds["take"], bot_kinds
+
+
+def test_strong_bot_registered_levels() -> None:
+    assert isinstance(bot_for_level("strong", random.Random(0)), StrongBot)
+    assert isinstance(bot_for_level("strong-fast", random.Random(0)), StrongBot)
+
+
+def test_strong_beats_heuristic_over_duplicate_deals() -> None:
+    summary = run_arena("strong", "heuristic", sets=6, seed=4, workers=1, records_out=None)
+    assert summary.mean > 0
+
