@@ -33,10 +33,12 @@ check: $(STAMP)
 	$(BIN)/mypy ulti
 	$(BIN)/lint-imports
 
-## bench: print engine speed figures (one core)
+## bench: engine, solver, bot and server figures (medians and ratios; load runs on 1 and 3 processes)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.engine_bench
 	$(BIN)/python -m benchmarks.load_bench --tables 50 200 --seconds 20
+	$(BIN)/python -m benchmarks.load_bench --tables 200 --seconds 20 --processes 1 3
+	$(BIN)/python -m benchmarks.load_bench --tables 50 --seconds 15 --think 0 --processes 0 1 3
 	$(BIN)/python -m benchmarks.solver_bench
 	$(BIN)/python -m benchmarks.bot_bench
 

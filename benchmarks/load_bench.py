@@ -27,6 +27,7 @@ from ulti.server.client import GameClient, ServerError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.server.conftest import ServerProcess
+from tests.services import Postgres, Redis, start_postgres, start_redis
 
 
 def rss_kb(pid: int) -> int:
@@ -37,9 +38,9 @@ def rss_kb(pid: int) -> int:
     return 0
 
 
-async def seat_table(base_url: str, http: httpx2.AsyncClient, index: int) -> list[GameClient]:
-    """Create one table with three connected players and start it."""
-    clients = [GameClient(base_url, http, keep_messages=False) for _ in range(3)]
+async def seat_table(bases: list[str], http: httpx2.AsyncClient, index: int) -> list[GameClient]:
+    """Create one table with three connected players (spread over the processes) and start it."""
+    clients = [GameClient(bases[(index + i) % len(bases)], http, keep_messages=False) for i in range(3)]
     for i, client in enumerate(clients):
         await client.login(f"load{index}-{i}")
     body = {"deals": 12, "move_seconds": 0, "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]}
@@ -83,20 +84,31 @@ async def player_loop(client: GameClient, seed: int, think: float, stop_at: floa
     return actions
 
 
-async def run_load(tables: int, seconds: float, think: float) -> dict[str, float]:
-    """One load run against a fresh server process; returns its figures."""
+async def run_load(tables: int, seconds: float, think: float, processes: int = 0) -> dict[str, float]:
+    """One load run; ``processes`` 0 = one process on SQLite, N = N processes on PostgreSQL and Redis."""
     with tempfile.TemporaryDirectory() as tmp:
-        srv = ServerProcess(db_url=f"sqlite+aiosqlite:///{tmp}/load.db")
-        srv.start(Path(tmp) / "server.log")
+        services: list[Postgres | Redis] = []
+        servers: list[ServerProcess] = []
         try:
-            assert srv.proc is not None
-            idle_kb = rss_kb(srv.proc.pid)
+            if processes == 0:
+                servers.append(ServerProcess(db_url=f"sqlite+aiosqlite:///{tmp}/load.db"))
+            else:
+                postgres, redis = start_postgres(), start_redis()
+                services += [postgres, redis]
+                db_url = postgres.create_database("load")
+                servers += [
+                    ServerProcess(db_url=db_url, args=("--fast", "--redis", redis.url)) for _ in range(processes)
+                ]
+            for n, srv in enumerate(servers):
+                srv.start(Path(tmp) / f"server{n}.log")
+            idle_kb = sum(rss_kb(srv.proc.pid) for srv in servers if srv.proc)
             limits = httpx2.Limits(max_connections=50)
+            bases = [srv.base_url for srv in servers]
             async with httpx2.AsyncClient(timeout=60, limits=limits) as http:
                 all_clients: list[list[GameClient]] = []
                 for batch in range(0, tables, 20):
                     all_clients += await asyncio.gather(
-                        *(seat_table(srv.base_url, http, i) for i in range(batch, min(tables, batch + 20)))
+                        *(seat_table(bases, http, i) for i in range(batch, min(tables, batch + 20)))
                     )
                 # The load generator is not what is measured: keep its garbage collector out of the figures.
                 gc.collect()
@@ -111,12 +123,15 @@ async def run_load(tables: int, seconds: float, think: float) -> dict[str, float
                     )
                 )
                 elapsed = time.monotonic() - start
-                busy_kb = rss_kb(srv.proc.pid)
+                busy_kb = sum(rss_kb(srv.proc.pid) for srv in servers if srv.proc)
                 for clients in all_clients:
                     for c in clients:
                         await c.close()
         finally:
-            srv.stop()
+            for srv in servers:
+                srv.stop()
+            for service in services:
+                service.stop()
     latencies.sort()
     return {
         "tables": tables,
@@ -129,20 +144,26 @@ async def run_load(tables: int, seconds: float, think: float) -> dict[str, float
 
 
 def main() -> None:
-    """Print the load figures for each table count."""
+    """Print the load figures for each table count (and each process count with --processes)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tables", type=int, nargs="+", default=[50, 200])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a scripted player waits before acting")
+    parser.add_argument(
+        "--processes", type=int, nargs="*", default=[0],
+        help="0 = one process on SQLite; N = N processes on PostgreSQL and Redis (e.g. --processes 1 3)",
+    )
     args = parser.parse_args()
-    print(f"load run: one server process (SQLite WAL), {args.seconds:g} s per run, think {args.think:g} s")
-    for tables in args.tables:
-        r = uvloop.run(run_load(tables, args.seconds, args.think))
-        print(
-            f"{r['tables']:4d} tables ({3 * r['tables']} sockets): {r['actions_per_s']:7.1f} actions/s, "
-            f"p50 {r['p50_ms']:6.1f} ms, p99 {r['p99_ms']:6.1f} ms, "
-            f"{r['kb_per_table']:6.0f} KiB/table (server RSS {r['server_rss_mb']:.0f} MiB)"
-        )
+    print(f"load run: {args.seconds:g} s per run, think {args.think:g} s; latency = command to its broadcast")
+    for processes in args.processes:
+        kind = "1 process, SQLite" if processes == 0 else f"{processes} processes, PostgreSQL + Redis"
+        for tables in args.tables:
+            r = uvloop.run(run_load(tables, args.seconds, args.think, processes))
+            print(
+                f"{kind:34s} {r['tables']:4d} tables ({3 * r['tables']} sockets): "
+                f"{r['actions_per_s']:7.1f} actions/s, p50 {r['p50_ms']:6.1f} ms, p99 {r['p99_ms']:6.1f} ms, "
+                f"{r['kb_per_table']:6.0f} KiB/table (servers' RSS {r['server_rss_mb']:.0f} MiB)"
+            )
 
 
 if __name__ == "__main__":
