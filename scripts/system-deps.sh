@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need (STACK.md §2): Chromium for the browser tests,
-# PostgreSQL and Redis for the store and scale-out tests (private instances are started by the tests).
+# PostgreSQL, Redis and nginx for the store and scale-out tests (private instances are started by the tests).
 # Idempotent and quick when everything is there; needs root (CI and the dev machines run as root).
 set -euo pipefail
 
@@ -8,6 +8,7 @@ need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v redis-server >/dev/null || need+=(redis-server)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx)
 
 if [ ${#need[@]} -eq 0 ]; then
   exit 0

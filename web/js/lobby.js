@@ -7,7 +7,7 @@ let player = null;
 let tables = [];
 let socket = null;
 
-const KINDS = ["me", "open", "invite", "bot.random", "bot.heuristic"];
+const KINDS = ["me", "open", "invite", "bot.random", "bot.heuristic", "bot.strong"];
 const DEFAULTS = ["me", "bot.heuristic", "bot.heuristic"];
 
 function renderWho() {

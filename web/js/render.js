@@ -92,6 +92,7 @@ function renderWaiting(S, h) {
       extra += `<span class="bot-add">
         <select aria-label="${esc(t("table.addbot"))}" data-level="${i}" data-testid="bot-level-${i}">
           <option value="heuristic">${esc(t("seatkind.bot.heuristic"))}</option>
+          <option value="strong">${esc(t("seatkind.bot.strong"))}</option>
           <option value="random">${esc(t("seatkind.bot.random"))}</option>
         </select>
         <button type="button" class="small" data-bot="${i}" data-testid="add-bot-${i}">${esc(t("table.addbot"))}</button></span>`;
