@@ -27,6 +27,7 @@ from ulti.server.client import GameClient, ServerError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.server.conftest import ServerProcess
+from tests.server.helpers import three_players
 from tests.services import Postgres, Redis, start_postgres, start_redis
 
 
@@ -40,17 +41,10 @@ def rss_kb(pid: int) -> int:
 
 async def seat_table(bases: list[str], http: httpx2.AsyncClient, index: int) -> list[GameClient]:
     """Create one table with three connected players (spread over the processes) and start it."""
-    clients = [GameClient(bases[(index + i) % len(bases)], http, keep_messages=False) for i in range(3)]
-    for i, client in enumerate(clients):
-        await client.login(f"load{index}-{i}")
-    body = {"deals": 12, "move_seconds": 0, "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]}
-    table_id = (await clients[0].http("POST", "/api/tables", body))["table_id"]
-    for i in (1, 2):
-        await clients[i].http("POST", f"/api/tables/{table_id}/join", {"seat": i})
-    for client in clients:
-        await client.connect()
-        await client.open_table(table_id)
-    await clients[0].http("POST", f"/api/tables/{table_id}/start", {})
+    spread = [bases[(index + i) % len(bases)] for i in range(3)]
+    _, clients = await three_players(
+        spread, deals=12, start=True, names=f"load{index}", http_client=http, keep_messages=False
+    )
     return clients
 
 

@@ -15,6 +15,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from tests.cluster.conftest import Cluster
+from tests.server.helpers import three_players
 from tests.services import free_port
 from ulti.engine.record import score_record
 from ulti.server.client import GameClient, play_randomly
@@ -62,17 +63,7 @@ async def test_a_match_through_the_documented_nginx_configuration(nginx_in_front
     base = nginx_in_front
     health = {(await GameClient(base).http("GET", "/healthz"))["process"] for _ in range(9)}
     assert len(health) >= 2  # requests really are spread over the processes
-    clients = [GameClient(base) for _ in range(3)]
-    for i, client in enumerate(clients):
-        await client.login(f"Player {i}")
-    body = {"deals": 6, "seed": 99, "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]}
-    table_id = (await clients[0].http("POST", "/api/tables", body))["table_id"]
-    for i in (1, 2):
-        await clients[i].http("POST", f"/api/tables/{table_id}/join", {"seat": i})
-    for client in clients:
-        await client.connect()
-        await client.open_table(table_id)
-    await clients[0].http("POST", f"/api/tables/{table_id}/start", {})
+    table_id, clients = await three_players(base, seed=99, start=True)
     await asyncio.wait_for(asyncio.gather(*(play_randomly(c, 99 + i) for i, c in enumerate(clients))), 240)
     match = clients[0].state["match"] if clients[0].state else None
     assert match is not None and match["winner"] is not None

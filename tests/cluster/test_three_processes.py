@@ -11,6 +11,7 @@ import pytest
 
 from tests.cluster.conftest import Cluster
 from tests.server.conftest import ServerProcess
+from tests.server.helpers import three_players
 from ulti.engine.record import score_record
 from ulti.server.client import GameClient, play_randomly
 
@@ -18,19 +19,8 @@ SEED = 777
 
 
 async def seat_three(bases: list[str]) -> tuple[str, list[GameClient]]:
-    """Player i logs in at process i; all three sit at one table created at process 0."""
-    clients = [GameClient(base) for base in bases]
-    for i, client in enumerate(clients):
-        await client.login(f"Player {i}")
-    body = {"deals": 6, "move_seconds": 0, "seed": SEED, "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]}
-    table_id = (await clients[0].http("POST", "/api/tables", body))["table_id"]
-    for i in (1, 2):
-        await clients[i].http("POST", f"/api/tables/{table_id}/join", {"seat": i})
-    for client in clients:
-        await client.connect()
-        await client.open_table(table_id)
-    await clients[0].http("POST", f"/api/tables/{table_id}/start", {})
-    return table_id, clients
+    """Player i logs in at process i; all three sit at one table created at process 0, started."""
+    return await three_players(bases, seed=SEED, start=True)
 
 
 async def finish(clients: list[GameClient]) -> None:

@@ -1,19 +1,33 @@
-"""Helpers for server tests: seat three scripted players at one table."""
+"""Helpers for server tests and load runs: seat three scripted players at one table."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import httpx2
+
 from ulti.server.client import GameClient
 
 
-async def three_players(base_url: str, deals: int = 6, seed: int | None = None, **config: Any) -> tuple[
-    str, list[GameClient]
-]:
-    """Create a table with three logged-in, connected players in seats 0, 1, 2; not started."""
-    clients = [GameClient(base_url) for _ in range(3)]
+async def three_players(
+    base_url: str | list[str],
+    deals: int = 6,
+    seed: int | None = None,
+    *,
+    start: bool = False,
+    names: str = "Player",
+    http_client: httpx2.AsyncClient | None = None,
+    keep_messages: bool = True,
+    **config: Any,
+) -> tuple[str, list[GameClient]]:
+    """Create a table with three logged-in, connected players in seats 0, 1, 2 (started if ``start``).
+
+    ``base_url`` may list one server per seat (several processes); player 0 creates the table.
+    """
+    bases = base_url if isinstance(base_url, list) else [base_url] * 3
+    clients = [GameClient(bases[i], http_client, keep_messages) for i in range(3)]
     for i, client in enumerate(clients):
-        await client.login(f"Player {i}")
+        await client.login(f"{names} {i}")
     body: dict[str, Any] = {
         "deals": deals,
         "move_seconds": config.pop("move_seconds", 0),
@@ -29,4 +43,6 @@ async def three_players(base_url: str, deals: int = 6, seed: int | None = None, 
     for client in clients:
         await client.connect()
         await client.open_table(table_id)
+    if start:
+        await clients[0].http("POST", f"/api/tables/{table_id}/start", {})
     return table_id, clients
