@@ -124,6 +124,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         port=args.port,
         log_level="warning",
         ws_max_size=64 * 1024,
+        # Messages are a few KiB on a card-game cadence: deflating each one cost more CPU than it saved.
+        ws_per_message_deflate=False,
         ws_ping_interval=20,
     )
     return 0

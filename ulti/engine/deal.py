@@ -171,6 +171,7 @@ class Deal:
         self.chain_level = 0
         self.chain_prev: frozenset[Part] = frozenset()
         self.chain_declined: set[int] = set()
+        self._log_cache: dict[tuple[int | None, bool], tuple[list[dict[str, Any]], CardSet]] = {}
 
     # ------------------------------------------------------------------ construction helpers
 
@@ -209,6 +210,7 @@ class Deal:
         other.tricks = list(self.tricks)
         other.won = list(self.won)
         other.chain_declined = set(self.chain_declined)
+        other._log_cache = {}
         return other
 
     # ------------------------------------------------------------------ queries
@@ -632,16 +634,19 @@ class Deal:
         return entry
 
     def _public_log(self, viewer: int | None) -> list[dict[str, Any]]:
-        log = []
-        talon = 0
-        for action in self.history:
+        # Views are built after every action for every watcher: extend a cached log, never rebuild it.
+        # A spectator's entries change once, when the deal ends (discards become visible).
+        key = (viewer, self.phase is Phase.DONE)
+        entries, talon = self._log_cache.get(key, ([], 0))
+        for action in self.history[len(entries) :]:
             taken = 0
             if action.kind is Kind.TAKE:
                 taken = talon
             elif action.discard is not None:
                 talon = (1 << action.discard[0]) | (1 << action.discard[1])
-            log.append(self._log_entry(action, viewer, taken))
-        return log
+            entries.append(self._log_entry(action, viewer, taken))
+        self._log_cache[key] = (entries, talon)
+        return list(entries)
 
     def public_entry(self, index: int, viewer: int | None) -> dict[str, Any]:
         """Action ``index`` of the history as ``viewer`` may see it (discards and taken cards only if own)."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -282,7 +283,8 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
         if message is None:
             break
         try:
-            await websocket.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+            # orjson: the views are re-encoded for every watcher after every action (STACK.md §4: 15x stdlib)
+            await websocket.send_text(orjson.dumps(message).decode())
         except Exception:
             break
     if websocket.application_state is WebSocketState.CONNECTED:
