@@ -69,9 +69,14 @@ class TableActor:
         """
         async with self.lock:
             try:
-                if self.hub.cluster is not None:
-                    await self._catch_up()
-                result = await command()
+                try:
+                    result = await command()
+                except CommandError:
+                    # In a cluster this process may hold a stale state (see _catch_up): a refusal is
+                    # checked again on the log's latest state before it is final.
+                    if self.hub.cluster is None or not await self._catch_up():
+                        raise
+                    result = await command()
             finally:
                 self.schedule()
                 outgoing, self._outgoing = self._outgoing, []
@@ -80,15 +85,19 @@ class TableActor:
                 await self.hub.publish(self, stored)
         return result
 
-    async def _catch_up(self) -> None:
-        """Apply events another process stored after this one loaded the table.
+    async def _catch_up(self) -> bool:
+        """Apply events another process stored after this one loaded the table; True if there were any.
 
         A lease can expire under a process that is merely slow; the log stays linear (an event number
-        is stored once), and whoever holds the table now first applies what the other one wrote.
+        is stored once), and whoever holds the table now applies what the other one wrote. A stale
+        state shows either as a refused command (checked again after this) or as a ``SeqConflict``
+        when storing (the table is then dropped and reloaded).
         """
-        for event in await self.store.events(self.table_id, after=self.state.seq):
+        missed = await self.store.events(self.table_id, after=self.state.seq)
+        for event in missed:
             self.state.apply(event)
             self._outgoing.append(self.hub.filter_event(self, self.state.seq, event))
+        return bool(missed)
 
     # ---------------------------------------------------------------- commands
 
