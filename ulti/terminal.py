@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import TextIO
 
+from ulti.bots.arena import play_deal
 from ulti.bots.base import Bot
 from ulti.bots.heuristic import HeuristicBot
 from ulti.engine.cards import SUIT_SYMBOLS, card_label, iter_cards
@@ -12,18 +13,6 @@ from ulti.engine.contracts import BIDS_BY_CODE
 from ulti.engine.deal import Deal
 from ulti.engine.dealing import deal_hands
 from ulti.engine.match import Match
-
-MAX_ACTIONS_PER_DEAL = 400  # a safety net: a deal takes well under 100 actions
-
-
-def play_deal(deal: Deal, bots: list[Bot]) -> None:
-    """Let ``bots`` (one per seat) play ``deal`` to its end, each from its own view."""
-    for _ in range(MAX_ACTIONS_PER_DEAL):
-        if deal.is_over:
-            return
-        seat = deal.to_move
-        deal.apply(bots[seat].act(deal.view(seat)))
-    raise RuntimeError("deal did not finish")
 
 
 def play_match(deals: int, seed: int | None, players: list[str] | None = None) -> Match:
