@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import os
 import random
 import statistics
 import sys
@@ -29,6 +30,35 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
 from tests.services import Postgres, Redis, start_postgres, start_redis
+
+CORES = len(os.sched_getaffinity(0))
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds used so far by process ``pid``."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds_by_kind(servers: list[ServerProcess]) -> dict[str, float]:
+    """CPU seconds so far of the server processes, this load generator, and PostgreSQL + Redis."""
+    service_pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "comm").read_text().strip()
+            except OSError:
+                continue
+            if command.startswith(("postgres", "redis-server")):
+                service_pids.append(int(entry.name))
+    return {
+        "servers": sum(cpu_seconds(srv.proc.pid) for srv in servers if srv.proc),
+        "generator": time.process_time(),
+        "services": sum(cpu_seconds(pid) for pid in service_pids),
+    }
 
 
 def rss_kb(pid: int) -> int:
@@ -108,6 +138,7 @@ async def run_load(tables: int, seconds: float, think: float, processes: int = 0
                 gc.collect()
                 gc.freeze()
                 latencies: list[float] = []
+                cpu_before = cpu_seconds_by_kind(servers)
                 start = time.monotonic()
                 counts = await asyncio.gather(
                     *(
@@ -117,6 +148,7 @@ async def run_load(tables: int, seconds: float, think: float, processes: int = 0
                     )
                 )
                 elapsed = time.monotonic() - start
+                cpu_after = cpu_seconds_by_kind(servers)
                 busy_kb = sum(rss_kb(srv.proc.pid) for srv in servers if srv.proc)
                 for clients in all_clients:
                     for c in clients:
@@ -134,6 +166,7 @@ async def run_load(tables: int, seconds: float, think: float, processes: int = 0
         "p99_ms": 1000 * latencies[int(0.99 * (len(latencies) - 1))] if latencies else float("nan"),
         "kb_per_table": (busy_kb - idle_kb) / tables,
         "server_rss_mb": busy_kb / 1024,
+        **{f"cpu_{kind}": (cpu_after[kind] - cpu_before[kind]) / elapsed for kind in cpu_after},
     }
 
 
@@ -148,6 +181,10 @@ def main() -> None:
         help="0 = one process on SQLite; N = N processes on PostgreSQL and Redis (e.g. --processes 1 3)",
     )
     args = parser.parse_args()
+    print(
+        "What limits the scaling is printed under each run: the CPU each party used, in cores. When the"
+        f" total reaches the {CORES} cores of this machine, more server processes cannot add throughput here."
+    )
     print(f"load run: {args.seconds:g} s per run, think {args.think:g} s; latency = command to its broadcast")
     for processes in args.processes:
         kind = "1 process, SQLite" if processes == 0 else f"{processes} processes, PostgreSQL + Redis"
@@ -157,6 +194,11 @@ def main() -> None:
                 f"{kind:34s} {r['tables']:4d} tables ({3 * r['tables']} sockets): "
                 f"{r['actions_per_s']:7.1f} actions/s, p50 {r['p50_ms']:6.1f} ms, p99 {r['p99_ms']:6.1f} ms, "
                 f"{r['kb_per_table']:6.0f} KiB/table (servers' RSS {r['server_rss_mb']:.0f} MiB)"
+            )
+            busy = r["cpu_servers"] + r["cpu_generator"] + r["cpu_services"]
+            print(
+                f"{'':34s} CPU in cores: servers {r['cpu_servers']:.2f}, load generator {r['cpu_generator']:.2f}, "
+                f"PostgreSQL+Redis {r['cpu_services']:.2f} = {busy:.2f} of {CORES} cores"
             )
 
 
