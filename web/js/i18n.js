@@ -199,6 +199,23 @@ const en = {
   "replay.start": "Cards as dealt.",
   // rules
   "rules.title": "Rules of Ulti",
+  // chat
+  "chat.title": "Chat",
+  "chat.label": "Chat message",
+  "chat.placeholder": "Say something…",
+  "chat.send": "Send",
+  "chat.phrases": "Quick phrases",
+  "chat.closed": "During a deal only the quick phrases may be said.",
+  "chat.empty": "No messages yet.",
+  "chat.phrase.hello": "Hello!",
+  "chat.phrase.good_luck": "Good luck!",
+  "chat.phrase.well_played": "Well played!",
+  "chat.phrase.thanks": "Thanks!",
+  "chat.phrase.sorry": "Sorry!",
+  "chat.phrase.hurry": "Please hurry up.",
+  "chat.phrase.brb": "Back in a moment.",
+  "chat.phrase.bye": "Goodbye!",
+  "lobby.chat": "Lobby chat",
 };
 
 const hu = {
@@ -393,6 +410,32 @@ const hu = {
   "replay.opener": "kezdő",
   "replay.start": "Az osztás utáni lapok.",
   "rules.title": "Az ulti szabályai",
+  // chat
+  "chat.title": "Csevegés",
+  "chat.label": "Üzenet",
+  "chat.placeholder": "Írj valamit…",
+  "chat.send": "Küldés",
+  "chat.phrases": "Gyors üzenetek",
+  "chat.closed": "Leosztás közben csak a gyors üzenetek mondhatók.",
+  "chat.empty": "Még nincs üzenet.",
+  "chat.phrase.hello": "Sziasztok!",
+  "chat.phrase.good_luck": "Sok szerencsét!",
+  "chat.phrase.well_played": "Szép játék volt!",
+  "chat.phrase.thanks": "Köszönöm!",
+  "chat.phrase.sorry": "Bocsánat!",
+  "chat.phrase.hurry": "Kérlek, siessetek.",
+  "chat.phrase.brb": "Mindjárt jövök.",
+  "chat.phrase.bye": "Viszlát!",
+  "lobby.chat": "Csevegés a társalgóban",
+  // refused cards (choices.refused_rules)
+  "refuse.follow": "színre kell adni ({suit})",
+  "refuse.follow.noarg": "színre kell adni",
+  "refuse.beat": "felül kell ütni ezt: {card}",
+  "refuse.beat.noarg": "felül kell ütni",
+  "refuse.trump": "adut kell adni",
+  "refuse.overtrump": "adúval felül kell ütni ezt: {card}",
+  "refuse.overtrump.noarg": "adúval felül kell ütni",
+  "refuse.ulti_seven": "az adu hetes az utolsó ütésig marad",
 };
 
 const DICTS = { en, hu };
@@ -459,12 +502,38 @@ export function partName(part) {
 
 const SUIT_EN = { clubs: "C", spades: "S", diamonds: "D", hearts: "H" };
 
+/** The chat phrase keys of protocol §13, in the server's order. */
+export const PHRASES = ["hello", "good_luck", "well_played", "thanks", "sorry", "hurry", "brb", "bye"];
+
+/** A chat line's text in the current language: a preset phrase (sent in English) is shown translated. */
+export function chatText(text) {
+  if (current === "en" || !text) return text || "";
+  const key = PHRASES.find((k) => en[`chat.phrase.${k}`] === text);
+  return key ? t(`chat.phrase.${key}`) : text;
+}
+
 /**
- * The server's reason for a refused card (English, RULES.md §3.3 wording) in the current language.
+ * The server's reason for a refused card in the current language. English shows the server's own
+ * words (`choices.refused`). Hungarian picks its template by `rule` (`choices.refused_rules`:
+ * follow, beat, trump, overtrump, ulti_seven) and takes the suit / card from the English text, or
+ * the suit from `ctx.led` (the led suit code); without `rule` the English text is matched by regex.
  * `shortCard` turns the server's "♠K" label into this UI's short label.
  */
-export function refusalText(reason, shortCard) {
+export function refusalText(reason, shortCard, rule, ctx) {
   if (current !== "hu" || !reason) return reason || "";
+  if (rule && DICTS.hu[`refuse.${rule}`]) {
+    const text = String(reason);
+    if (rule === "follow") {
+      const m = text.match(/\((\w+)\)\s*$/);
+      const suit = (m && SUIT_EN[m[1]]) || (ctx && ctx.led) || null;
+      return suit ? t("refuse.follow", { suit: t(`suit.${suit}`) }) : t("refuse.follow.noarg");
+    }
+    if (rule === "beat" || rule === "overtrump") {
+      const m = text.match(/the (\S+)\s*$/);
+      return m ? t(`refuse.${rule}`, { card: shortCard(m[1]) }) : t(`refuse.${rule}.noarg`);
+    }
+    return t(`refuse.${rule}`);
+  }
   let m = reason.match(/^you must follow suit \((\w+)\)$/);
   if (m) return `színre kell adni (${t(`suit.${SUIT_EN[m[1]] || "C"}`)})`;
   m = reason.match(/^you must beat the (.+)$/);

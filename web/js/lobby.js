@@ -1,11 +1,14 @@
 // The lobby: pick a name, see open tables live (watch_lobby), create, join and start tables.
-import { api, Socket } from "./api.js";
+import { api, Socket, freshId } from "./api.js";
 import { initPage, currentPlayer, askName, esc, toast, errorText, saveInvites, tableUrl, seatName } from "./common.js";
 import { t, onLangChange, applyStatic } from "./i18n.js";
 
 let player = null;
 let tables = [];
 let socket = null;
+let chatLines = []; // lobby chat: the first `lobby` message's `chat`, then each `lobby_chat` line
+const chatIds = new Set(); // lobby_chat commands in flight
+const CHAT_KEEP = 50;
 
 const KINDS = ["me", "open", "invite", "bot.random", "bot.heuristic", "bot.strong"];
 const DEFAULTS = ["me", "bot.heuristic", "bot.heuristic"];
@@ -121,6 +124,31 @@ function setBanner(status) {
   }
 }
 
+function renderLobbyChat() {
+  const list = document.getElementById("lobby-chat-lines");
+  list.innerHTML = chatLines.length
+    ? chatLines.map((l) => `<li data-testid="lobby-chat-line"><strong class="chat-name">${esc(l.name || "?")}</strong>: <span class="chat-text">${esc(l.text)}</span></li>`).join("")
+    : `<li class="empty muted" data-testid="lobby-chat-empty">${esc(t("chat.empty"))}</li>`;
+  list.scrollTop = list.scrollHeight;
+}
+
+function onChatSubmit(ev) {
+  ev.preventDefault();
+  const input = document.getElementById("lobby-chat-input");
+  const errEl = document.getElementById("lobby-chat-error");
+  const text = input.value.trim();
+  if (!text || !player) return; // only with a name (session)
+  if (!socket || !socket.open) {
+    errEl.textContent = t("conn.lost");
+    return;
+  }
+  const id = freshId();
+  chatIds.add(id);
+  errEl.textContent = "";
+  socket.send({ type: "lobby_chat", id, text });
+  input.value = "";
+}
+
 function startSocket() {
   socket = new Socket({
     onOpen: () => socket.send({ type: "watch_lobby" }),
@@ -129,6 +157,19 @@ function startSocket() {
       if (msg.type === "lobby") {
         tables = msg.tables || [];
         renderTables();
+        if (Array.isArray(msg.chat)) { // only the answer to watch_lobby has it (protocol §18)
+          chatLines = msg.chat.slice(-CHAT_KEEP);
+          renderLobbyChat();
+        }
+      } else if (msg.type === "lobby_chat" && msg.line) {
+        chatLines.push(msg.line);
+        if (chatLines.length > CHAT_KEEP) chatLines = chatLines.slice(-CHAT_KEEP);
+        renderLobbyChat();
+      } else if (msg.type === "ack") {
+        chatIds.delete(msg.id);
+      } else if (msg.type === "error" && chatIds.delete(msg.id)) {
+        document.getElementById("lobby-chat-error").textContent = msg.message;
+        toast(msg.message, "error");
       }
     },
   });
@@ -138,6 +179,7 @@ function startSocket() {
 async function main() {
   initPage("lobby");
   document.getElementById("create-form").addEventListener("submit", onCreate);
+  document.getElementById("lobby-chat-form").addEventListener("submit", onChatSubmit);
   player = await currentPlayer();
   if (!player) player = await askName(document.getElementById("name-slot"));
   renderWho();
@@ -145,8 +187,9 @@ async function main() {
   document.getElementById("lobby-grid").hidden = false;
   tables = (await api.tables()).tables;
   renderTables();
+  renderLobbyChat();
   startSocket();
-  onLangChange(() => { renderWho(); renderSeatConfig(); renderTables(); applyStatic(); });
+  onLangChange(() => { renderWho(); renderSeatConfig(); renderTables(); renderLobbyChat(); applyStatic(); });
 }
 
 main().catch((e) => toast(t("err.generic", { msg: errorText(e) }), "error"));

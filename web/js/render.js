@@ -1,5 +1,5 @@
 // Render functions of the table page: state in, DOM out. Event handlers come from table.js.
-import { t, lang, bidName, stepName, partName, refusalText } from "./i18n.js";
+import { t, lang, bidName, stepName, partName, refusalText, chatText, PHRASES } from "./i18n.js";
 import { cardSvg, cardLabel, cardShort, sortHand, SUIT_SYMBOL, trumpOf } from "./cards.js";
 import { esc, seatName, loadInvites, tableUrl, copyText, toast } from "./common.js";
 
@@ -25,7 +25,11 @@ export function shortFromServer(label) {
 export function refusedReason(S, code) {
   const ch = S.state && S.state.deal && S.state.deal.choices;
   const reason = ch && ch.refused && ch.refused[code];
-  return reason ? refusalText(reason, shortFromServer) : null;
+  if (!reason) return null;
+  const rule = ch.refused_rules ? ch.refused_rules[code] : undefined;
+  const trick = S.state.deal.trick;
+  const led = trick && trick.cards && trick.cards.length ? trick.cards[0].slice(-1) : null;
+  return refusalText(reason, shortFromServer, rule, { led });
 }
 
 function nameOf(S, seat) {
@@ -55,6 +59,7 @@ export function renderTable(S, h) {
   const waiting = st.table.status === "open" || !st.deal;
   $("waiting").hidden = !waiting;
   $("layout").hidden = waiting;
+  renderChat(S, h, waiting);
   if (waiting) {
     renderWaiting(S, h);
     return;
@@ -66,6 +71,55 @@ export function renderTable(S, h) {
   renderControls(S, h);
   renderKontraView(S);
   renderLog(S);
+}
+
+// ------------------------------------------------------------------ table chat (protocol §13)
+
+/** Free text is allowed only between deals: no deal yet, or the current one is over. */
+export function freeChatAllowed(st) {
+  return !st.deal || st.deal.phase === "done";
+}
+
+function renderChat(S, h, waiting) {
+  const st = S.state;
+  const panel = $("chat");
+  // Under the waiting room before the match; in the side column while the cards are out.
+  const home = waiting ? $("table-root") : $("side");
+  const before = waiting ? $("layout") : null;
+  if (panel.parentElement !== home) home.insertBefore(panel, before);
+  panel.hidden = false;
+  const lines = st.chat || [];
+  const list = panel.querySelector("#chat-lines");
+  const linesHtml = lines.length
+    ? lines.map((l) => `<li data-testid="chat-line" class="${l.seat === null || l.seat === undefined ? "spectator" : ""}"${l.seat !== null && l.seat !== undefined ? ` style="--seat-color:${SEAT_COLORS[l.seat] || "#999"}"` : ""}><strong class="chat-name">${esc(l.name || "?")}</strong>: <span class="chat-text">${esc(chatText(l.text))}</span></li>`).join("")
+    : `<li class="empty muted" data-testid="chat-empty">${esc(t("chat.empty"))}</li>`;
+  if (setHtml(list, linesHtml)) list.scrollTop = list.scrollHeight;
+  setHtml(panel.querySelector("#chat-title"), esc(t("chat.title")));
+  const free = freeChatAllowed(st);
+  const composeHtml = `${free
+    ? `<form class="chat-form" id="chat-form" data-testid="chat-form">
+        <input type="text" id="chat-input" maxlength="300" autocomplete="off" data-testid="chat-input"
+          aria-label="${esc(t("chat.label"))}" placeholder="${esc(t("chat.placeholder"))}">
+        <button type="submit" class="small" data-testid="chat-send">${esc(t("chat.send"))}</button></form>`
+    : `<p class="hint" data-testid="chat-closed">${esc(t("chat.closed"))}</p>`}
+    <div class="chat-phrases" role="group" aria-label="${esc(t("chat.phrases"))}" data-testid="chat-phrases">
+      ${PHRASES.map((k) => `<button type="button" class="small phrase" data-phrase="${k}" data-testid="chat-phrase-${k}">${esc(t(`chat.phrase.${k}`))}</button>`).join("")}
+    </div>`;
+  const compose = panel.querySelector("#chat-compose");
+  if (setHtml(compose, composeHtml)) {
+    const form = compose.querySelector("#chat-form");
+    if (form) {
+      form.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        const input = form.querySelector("#chat-input");
+        const text = input.value.trim();
+        if (text && h.chat({ text })) input.value = "";
+      });
+    }
+    compose.querySelectorAll("[data-phrase]").forEach((b) => b.addEventListener("click", () => h.chat({ phrase: b.dataset.phrase })));
+  }
+  const err = panel.querySelector("#chat-error");
+  err.textContent = S.chatError || "";
 }
 
 // ------------------------------------------------------------------ waiting room

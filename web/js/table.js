@@ -27,6 +27,8 @@ export const S = {
   turnKey: "",
   connected: false,
   notFound: false,
+  chatIds: new Set(), // ids of chat commands in flight
+  chatError: "", // the last refused chat's message
 };
 
 let socket = null;
@@ -45,6 +47,20 @@ export function act(action) {
   S.pending = id;
   S.sent += 1;
   socket.send({ type: "act", id, action });
+  render();
+  return true;
+}
+
+/** Send a table chat line: `{text}` (between deals) or `{phrase}` (any time). Chat never blocks game actions. */
+function sendChat(body) {
+  if (!socket || !socket.open) {
+    toast(t("conn.lost"), "error");
+    return false;
+  }
+  const id = freshId();
+  S.chatIds.add(id);
+  S.chatError = "";
+  socket.send({ type: "chat", id, ...body });
   render();
   return true;
 }
@@ -145,6 +161,7 @@ export const handlers = {
     }
   },
   back: sendBack,
+  chat: sendChat,
   reconnectNow() {
     if (socket) socket.connect();
   },
@@ -228,12 +245,19 @@ function onMessage(msg) {
       }
       break;
     case "ack":
+      if (S.chatIds.delete(msg.id)) break;
       if (msg.id === S.pending) {
         S.pending = null;
         render();
       }
       break;
     case "error":
+      if (S.chatIds.delete(msg.id)) {
+        S.chatError = msg.code === "chat_closed" ? t("chat.closed") : msg.message;
+        toast(S.chatError, "error");
+        render();
+        break;
+      }
       if (msg.id === S.pending || msg.id === null) {
         if (msg.id === S.pending) S.pending = null;
         if (msg.code === "not_found") {
