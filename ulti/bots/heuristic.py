@@ -14,8 +14,6 @@ from ulti.engine import actions as act
 from ulti.engine.actions import Action
 from ulti.engine.cards import (
     ACE,
-    HIGHER_PLAIN_ORDER,
-    HIGHER_TRUMP_ORDER,
     KING,
     POINT_CARDS,
     QUEEN,
@@ -30,6 +28,7 @@ from ulti.engine.cards import (
     parse_card,
 )
 from ulti.engine.contracts import BIDS_BY_CODE, Bid, parse_bid, parse_part
+from ulti.engine.play import beats, trick_winner_index
 
 # Strength of a card inside its suit (0 = the 7); used to sort and to judge winners.
 _TRUMP_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)
@@ -197,7 +196,6 @@ class HeuristicBot:
         declarer = contract["declarer"]
         trick = [parse_card(c) for c in view["trick"]["cards"]]
         leader = view["trick"]["leader"]
-        higher = HIGHER_TRUMP_ORDER if has_trumps else HIGHER_PLAIN_ORDER
         cards = sorted(iter_cards(legal), key=lambda c: (_strength(c, has_trumps), c))
         low, high = cards[0], cards[-1]
         betli = bid.part_value(parse_part("betli")) > 0
@@ -211,17 +209,10 @@ class HeuristicBot:
                 return max((c for c in cards if c >> 3 == trump), key=lambda c: _strength(c, True))
             return low
         # who is winning so far
-        top_i = 0
-        for i in range(1, len(trick)):
-            c, t = trick[i], trick[top_i]
-            if (c >> 3 == t >> 3 and higher[t] >> c & 1) or (c >> 3 == trump and t >> 3 != trump):
-                top_i = i
+        top_i = trick_winner_index(trick, trump)
         top = trick[top_i]
         top_seat = (leader + top_i) % 3
-        winners = [
-            c for c in cards
-            if (c >> 3 == top >> 3 and higher[top] >> c & 1) or (c >> 3 == trump and top >> 3 != trump)
-        ]
+        winners = [c for c in cards if beats(c, top, trump)]
         if betli:
             if seat == declarer:
                 losers = [c for c in cards if c not in winners]

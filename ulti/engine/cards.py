@@ -66,21 +66,6 @@ HIGHER_TRUMP_ORDER: tuple[CardSet, ...] = _higher_masks(_TRUMP_ORDER_STRENGTH)
 HIGHER_PLAIN_ORDER: tuple[CardSet, ...] = _higher_masks(_PLAIN_ORDER_STRENGTH)
 
 
-def suit_of(card: Card) -> int:
-    """The suit (0..3) of ``card``."""
-    return card >> 3
-
-
-def rank_of(card: Card) -> int:
-    """The natural rank (0 = seven .. 7 = ace) of ``card``."""
-    return card & 7
-
-
-def make_card(suit: int, rank: int) -> Card:
-    """The card of ``suit`` and natural ``rank``."""
-    return suit * 8 + rank
-
-
 def card_str(card: Card) -> str:
     """The record code of ``card``, e.g. ``"TS"`` for the ten of spades."""
     return RANK_LETTERS[card & 7] + SUIT_LETTERS[card >> 3]

@@ -43,7 +43,6 @@ from ulti.engine.errors import IllegalAction, RecordError
 from ulti.engine.play import (
     NO_TRUMP,
     Refusal,
-    describe_refusal,
     legal_cards,
     refusal_of,
     refusal_reasons,
@@ -743,12 +742,6 @@ class Deal:
             out.extend(act.kontra(seat, (p,)) for p in ch.kontra_parts)
         out.extend(act.play(seat, c) for c in iter_cards(ch.cards))
         return out
-
-    def describe_card(self, seat: int, card: Card) -> str | None:
-        """Why ``seat`` may not play ``card`` now, or None if it may."""
-        led, top = self.led_suit(), self.top_card()
-        refusal = refusal_of(card, self.hands[seat], led, top, self.trump, self.held_seven(seat))
-        return None if refusal is None else describe_refusal(refusal, led, top)
 
     def __repr__(self) -> str:
         trick = " ".join(card_label(c) for c in self.trick)

@@ -53,7 +53,6 @@ class GameClient:
         self._waiters: dict[Any, asyncio.Future[dict[str, Any]]] = {}
         self._changed = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
-        self.sent_at: dict[Any, float] = {}
 
     async def http(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         """Call the HTTP API; raise ``ServerError`` on an error answer."""
@@ -126,7 +125,6 @@ class GameClient:
         client_id = f"{self._id_prefix}{next(self._ids)}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiters[client_id] = future
-        self.sent_at[client_id] = time.perf_counter()
         await self.send({**message, "id": client_id})
         answer = await asyncio.wait_for(future, timeout)
         if answer["type"] == "error":
