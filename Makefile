@@ -39,6 +39,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.load_bench --tables 50 200 --seconds 20
 	$(BIN)/python -m benchmarks.load_bench --tables 200 --seconds 20 --processes 1 3
 	$(BIN)/python -m benchmarks.load_bench --tables 50 --seconds 15 --think 0 --processes 0 1 3
+	$(BIN)/python -m benchmarks.flood_bench --rounds 3 --seconds 10
 	$(BIN)/python -m benchmarks.solver_bench
 	$(BIN)/python -m benchmarks.bot_bench
 

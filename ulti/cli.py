@@ -106,6 +106,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from ulti.server.app import create_app
     from ulti.server.config import Settings
+    from ulti.server.wsprotocol import WebSocketProtocol
 
     settings = Settings(db_url=args.db)
     if args.fast:
@@ -116,13 +117,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
         settings.between_deals = args.between_deals
     if args.disconnect_grace is not None:
         settings.disconnect_grace = args.disconnect_grace
+    if args.unload_idle_seconds is not None:
+        settings.unload_idle_seconds = args.unload_idle_seconds
+    if args.expire_unstarted_seconds is not None:
+        settings.expire_unstarted_seconds = args.expire_unstarted_seconds
     settings.redis_url = args.redis
     settings.lease_seconds = args.lease_seconds
+    settings.metrics = args.metrics
     uvicorn.run(
         create_app(settings),
         host=args.host,
         port=args.port,
         log_level="warning",
+        ws=WebSocketProtocol,  # answers a handshake refused for its size instead of hanging (wsprotocol.py)
         ws_max_size=64 * 1024,
         # Messages are a few KiB on a card-game cadence: deflating each one cost more CPU than it saved.
         ws_per_message_deflate=False,
@@ -162,6 +169,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--fast", action="store_true", help="no waiting anywhere (tests, load runs)")
     serve.add_argument("--redis", default=None, help="Redis URL shared with other server processes (scale-out)")
     serve.add_argument("--lease-seconds", type=float, default=5.0, help="table ownership lease (with --redis)")
+    serve.add_argument("--unload-idle-seconds", type=float, default=None,
+                       help="seconds before an idle finished table is unloaded from memory (default 120)")
+    serve.add_argument("--expire-unstarted-seconds", type=float, default=None,
+                       help="seconds an unstarted table waits after its last event before it expires (default 2700)")
+    serve.add_argument("--metrics", action=argparse.BooleanOptionalAction, default=True,
+                       help="serve GET /metrics in the Prometheus format (see docs/deploy.md to restrict it)")
     serve.set_defaults(func=cmd_serve)
     return parser
 

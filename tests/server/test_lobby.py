@@ -36,7 +36,8 @@ async def call(srv: ServerProcess, method: str, path: str, body: Any = None, tok
     headers = {"authorization": f"Bearer {token}"} if token else {}
     async with httpx2.AsyncClient(base_url=srv.base_url, timeout=10) as http:
         if raw is not None:
-            response = await http.request(method, path, content=raw, headers=headers)
+            response = await http.request(method, path, content=raw,
+                                          headers={**headers, "content-type": "application/json"})
         else:
             response = await http.request(method, path, json=body, headers=headers)
     return response.status_code, response.json()
@@ -246,8 +247,9 @@ async def test_lobby_watchers_see_tables_change_and_chat(server: ServerProcess) 
     assert first["tables"] == [] and first["chat"] == []
 
     def latest(client: GameClient) -> list[dict[str, Any]]:
-        tables: list[dict[str, Any]] = [m for m in client.received if m["type"] == "lobby"][-1]["tables"]
-        return tables
+        # the first `lobby` message, then each `lobby_update` applied to it (GameClient.lobby)
+        assert client.lobby is not None
+        return client.lobby
 
     table = await host.http("POST", "/api/tables", {"deals": 6, "seats": [ME, OPEN, OPEN]})
     table_id = table["table_id"]

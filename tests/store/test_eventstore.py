@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -70,6 +71,24 @@ async def test_tables_players_and_settings(db_url: str) -> None:
     first = await store.set_setting_once("secret", "s1")
     assert first == "s1"
     assert await store.set_setting_once("secret", "s2") == "s1"  # generated once, kept
+    await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_lobby_push_reads_only_the_changed_tables_and_the_last_event_time(db_url: str) -> None:
+    store = await EventStore.open(db_url)
+    for name, status in (("a", "open"), ("b", "playing"), ("c", "open"), ("d", "finished")):
+        await store.save_table(name, status, {"table_id": name})
+        await asyncio.sleep(0.002)  # distinct creation times: newest first is a defined order
+    wanted = ["a", "c", "d", "missing"]
+    assert await store.table_summaries_of(wanted, ["open", "playing"]) == [{"table_id": "c"}, {"table_id": "a"}]
+    assert await store.table_summaries_of([], ["open"]) == []
+    assert await store.last_event_at("a") is None
+    before = time.time()
+    await store.append("a", 1, {"type": "created"})
+    await store.append("a", 2, {"type": "chat"})
+    stored = await store.last_event_at("a")
+    assert stored is not None and before - 0.01 <= stored <= time.time() + 0.01
     await store.close()
 
 

@@ -5,9 +5,10 @@ anyone is told of it, then applied and broadcast; bots, move timers and absences
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,13 @@ class TableActor:
         self._stored: list[tuple[int, dict[str, Any]]] = []  # this command's events, for other processes
         self.present: set[int] = set()  # seats whose player has a connection (in any process)
         self.closed = False
+        #: when the table was last used here (an event, a request, a watcher leaving): the idle sweep
+        #: unloads a table out of the lobby some time after this (monotonic seconds)
+        self.idle_since = time.monotonic()
+        #: when the table's latest event was stored (epoch seconds): an unstarted table expires some
+        #: time after it; the hub sets it from the store when it loads an unstarted table
+        self.last_event_at = time.time()
+        self._users = 0  # operations running on this actor right now (see in_use)
 
     @property
     def table_id(self) -> str:
@@ -53,13 +61,18 @@ class TableActor:
         seq = self.state.seq + 1
         await self.store.append(self.table_id, seq, event)
         self.state.apply(event)
+        self.last_event_at = time.time()
+        self.touch()
         # What each seat may see of the event is fixed now; the views go out once the command is done.
         self._outgoing.append(self.hub.filter_event(self, seq, event))
         self._stored.append((seq, event))
+        if event["type"] == "action":
+            # counted by the process that stored it only (replicas never emit): summing processes is exact
+            self.hub.metrics.action_done(str(event.get("by", "player")))
         deal_ended = event["type"] == "action" and self.state.deal is not None and self.state.deal.is_over
-        if event["type"] in ("created", "sit", "leave", "bot", "start", "away") or deal_ended:
+        if event["type"] in ("created", "sit", "leave", "bot", "start", "away", "expired") or deal_ended:
             await self.store.save_table(self.table_id, self.state.status, self.state.summary())
-            self.hub.lobby_changed()
+            self.hub.lobby_changed(self.table_id)
         return seq
 
     async def run(self, command: Callable[[], Awaitable[Any]]) -> Any:
@@ -270,8 +283,44 @@ class TableActor:
         except Exception:  # pragma: no cover - keep the table alive, but say so loudly
             logging.getLogger("ulti").exception("background task failed", extra={"fields": {"table": self.table_id}})
 
+    # ---------------------------------------------------------------- idle tables (see Hub.sweep)
+
+    def touch(self) -> None:
+        """Note that the table was just used: its idle time starts again."""
+        self.idle_since = time.monotonic()
+
+    @contextlib.contextmanager
+    def in_use(self) -> Iterator[None]:
+        """Keep the table loaded while an operation runs on it (it may wait before taking the lock)."""
+        self._users += 1
+        try:
+            yield
+        finally:
+            self._users -= 1
+            self.touch()
+
+    def is_busy(self) -> bool:
+        """Whether unloading the table now would lose work: an operation, a command, a pending task."""
+        pending = [self._task, *self._absence.values()]
+        return self._users > 0 or self.lock.locked() or any(t is not None and not t.done() for t in pending)
+
+    async def expire_if_due(self, after_seconds: float) -> bool:
+        """Expire the table if its match never started and nothing happened for ``after_seconds``."""
+
+        def due() -> bool:
+            return self.state.status == "open" and time.time() - self.last_event_at >= after_seconds
+
+        async def command() -> bool:
+            if not due():  # checked again under the lock: someone may have sat down meanwhile
+                return False
+            log("unstarted table expired", table=self.table_id, idle=round(time.time() - self.last_event_at))
+            await self.emit({"type": "expired"})
+            return True
+
+        return due() and bool(await self.run(command))
+
     def close(self) -> None:
-        """Stop every pending task (server shutdown)."""
+        """Stop every pending task (server shutdown, or the table is unloaded or moved)."""
         self.closed = True
         for task in [self._task, *self._absence.values()]:
             if task is not None:

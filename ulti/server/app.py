@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import orjson
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketState
@@ -25,14 +23,19 @@ from ulti.engine.contracts import BIDS, KONTRA_STEP_NAMES, Bid
 from ulti.server import auth
 from ulti.server.cluster import Cluster
 from ulti.server.config import Settings
+from ulti.server.httpguard import RequestGuard, same_origin
 from ulti.server.hub import Connection, Hub
+from ulti.server.inputs import BadInput, check_id, clean_name, clean_text, decode_json
 from ulti.server.logs import log, setup_logging
-from ulti.server.tablestate import CommandError
+from ulti.server.metrics import CONTENT_TYPE, Metrics
+from ulti.server.tablestate import MAX_CHAT_LENGTH, CommandError
+from ulti.server.throttle import MessageBucket
 from ulti.store import EventStore
 
 COOKIE = "ulti_session"
+#: seconds a refused WebSocket waits for its refusal (a reconnect loop then costs a handshake a second)
+REFUSAL_DELAY = 1.0
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
-MAX_NAME = 32
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -44,15 +47,23 @@ _STATUS = {
     "unauthorized": 401,
     "not_host": 403,
     "reserved": 403,
+    "practice_table": 403,
+    "seed_not_allowed": 403,
+    "rate_limited": 429,
+    "too_many_connections": 429,
+    "too_large": 413,
+    "too_deep": 400,
 }
 
 
 def create_app(settings: Settings) -> FastAPI:
     """The server app for ``settings``."""
+    # this app's own registry: several apps in one process (tests) must not share counters
+    metrics = Metrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        setup_logging()
+        setup_logging(on_bad_input=metrics.bad_input)
         if settings.db_url.startswith("sqlite") and ":///" in settings.db_url:
             path = settings.db_url.split(":///", 1)[1]
             if path and path != ":memory:":
@@ -60,7 +71,7 @@ def create_app(settings: Settings) -> FastAPI:
         store = await EventStore.open(settings.db_url)
         secret = settings.secret or await store.set_setting_once("session_secret", auth.new_secret())
         cluster = Cluster(settings.redis_url, settings.lease_seconds) if settings.redis_url else None
-        hub = Hub(store, settings, cluster)
+        hub = Hub(store, settings, cluster, metrics)
         await hub.load()
         app.state.hub, app.state.secret, app.state.store = hub, secret, store
         log("server started", db=settings.db_url.split("://")[0], tables=len(hub.actors))
@@ -73,19 +84,29 @@ def create_app(settings: Settings) -> FastAPI:
             await store.close()
 
     app = FastAPI(title="Ulti", lifespan=lifespan)
+    app.add_middleware(
+        RequestGuard,
+        max_body_bytes=settings.max_body_bytes,
+        cookie_name=COOKIE,
+        allowed_origins=settings.allowed_origins,
+        on_refusal=metrics.refused_code,
+    )
 
     @app.exception_handler(CommandError)
     async def command_error(_request: Request, exc: CommandError) -> JSONResponse:
+        metrics.refused(exc, "http")
         status = _STATUS.get(exc.code, 400 if exc.code.startswith("bad_") else 409)
         return _error(status, exc.code, exc.message)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        metrics.refused_code(code)
         return _error(exc.status_code, code, str(exc.detail))
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        metrics.refused_code("bad_request")
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in first.get("loc", ()))
         return _error(400, "bad_request", f"{where}: {first.get('msg', 'invalid request')}")
@@ -106,10 +127,8 @@ def create_app(settings: Settings) -> FastAPI:
         return player_id, name
 
     async def body_of(request: Request) -> dict[str, Any]:
-        try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise CommandError("bad_json", "the request body must be JSON") from None
+        # the RequestGuard middleware has already bounded the size; orjson refuses what cannot be re-encoded
+        body = decode_json(await request.body(), settings.max_body_bytes, "request body")
         if not isinstance(body, dict):
             raise CommandError("bad_request", "the request body must be a JSON object")
         return body
@@ -124,16 +143,23 @@ def create_app(settings: Settings) -> FastAPI:
             "process": hub.cluster.process_id if hub.cluster else None,
         }
 
+    if settings.metrics:
+
+        @app.get("/metrics", include_in_schema=False)
+        async def metrics_text() -> Response:
+            # This process's figures only: Prometheus scrapes every process on its own port, never
+            # through the proxy, which refuses /metrics to the outside (docs/deploy.md).
+            return Response(metrics.exposition(), media_type=CONTENT_TYPE)
+
     @app.post("/api/session")
     async def new_session(request: Request) -> JSONResponse:
         body = await body_of(request)
-        name = body.get("name")
-        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
-            raise CommandError("bad_name", f"name must be 1 to {MAX_NAME} characters")
+        name = clean_name(body.get("name"))
+        hub_of(request).throttle.new_session(request.client.host if request.client else "?")
         player_id = auth.new_id()
-        await hub_of(request).store.add_player(player_id, name.strip())
+        await hub_of(request).store.add_player(player_id, name)
         token = auth.sign(request.app.state.secret, player_id)
-        response = JSONResponse({"token": token, "player": {"id": player_id, "name": name.strip()}})
+        response = JSONResponse({"token": token, "player": {"id": player_id, "name": name}})
         response.set_cookie(COOKIE, token, httponly=True, samesite="lax", max_age=365 * 86400)
         return response
 
@@ -154,11 +180,14 @@ def create_app(settings: Settings) -> FastAPI:
     @app.post("/api/tables")
     async def create_table(request: Request) -> dict[str, Any]:
         player_id, name = await player_of(request)
-        table_id, invites = await hub_of(request).create_table(player_id, name, await body_of(request))
+        body = await body_of(request)
+        hub_of(request).throttle.new_table(player_id)
+        table_id, invites = await hub_of(request).create_table(player_id, name, body)
         return {"table_id": table_id, "invites": {str(k): v for k, v in invites.items()}}
 
     @app.get("/api/tables/{table_id}")
     async def table(request: Request, table_id: str) -> dict[str, Any]:
+        check_id(table_id, "table id")
         player_id, _ = await player_of(request)
         hub = hub_of(request)
         source = await hub.source(table_id)
@@ -170,6 +199,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/join")
     async def join(request: Request, table_id: str) -> dict[str, Any]:
+        check_id(table_id, "table id")
         player_id, name = await player_of(request)
         body = await body_of(request)
         seat = await hub_of(request).join(table_id, player_id, name, body.get("seat"), body.get("invite"))
@@ -177,12 +207,14 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/leave")
     async def leave(request: Request, table_id: str) -> dict[str, Any]:
+        check_id(table_id, "table id")
         player_id, _ = await player_of(request)
         await hub_of(request).leave(table_id, player_id)
         return {"ok": True}
 
     @app.post("/api/tables/{table_id}/bot")
     async def add_bot(request: Request, table_id: str) -> dict[str, Any]:
+        check_id(table_id, "table id")
         player_id, _ = await player_of(request)
         body = await body_of(request)
         await hub_of(request).add_bot(table_id, player_id, body.get("seat"), body.get("level", "heuristic"))
@@ -190,6 +222,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/start")
     async def start(request: Request, table_id: str) -> dict[str, Any]:
+        check_id(table_id, "table id")
         player_id, _ = await player_of(request)
         body = await body_of(request)
         await hub_of(request).start(table_id, player_id, bool(body.get("fill_bots", False)))
@@ -197,11 +230,13 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/api/tables/{table_id}/record")
     async def match_record(request: Request, table_id: str) -> dict[str, Any]:
+        check_id(table_id, "table id")
         source = await hub_of(request).source(table_id)
         return source.state.match_record()
 
     @app.get("/api/tables/{table_id}/deals/{index}/record")
     async def deal_record(request: Request, table_id: str, index: int) -> dict[str, Any]:
+        check_id(table_id, "table id")
         source = await hub_of(request).source(table_id)
         return source.state.deal_record(index)
 
@@ -236,36 +271,68 @@ def bid_json(bid: Bid) -> dict[str, Any]:
 def origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
     """A browser's Origin must be this server's own origin (or a configured one); tools send none."""
     origin = websocket.headers.get("origin")
-    if origin is None:
-        return True
-    if origin in settings.allowed_origins:
-        return True
-    return urlsplit(origin).netloc == websocket.headers.get("host")
+    return origin is None or same_origin(origin, websocket.headers.get("host"), settings.allowed_origins)
 
 
 async def serve_socket(websocket: WebSocket, settings: Settings) -> None:
     """One client's WebSocket: authenticate, then read commands and write events until it closes."""
     hub: Hub = websocket.app.state.hub
     if not origin_allowed(websocket, settings):
-        log("websocket refused: origin", origin=websocket.headers.get("origin"))
+        hub.metrics.bad_input("ws_origin")
         await websocket.close(code=1008, reason="origin not allowed")
         return
     token = websocket.query_params.get("token") or websocket.cookies.get(COOKIE)
-    player_id = auth.verify(websocket.app.state.secret, token)
-    name = await hub.store.player_name(player_id) if player_id else None
-    if player_id is None or name is None:
+    player_id = auth.verify(websocket.app.state.secret, token)  # bounded and ASCII-checked: no store read yet
+    if player_id is None:
+        hub.metrics.bad_input("ws_session")
         await websocket.close(code=1008, reason="no valid session")
         return
+    address = websocket.client.host if websocket.client else "?"
+    try:
+        # counted before the store is read: a client that reconnects in a loop costs a refusal only
+        hub.throttle.open_connection(player_id, address)
+    except BadInput as exc:
+        hub.metrics.refused(exc, "ws")
+        await _refuse_socket(websocket, exc)
+        return
+    try:
+        name = await hub.store.player_name(player_id)
+        if name is None:
+            hub.metrics.bad_input("ws_session")
+            await websocket.close(code=1008, reason="no valid session")
+            return
+        await _serve_player(hub, websocket, settings, Connection(player_id, name))
+    finally:
+        hub.throttle.close_connection(player_id, address)
+
+
+async def _refuse_socket(websocket: WebSocket, exc: CommandError) -> None:
+    """Wait a second, then accept only to say why and close (a browser sees no reason on a refused
+    handshake). The wait costs nothing here and slows a client that reconnects in a loop."""
+    await asyncio.sleep(REFUSAL_DELAY)
     await websocket.accept()
-    conn = Connection(player_id, name, tokens=2 * settings.rate_per_second, last_refill=time.monotonic())
+    with contextlib.suppress(Exception):
+        await websocket.send_text(orjson.dumps({"type": "error", "id": None, "code": exc.code,
+                                                "message": exc.message}).decode())
+        await websocket.close(code=1008, reason=exc.code)
+
+
+async def _serve_player(hub: Hub, websocket: WebSocket, settings: Settings, conn: Connection) -> None:
+    await websocket.accept()
     hub.connections.add(conn)
     writer = asyncio.create_task(_write(websocket, conn))
-    conn.send({"type": "welcome", "player": {"id": player_id, "name": name}})
+    bucket = hub.throttle.bucket(conn.player_id)
+    conn.send({"type": "welcome", "player": {"id": conn.player_id, "name": conn.name}})
     try:
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
+                hub.metrics.socket_closed(message.get("code"))
                 break
+            if not bucket.take():
+                hub.metrics.bad_input("rate_limited")  # every dropped message; the answer goes out once a second
+                await _excess(conn, bucket, settings)
+                continue
             await _handle(hub, conn, message, settings)
     except WebSocketDisconnect:
         pass
@@ -277,6 +344,20 @@ async def serve_socket(websocket: WebSocket, settings: Settings) -> None:
             await writer
 
 
+async def _excess(conn: Connection, bucket: MessageBucket, settings: Settings) -> None:
+    """A message over the rate: dropped unread, answered at most once a second, and reading slows.
+
+    After each dropped message this socket is not read for a while, earning no allowance, so TCP
+    pushes back on a flooding client: its excess costs a sleep, not parsing, and cutting it off
+    (which would invite a reconnect, a far costlier handshake) is never needed.
+    """
+    if bucket.should_answer():
+        message = f"too many messages: at most {settings.rate_per_second:g} per second; the excess was dropped"
+        conn.send({"type": "error", "id": None, "code": "rate_limited", "message": message})
+    await asyncio.sleep(bucket.pause())
+    bucket.no_credit()
+
+
 async def _write(websocket: WebSocket, conn: Connection) -> None:
     while True:
         message = await conn.outbox.get()
@@ -284,7 +365,14 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
             break
         try:
             # orjson: the views are re-encoded for every watcher after every action (STACK.md §4: 15x stdlib)
-            await websocket.send_text(orjson.dumps(message).decode())
+            text = orjson.dumps(message).decode()
+        except TypeError:
+            # Everything sent was checked at the edge: a message that cannot be encoded is a bug. Say
+            # so loudly, but keep the connection (tests/server/test_encodable.py guards against it).
+            logging.getLogger("ulti").exception("unencodable message", extra={"fields": {"type": message.get("type")}})
+            continue
+        try:
+            await websocket.send_text(text)
         except Exception:
             break
     if websocket.application_state is WebSocketState.CONNECTED:
@@ -292,45 +380,38 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
             await websocket.close()
 
 
-def _rate_ok(conn: Connection, settings: Settings) -> bool:
-    now = time.monotonic()
-    conn.tokens = min(2 * settings.rate_per_second, conn.tokens + (now - conn.last_refill) * settings.rate_per_second)
-    conn.last_refill = now
-    if conn.tokens < 1:
-        return False
-    conn.tokens -= 1
-    return True
-
-
 async def _handle(hub: Hub, conn: Connection, message: MutableMapping[str, Any], settings: Settings) -> None:
     client_id: Any = None
     try:
         text = message.get("text")
         if text is None:
-            raise CommandError("bad_message", "messages are JSON text frames")
-        if len(text.encode()) > settings.max_message_bytes:
-            raise CommandError("too_large", f"a message may be at most {settings.max_message_bytes} bytes")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise CommandError("bad_json", f"malformed JSON: {exc.msg}") from None
+            raise BadInput("bad_message", "messages are JSON text frames")
+        data = decode_json(text, settings.max_message_bytes)
         if not isinstance(data, dict):
-            raise CommandError("bad_message", "a message is a JSON object with a 'type'")
+            raise BadInput("bad_message", "a message is a JSON object with a 'type'")
         client_id = data.get("id")
-        if client_id is not None and (not isinstance(client_id, str | int) or len(str(client_id)) > 64):
+        if client_id is not None and not _valid_client_id(client_id):
             client_id = None
-            raise CommandError("bad_message", "id must be a string or number of at most 64 characters")
-        if not _rate_ok(conn, settings):
-            raise CommandError("rate_limited", f"too many messages: at most {settings.rate_per_second:g} per second")
+            raise BadInput("bad_message", "id must be a string of at most 64 characters or a 64-bit integer")
         await _dispatch(hub, conn, data, client_id)
     except CommandError as exc:
+        hub.metrics.refused(exc, "ws")
         conn.send({"type": "error", "id": client_id, "code": exc.code, "message": exc.message})
     except Exception:
         # A bug must not cost the player their connection, nor anyone else theirs: log it, answer, go on.
         logging.getLogger("ulti").exception("command failed", extra={"fields": {"player": conn.player_id}})
+        hub.metrics.refusal("internal", "ws")
         conn.send(
             {"type": "error", "id": client_id, "code": "internal", "message": "the server failed; nothing was done"}
         )
+
+
+def _valid_client_id(value: object) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return -(2**63) <= value < 2**63
+    return isinstance(value, str) and len(value) <= 64
 
 
 async def _dispatch(hub: Hub, conn: Connection, data: dict[str, Any], client_id: Any) -> None:
@@ -341,16 +422,16 @@ async def _dispatch(hub: Hub, conn: Connection, data: dict[str, Any], client_id:
         conn.watches_lobby = True
         conn.send({"type": "lobby", "tables": await hub.open_tables(), "chat": list(hub.lobby_chat)})
     elif kind == "lobby_chat":
-        await hub.lobby_message(conn, data.get("text"))
+        await hub.lobby_message(conn, clean_text(data.get("text"), "text", MAX_CHAT_LENGTH))
         conn.send({"type": "ack", "id": client_id})
     elif kind == "open_table":
-        table_id = data.get("table")
-        if not isinstance(table_id, str) or len(table_id) > 64:
-            raise CommandError("bad_message", "table must be a table id")
+        table_id = check_id(data.get("table"), "table")
         source = await hub.watch(conn, table_id)
         seat = source.state.seat_of(conn.player_id)
         conn.send({"type": "sync", "seq": source.state.seq, "state": hub.table_view(source, seat)})
     elif kind in ("act", "chat", "back"):
+        # nothing was awaited since the frame was read (parsing only): the command's arrival
+        started = time.perf_counter()
         if client_id is None:
             raise CommandError("bad_message", f"a {kind} command needs an id")
         if conn.table_id is None:
@@ -359,10 +440,13 @@ async def _dispatch(hub: Hub, conn: Connection, data: dict[str, Any], client_id:
             raise CommandError("duplicate_id", f"command id {client_id!r} was already used; nothing was done")
         args: dict[str, Any] = {"player": conn.player_id, "cid": f"{conn.player_id}:{client_id}"}
         if kind == "chat":
+            # the free text is checked (inputs.clean_text) once the table has said it may be said now
             args.update(name=conn.name, text=data.get("text"), phrase=data.get("phrase"))
         elif kind == "act":
             args["action"] = data.get("action")
         seq = await hub.execute(conn.table_id, kind, args)
+        # execute returns once the actor has queued the events in every watcher's outbox
+        hub.metrics.command_done(kind, started)
         conn.send({"type": "ack", "id": client_id, "seq": seq})
     else:
         raise CommandError("unknown_type", f"unknown message type {kind!r}")

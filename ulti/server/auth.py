@@ -6,6 +6,9 @@ import hashlib
 import hmac
 import secrets
 
+#: a session token is a 16-hex-digit id, a dot and 40 hex digits
+MAX_TOKEN = 128
+
 
 def new_secret() -> str:
     """A fresh random secret for signing sessions."""
@@ -25,7 +28,8 @@ def sign(secret: str, player_id: str) -> str:
 
 def verify(secret: str, token: str | None) -> str | None:
     """The player id a token names if its signature is right, else None."""
-    if not token or token.count(".") != 1:
+    # Bounded and ASCII before any work: a 10 KiB or non-ASCII token is simply not a session.
+    if not token or len(token) > MAX_TOKEN or not token.isascii() or token.count(".") != 1:
         return None
     player_id, _ = token.split(".")
     if hmac.compare_digest(sign(secret, player_id), token):

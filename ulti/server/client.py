@@ -46,6 +46,7 @@ class GameClient:
         self.ws: ClientConnection | None = None
         self.received: list[dict[str, Any]] = []  # every message, in order
         self.state: dict[str, Any] | None = None  # the latest table view
+        self.lobby: list[dict[str, Any]] | None = None  # the lobby list once watched, kept current
         self.seq = 0
         self._ids = itertools.count(1)
         # the server remembers a player's command ids across connections: a new client must not reuse them
@@ -98,6 +99,10 @@ class GameClient:
                 kind = message.get("type")
                 if kind == "sync":
                     self._synced = True
+                if kind == "lobby":
+                    self.lobby = list(message["tables"])
+                elif kind == "lobby_update" and self.lobby is not None:
+                    self.lobby = apply_lobby_update(self.lobby, message)
                 # events are stored before anyone sees them, so a sync or event older than what this
                 # client has seen is stale (it was overtaken in flight): keep the newer state
                 if kind in ("sync", "event") and (message["seq"] > self.seq or (kind == "sync" and not self.state)):
@@ -156,6 +161,17 @@ class GameClient:
             if self._reader is not None and self._reader.done() and not predicate():
                 raise ConnectionError("socket closed")
 
+    async def wait_for_message(self, predicate: Any, timeout: float = 10) -> dict[str, Any]:
+        """The first message received (so far or later) for which ``predicate(message)`` holds."""
+
+        def found() -> dict[str, Any] | None:
+            return next((m for m in self.received if predicate(m)), None)
+
+        await self.wait_for(lambda: found() is not None, timeout)
+        message = found()
+        assert message is not None
+        return message
+
     def my_choices(self) -> dict[str, Any] | None:
         """The choices the latest view offers this player's seat, if any."""
         if self.state is None or self.state["deal"] is None:
@@ -173,6 +189,18 @@ class GameClient:
     def match_over(self) -> bool:
         """Whether the table's match has a winner."""
         return bool(self.state and self.state["match"] and self.state["match"]["winner"] is not None)
+
+
+def apply_lobby_update(tables: list[dict[str, Any]], update: dict[str, Any]) -> list[dict[str, Any]]:
+    """The lobby list after a ``lobby_update`` (protocol §7): changed entries replaced in place, new ones
+    first (newest first, as given), removed ones dropped.
+    """
+    changed = {t["table_id"]: t for t in update["tables"]}
+    gone = set(update["removed"])
+    known = {t["table_id"] for t in tables}
+    fresh = [t for t in update["tables"] if t["table_id"] not in known]
+    kept = [changed.get(t["table_id"], t) for t in tables if t["table_id"] not in gone]
+    return fresh + kept
 
 
 async def play_randomly(client: GameClient, seed: int, timeout: float = 600) -> None:

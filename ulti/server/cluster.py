@@ -159,7 +159,7 @@ class Cluster:
         await self.redis.publish(TABLE_PREFIX + table_id, json.dumps({"origin": self.process_id, **payload}))
 
     async def publish_lobby(self, payload: dict[str, Any]) -> None:
-        """Tell every process about a lobby change or a lobby chat line."""
+        """Tell every process about a lobby change (the ids of the changed tables) or a lobby chat line."""
         await self.redis.publish(LOBBY_CHANNEL, json.dumps({"origin": self.process_id, **payload}))
 
     async def watch_table(self, table_id: str) -> None:

@@ -5,6 +5,18 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from ulti.server.throttle import Quotas
+
+#: quotas for tests and load runs: every client comes from one address and makes many sessions
+TEST_QUOTAS = Quotas(
+    sessions_per_address="100000/minute",
+    connects_per_address="100000/minute",
+    connects_per_player="100000/minute",
+    tables_per_player="100000/hour",
+    connections_per_player=8,
+    connections_per_address=100000,
+)
+
 
 @dataclass
 class Settings:
@@ -24,6 +36,13 @@ class Settings:
     disconnect_grace: float = 20.0
     #: largest client message accepted, in bytes
     max_message_bytes: int = 4096
+    #: largest HTTP request body accepted, in bytes
+    max_body_bytes: int = 16384
+    #: sessions, connections and tables one address or player may make (see throttle.py)
+    quotas: Quotas = field(default_factory=Quotas)
+    #: whether a table's creator may choose its seed at any table (tests only: the seed fixes the
+    #: deals, so whoever knows it knows every hand); without it only at a practice table
+    allow_chosen_seeds: bool = False
     #: messages per second a connection may send (a burst of twice this is allowed)
     rate_per_second: float = 20.0
     #: extra origins allowed to open the WebSocket (the server's own origin always is)
@@ -34,8 +53,24 @@ class Settings:
     bot_processes: int = 1
     #: worker threads for bots
     bot_threads: int = 2
+    #: serve GET /metrics (Prometheus); a process reachable from outside without a proxy may turn it off
+    metrics: bool = True
+    #: seconds a table out of the lobby (finished, expired) stays in memory after its last event,
+    #: request or watcher; then it is unloaded and reloaded from the store when someone asks for it
+    unload_idle_seconds: float = 120.0
+    #: seconds an unstarted table waits after its last event (created, a seat taken or left, a chat
+    #: line) before it expires and leaves the lobby
+    expire_unstarted_seconds: float = 2700.0
 
     @classmethod
     def for_tests(cls, db_url: str) -> Settings:
         """Settings with no waiting, for scripted clients."""
-        return cls(db_url=db_url, bot_delay=0.0, between_deals=0.0, disconnect_grace=1.0, rate_per_second=500.0)
+        return cls(
+            db_url=db_url,
+            bot_delay=0.0,
+            between_deals=0.0,
+            disconnect_grace=1.0,
+            rate_per_second=500.0,
+            quotas=TEST_QUOTAS,
+            allow_chosen_seeds=True,
+        )

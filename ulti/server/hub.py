@@ -13,8 +13,9 @@ import contextlib
 import logging
 import multiprocessing
 import random
+import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -23,18 +24,23 @@ from ulti.server.actor import TableActor
 from ulti.server.auth import new_id
 from ulti.server.cluster import Cluster, OwnerUnavailable
 from ulti.server.config import Settings
+from ulti.server.inputs import name_key
 from ulti.server.logs import log
+from ulti.server.metrics import Metrics
 from ulti.server.tablestate import (
     BOT_LEVELS,
     CommandError,
     TableState,
     validate_table_config,
 )
+from ulti.server.throttle import Throttle
 from ulti.store import EventStore, SeqConflict
 
 LOBBY_CHAT_HISTORY = 50
 RECENT_CLIENT_IDS = 512
 OUTBOX_LIMIT = 1000
+LOBBY_STATUSES = ("open", "playing")  # the tables the lobby lists; the others may be unloaded when idle
+SWEEP_EVERY_MAX = 30.0  # seconds between idle sweeps at most (less when the configured times are short)
 ROUTING_ATTEMPTS = 60  # about the time a dead owner's lease takes to expire, and then some
 
 Filtered = tuple[int, dict[int | None, dict[str, Any]]]
@@ -49,8 +55,6 @@ class Connection:
     outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
     table_id: str | None = None
     watches_lobby: bool = False
-    tokens: float = 0.0
-    last_refill: float = 0.0
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message`` for this client; a client that stops reading is cut off, not waited for."""
@@ -83,21 +87,36 @@ class Replica:
     present: set[int] = field(default_factory=set)
 
 
+def refuse_if_expired(state: TableState) -> None:
+    """Refuse to seat, unseat or start anything at a table that expired before its match started."""
+    if state.status == "expired":
+        raise CommandError("table_expired", "this table expired before its match started: create a new one")
+
+
 class Hub:
     """Everything live in this server process."""
 
-    def __init__(self, store: EventStore, settings: Settings, cluster: Cluster | None = None) -> None:
-        """A hub over ``store`` (and ``cluster`` when several processes share the work)."""
+    def __init__(
+        self, store: EventStore, settings: Settings, cluster: Cluster | None = None, metrics: Metrics | None = None
+    ) -> None:
+        """A hub over ``store`` (and ``cluster`` when several processes share the work).
+
+        ``metrics`` (the app's, served at /metrics) read this hub's counts; a hub without an app gets its own.
+        """
         self.store = store
         self.settings = settings
         self.cluster = cluster
+        self.metrics = metrics if metrics is not None else Metrics(process=False)
+        self.metrics.watch(self)
         self.executor = ThreadPoolExecutor(max_workers=settings.bot_threads, thread_name_prefix="bot")
         self.actors: dict[str, TableActor] = {}
         self.replicas: dict[str, Replica] = {}
         self.connections: set[Connection] = set()
+        self.throttle = Throttle(settings.quotas, settings.rate_per_second)
         self.lobby_chat: deque[dict[str, Any]] = deque(maxlen=LOBBY_CHAT_HISTORY)
         self.client_ids: dict[str, deque[str]] = {}
-        self._lobby_dirty = False
+        self._lobby_changes: set[str] = set()  # tables whose lobby entry changed since the last push
+        self._lobby_order = asyncio.Lock()  # pushes leave in the order their summaries were read
         self._tasks: set[asyncio.Task[None]] = set()
         self._adopting: dict[str, asyncio.Lock] = {}
         self._processes: ProcessPoolExecutor | None = None
@@ -124,9 +143,11 @@ class Hub:
             cluster.on_lease_lost = self._on_lease_lost
             await cluster.start()
             self._spawn(self._adopt_orphans_forever())
+            self._spawn(self._sweep_forever())
             return
         for table_id in await self.store.table_ids(["open", "playing"]):
             await self._adopt(table_id)
+        self._spawn(self._sweep_forever())
 
     def process_executor(self) -> Executor:
         """The worker processes for bots whose search would hold the interpreter lock (made on first use)."""
@@ -163,6 +184,9 @@ class Hub:
         """Become the live actor of ``table_id`` (its lease already held in a cluster)."""
         state = await self._load_state(table_id)
         actor = TableActor(self, state, self.store, self.settings, self.executor)
+        if state.status == "open":
+            # an unstarted table's expiry counts from its last stored event, not from this restart
+            actor.last_event_at = await self.store.last_event_at(table_id) or actor.last_event_at
         self.actors[table_id] = actor
         self.replicas.pop(table_id, None)
         actor.schedule()
@@ -227,21 +251,71 @@ class Hub:
                 logging.getLogger("ulti").exception("orphan scan failed")
             await asyncio.sleep(self.cluster.lease_ms / 2000)
 
+    # ---------------------------------------------------------------- idle tables
+
+    async def _sweep_forever(self) -> None:
+        """Expire unstarted tables and unload idle ones, now and then, for as long as the server runs."""
+        settings = self.settings
+        # a quarter of the shorter time: a table goes at most 25% later than its due time
+        every = min(SWEEP_EVERY_MAX, settings.unload_idle_seconds / 4, settings.expire_unstarted_seconds / 4)
+        while True:
+            await asyncio.sleep(max(0.05, every))
+            try:
+                await self.sweep()
+            except Exception:
+                logging.getLogger("ulti").exception("idle sweep failed")
+
+    async def sweep(self) -> None:
+        """Expire the unstarted tables left alone too long, then unload the idle tables out of the lobby.
+
+        A finished table (about 290 KB) would otherwise stay in memory for as long as the process runs.
+        A table is unloaded only when nothing here depends on it: nobody watches it, no operation
+        runs on it, its lock is free and it has no pending bot move, timer or absence countdown.
+        It is loaded again from its log (``_load_state``) whenever someone asks for it.
+        """
+        for table_id, actor in list(self.actors.items()):
+            if self.actors.get(table_id) is not actor or actor.state.status != "open":
+                continue
+            if self.cluster is not None and table_id not in self.cluster.owned:
+                continue  # being given up: whoever owns the table now expires it
+            try:
+                await actor.expire_if_due(self.settings.expire_unstarted_seconds)
+            except SeqConflict:
+                await self._drop(table_id)  # another process took the table over
+            except CommandError as exc:  # pragma: no cover - expiring refuses nothing
+                log("expiry refused", logging.ERROR, table=table_id, error=exc.message)
+        watched = {c.table_id for c in self.connections}
+        now = time.monotonic()
+        for table_id, actor in list(self.actors.items()):
+            idle = now - actor.idle_since >= self.settings.unload_idle_seconds
+            if idle and actor.state.status not in LOBBY_STATUSES and table_id not in watched and not actor.is_busy():
+                await self._unload(table_id, actor)
+
+    async def _unload(self, table_id: str, actor: TableActor) -> None:
+        """Forget an idle table here (its log keeps everything); in a cluster, give up its lease too."""
+        if self.actors.get(table_id) is not actor:
+            return
+        del self.actors[table_id]
+        actor.close()
+        lock = self._adopting.get(table_id)
+        if lock is not None and not lock.locked():
+            del self._adopting[table_id]
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                await self.cluster.release(table_id)
+        log("idle table unloaded", table=table_id, status=actor.state.status)
+
     # ---------------------------------------------------------------- operations
 
     async def execute(self, table_id: str, op: str, args: dict[str, Any]) -> Any:
         """Run operation ``op`` on ``table_id`` at its owner; raise ``CommandError`` when refused."""
         if self.cluster is None:
-            actor = self.actors.get(table_id)
-            if actor is None:
-                actor = TableActor(self, await self._load_state(table_id), self.store, self.settings, self.executor)
-                self.actors[table_id] = actor
-            return await self._ops[op](actor, args)
+            return await self._run_op(await self._local_actor(table_id), op, args)
         for _ in range(ROUTING_ATTEMPTS):
             actor = self.actors.get(table_id)
             if actor is not None and table_id in self.cluster.owned:
                 try:
-                    return await self._ops[op](actor, args)
+                    return await self._run_op(actor, op, args)
                 except SeqConflict:
                     await self._drop(table_id)  # another process took the table over
                     continue
@@ -262,6 +336,25 @@ class Hub:
             return reply.get("result")
         raise CommandError("unavailable", "the server that holds this table is not answering; try again")
 
+    async def _run_op(self, actor: TableActor, op: str, args: dict[str, Any]) -> Any:
+        """Run ``op`` on ``actor``, which the idle sweep does not unload meanwhile."""
+        with actor.in_use():
+            return await self._ops[op](actor, args)
+
+    async def _local_actor(self, table_id: str) -> TableActor:
+        """This process's actor of ``table_id`` (one process), loaded from the log if it was unloaded."""
+        actor = self.actors.get(table_id)
+        if actor is None:
+            state = await self._load_state(table_id)
+            # Another request may have loaded the table while this one read the log: two actors of
+            # one table would store conflicting events, so the first one loaded is the one kept.
+            actor = self.actors.get(table_id)
+            if actor is None:
+                actor = TableActor(self, state, self.store, self.settings, self.executor)
+                self.actors[table_id] = actor
+        actor.touch()
+        return actor
+
     async def _on_request(self, payload: dict[str, Any]) -> dict[str, Any]:
         """An operation sent by another process to this one, the owner."""
         assert self.cluster is not None
@@ -270,7 +363,7 @@ class Hub:
         if actor is None or table_id not in self.cluster.owned:
             return {"moved": True}
         try:
-            return {"result": await self._ops[payload["op"]](actor, payload["args"])}
+            return {"result": await self._run_op(actor, payload["op"], payload["args"])}
         except CommandError as exc:
             return {"error": {"code": exc.code, "message": exc.message}}
         except SeqConflict:
@@ -282,11 +375,7 @@ class Hub:
         deals, seconds, seats = config.get("deals"), config.get("move_seconds", 0), config.get("seats")
         validate_table_config(deals, seconds, seats)
         assert isinstance(seats, list)
-        seed = config.get("seed")
-        if seed is None:
-            seed = random.SystemRandom().getrandbits(48)
-        elif type(seed) is not int or not 0 <= seed < 2**48:
-            raise CommandError("bad_config", "seed must be an integer from 0 to 2**48 - 1 (it fixes the deals)")
+        seed, chosen = self._table_seed(config.get("seed"), seats)
         table_id = new_id()
         specs: list[dict[str, Any]] = []
         invites: dict[int, str] = {}
@@ -306,6 +395,7 @@ class Hub:
         actor = TableActor(self, TableState(table_id), self.store, self.settings, self.executor)
         self.actors[table_id] = actor
         created = {"type": "created", "host": player_id, "deals": deals, "move_seconds": seconds, "seed": seed,
+                   "chosen_seed": chosen, "practice": chosen and not self.settings.allow_chosen_seeds,
                    "seats": specs}
 
         async def command() -> None:
@@ -315,6 +405,25 @@ class Hub:
 
         await actor.run(command)
         return table_id, invites
+
+    def _table_seed(self, seed: object, seats: list[Any]) -> tuple[int, bool]:
+        """The table's seed and whether its creator chose it.
+
+        A chosen seed fixes every deal, so whoever knows it knows every hand: it is accepted only
+        where nobody can profit (a test server, or a practice table where every other seat is a bot
+        and nobody else may join). Otherwise the seed is the server's secret and the deals are drawn
+        from the operating system's randomness, not from the seed at all.
+        """
+        if seed is None:
+            return random.SystemRandom().getrandbits(63), False
+        if type(seed) is not int or not 0 <= seed < 2**48:
+            raise CommandError("bad_config", "seed must be an integer from 0 to 2**48 - 1 (it fixes the deals)")
+        if not self.settings.allow_chosen_seeds and any(spec["kind"] not in ("bot", "me") for spec in seats):
+            raise CommandError(
+                "seed_not_allowed",
+                "a seed fixes every hand, so it may be chosen only at a practice table (you and bots only)",
+            )
+        return seed, True
 
     async def _sit(self, actor: TableActor, seat: int, player_id: str, name: str) -> None:
         await actor.emit({"type": "sit", "seat": seat, "player": player_id, "name": name})
@@ -327,10 +436,20 @@ class Hub:
 
         async def command() -> int:
             state = actor.state
+            refuse_if_expired(state)
             if state.status != "open":
                 raise CommandError("table_started", "this table's match has started: seats are fixed")
             if state.seat_of(player_id) is not None:
                 raise CommandError("already_seated", f"you already sit at seat {state.seat_of(player_id)}")
+            if state.practice and player_id != state.host:
+                raise CommandError(
+                    "practice_table", "a practice table's deals were chosen by its host: only the host plays"
+                )
+            key = name_key(name)
+            if any(s.kind == "player" and name_key(s.name) == key for s in state.seats):
+                raise CommandError(
+                    "name_taken", f"a player whose name reads as {name!r} sits here: choose another name"
+                )
             target = state.seats[seat]
             if target.kind == "invite" and invite != target.invite:
                 raise CommandError("reserved", f"seat {seat} is reserved: it needs its invite link")
@@ -348,6 +467,7 @@ class Hub:
             seat = actor.state.seat_of(player_id)
             if seat is None:
                 raise CommandError("not_seated", "you do not sit at this table")
+            refuse_if_expired(actor.state)
             if actor.state.status != "open":
                 raise CommandError("table_started", "the match has started: a bot plays for you while you are away")
             await actor.emit({"type": "leave", "seat": seat})
@@ -365,6 +485,7 @@ class Hub:
             state = actor.state
             if state.host != player_id:
                 raise CommandError("not_host", "only the host seats bots")
+            refuse_if_expired(state)
             if state.status != "open":
                 raise CommandError("table_started", "the match has started")
             if state.seats[seat].kind not in ("open", "invite"):
@@ -380,6 +501,7 @@ class Hub:
             state = actor.state
             if state.host != player_id:
                 raise CommandError("not_host", "only the host starts the match")
+            refuse_if_expired(state)
             if state.status != "open":
                 raise CommandError("table_started", "the match has already started")
             empty = [i for i, s in enumerate(state.seats) if s.kind in ("open", "invite")]
@@ -387,8 +509,8 @@ class Hub:
                 raise CommandError("seats_empty", f"seats {empty} are empty: wait for players or fill them with bots")
             for i in empty:
                 await actor.emit({"type": "bot", "seat": i, "level": "heuristic"})
-            # RULES.md §7 recommends a random first dealer; it comes from the table's seed like the deals.
-            first_dealer = random.Random(f"{state.seed}:first-dealer").randrange(3)
+            # RULES.md §7 recommends a random first dealer; drawn like the deals (tablestate.deal_rng).
+            first_dealer = state.deal_rng("first-dealer").randrange(3)
             await actor.emit({"type": "start", "first_dealer": first_dealer})
             await actor.emit(state.next_deal_event())
 
@@ -461,15 +583,13 @@ class Hub:
         """The freshest state of ``table_id`` this process has: its actor, a replica, or the log."""
         actor = self.actors.get(table_id)
         if actor is not None:
+            actor.touch()
             return actor
         replica = self.replicas.get(table_id)
         if replica is not None:
             return replica
         if self.cluster is None:
-            state = await self._load_state(table_id)
-            actor = TableActor(self, state, self.store, self.settings, self.executor)
-            self.actors[table_id] = actor
-            return actor
+            return await self._local_actor(table_id)
         return Replica(table_id, await self._load_state(table_id))
 
     async def _replica(self, table_id: str) -> Replica:
@@ -591,32 +711,58 @@ class Hub:
     async def open_tables(self) -> list[dict[str, Any]]:
         """The lobby list: tables still open or being played, newest first."""
         if self.cluster is not None:
-            return await self.store.table_summaries(["open", "playing"])
-        states = [a.state for a in self.actors.values() if a.state.status in ("open", "playing")]
+            return await self.store.table_summaries(LOBBY_STATUSES)
+        states = [a.state for a in self.actors.values() if a.state.status in LOBBY_STATUSES]
         return [s.summary() for s in reversed(states)]
 
-    def lobby_changed(self) -> None:
-        """Note that the lobby list changed; watchers here (and in other processes) get it soon."""
-        if self._lobby_dirty:
-            return
-        self._lobby_dirty = True
-        with contextlib.suppress(RuntimeError):
-            asyncio.get_running_loop().call_soon(lambda: self._spawn(self._send_lobby(publish=True)))
+    async def lobby_update(self, changed: Collection[str]) -> dict[str, Any]:
+        """The lobby push for the tables ``changed``: their summaries if listed, else their ids in ``removed``.
 
-    async def _send_lobby(self, publish: bool) -> None:
-        self._lobby_dirty = False
-        if publish and self.cluster is not None:
-            await self.cluster.publish_lobby({"kind": "changed"})
-        watchers = [c for c in self.connections if c.watches_lobby]
-        if not watchers:
+        Only what changed travels (a summary is about 300 bytes; the whole list of 300 tables is 88 KB).
+        """
+        if self.cluster is not None:
+            listed = await self.store.table_summaries_of(changed, LOBBY_STATUSES)
+        else:
+            # newest first, as in the full list (the actors are in the order the tables were loaded)
+            states = [a.state for a in self.actors.values() if a.table_id in changed]
+            listed = [s.summary() for s in reversed(states) if s.status in LOBBY_STATUSES]
+        removed = sorted(set(changed) - {s["table_id"] for s in listed})
+        return {"type": "lobby_update", "tables": listed, "removed": removed}
+
+    def lobby_changed(self, table_id: str) -> None:
+        """Note that ``table_id``'s lobby entry changed; watchers here (and in other processes) get it soon."""
+        first = not self._lobby_changes
+        self._lobby_changes.add(table_id)
+        if first:  # the changes of one event-loop turn go out in one push
+            with contextlib.suppress(RuntimeError):
+                asyncio.get_running_loop().call_soon(lambda: self._spawn(self._send_lobby(publish=True)))
+
+    async def _send_lobby(self, publish: bool, changed: Collection[str] | None = None) -> None:
+        """Push the changed entries to this process's lobby watchers (and name them to the other processes)."""
+        if changed is None:
+            changed, self._lobby_changes = self._lobby_changes, set()
+        if not changed:
             return
-        message = {"type": "lobby", "tables": await self.open_tables()}
-        for conn in watchers:
-            conn.send(message)
+        if publish and self.cluster is not None:
+            await self.cluster.publish_lobby({"kind": "changed", "tables": sorted(changed)})
+        # In a cluster the summaries are read from the store: without the lock an older read could be
+        # sent after a newer one and leave watchers with a stale entry.
+        async with self._lobby_order:
+            watchers = [c for c in self.connections if c.watches_lobby]
+            if not watchers:
+                return
+            message = await self.lobby_update(changed)
+            for conn in watchers:
+                conn.send(message)
 
     async def _on_lobby(self, data: dict[str, Any]) -> None:
-        if data.get("kind") == "changed":
-            await self._send_lobby(publish=False)
+        if data.get("kind") == "changed" and isinstance(data.get("tables"), list):
+            await self._send_lobby(publish=False, changed=[str(t) for t in data["tables"]])
+        elif data.get("kind") == "changed":
+            # a process of an older version names no tables: its watchers here get the whole list
+            message = {"type": "lobby", "tables": await self.open_tables()}
+            for conn in [c for c in self.connections if c.watches_lobby]:
+                conn.send(message)
         elif data.get("kind") == "chat":
             self._deliver_lobby_line(data["line"])
 
@@ -624,7 +770,7 @@ class Hub:
         """A lobby chat line from ``conn`` (to every process's lobby watchers)."""
         if not isinstance(text, str) or not text.strip() or len(text) > 300:
             raise CommandError("bad_chat", "text must be a non-empty string of at most 300 characters")
-        line = {"name": conn.name, "text": text.strip()}
+        line = {"name": conn.name, "text": text.strip()}  # checked at the edge (inputs.clean_text)
         self._deliver_lobby_line(line)
         if self.cluster is not None:
             await self.cluster.publish_lobby({"kind": "chat", "line": line})
@@ -656,7 +802,10 @@ class Hub:
         if table_id is None:
             return
         conn.table_id = None
-        source = self.actors.get(table_id) or self.replicas.get(table_id)
+        actor = self.actors.get(table_id)
+        if actor is not None:
+            actor.touch()  # an idle table is unloaded some time after its last watcher left
+        source = actor or self.replicas.get(table_id)
         if source is None:
             return
         if self.cluster is not None and not any(c.table_id == table_id for c in self.connections):

@@ -18,6 +18,10 @@ from ulti.engine.dealing import deal_hands
 from ulti.engine.errors import IllegalAction, RecordError
 from ulti.engine.match import MATCH_LENGTHS, Match
 from ulti.engine.record import action_to_json, deal_to_record, match_to_record, parse_action
+from ulti.server.errors import CommandError
+from ulti.server.inputs import clean_text
+
+__all__ = ["BOT_LEVELS", "CommandError", "TableState"]
 
 BOT_LEVELS = ("random", "heuristic", "strong")
 MAX_CHAT_LENGTH = 300
@@ -34,16 +38,6 @@ PRESET_PHRASES = {
     "brb": "Back in a moment.",
     "bye": "Goodbye!",
 }
-
-
-class CommandError(Exception):
-    """A command that is refused; ``code`` is machine-readable, the message names the rule."""
-
-    def __init__(self, code: str, message: str) -> None:
-        """An error with a short code (``illegal``, ``not_your_seat``, …) and a message."""
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass
@@ -71,9 +65,11 @@ class TableState:
     host: str = ""
     deals_planned: int = 6
     move_seconds: int = 0
-    seed: int = 0
+    seed: int = 0  # secret unless chosen; bots draw from it so that a replayed table plays the same
+    chosen_seed: bool = True  # tables stored before seeds were secret dealt from their seed
+    practice: bool = False  # a chosen seed outside tests: nobody but the host may sit down
     seats: list[Seat] = field(default_factory=lambda: [Seat(), Seat(), Seat()])
-    status: str = "new"  # new | open | playing | finished
+    status: str = "new"  # new | open | playing | finished | expired (never started, see Hub.sweep)
     match: Match | None = None
     chat: list[dict[str, Any]] = field(default_factory=list)
     ready_for_next: bool = False  # the last deal is over and the next one is due
@@ -174,6 +170,8 @@ class TableState:
             self.deals_planned = event["deals"]
             self.move_seconds = event["move_seconds"]
             self.seed = event["seed"]
+            self.chosen_seed = event.get("chosen_seed", True)
+            self.practice = bool(event.get("practice", False))
             self.status = "open"
             for i, spec in enumerate(event["seats"]):
                 if spec["kind"] == "bot":
@@ -181,7 +179,7 @@ class TableState:
                 elif spec["kind"] == "invite":
                     self.seats[i] = Seat(kind="invite", invite=spec["invite"])
         elif kind == "sit":
-            self.seats[event["seat"]] = Seat(kind="player", player_id=event["player"], name=event["name"])
+            self.seats[event["seat"]] = Seat(kind="player", player_id=event["player"], name=_sendable(event["name"]))
         elif kind == "leave":
             self.seats[event["seat"]] = Seat()
         elif kind == "bot":
@@ -208,8 +206,12 @@ class TableState:
         elif kind == "away":
             self.seats[event["seat"]].away = event["away"]
         elif kind == "chat":
-            self.chat.append({k: event[k] for k in ("seat", "name", "text") if k in event})
+            line = {k: event[k] for k in ("seat", "name", "text") if k in event}
+            self.chat.append({k: _sendable(v) if isinstance(v, str) else v for k, v in line.items()})
             del self.chat[:-CHAT_HISTORY]
+        elif kind == "expired":
+            # An unstarted table nobody used for a long time: it leaves the lobby, its seats stay as they were.
+            self.status = "expired"
         else:
             raise ValueError(f"unknown event type {kind!r}")
 
@@ -219,9 +221,20 @@ class TableState:
         """The event that deals the next deal (from the table's seed, so it is reproducible)."""
         assert self.match is not None
         index = len(self.match.deals)
-        rng = random.Random(f"{self.seed}:{index}")
+        rng = self.deal_rng(str(index))
         hands = deal_hands(rng, self.match.dealer_of(index))
         return {"type": "deal", "index": index, "hands": [[card_str(c) for c in iter_cards(h)] for h in hands]}
+
+    def deal_rng(self, purpose: str) -> random.Random:
+        """Where the cards (and the first dealer) come from.
+
+        A chosen seed (tests, practice) makes them reproducible. Otherwise they come from the
+        operating system's randomness: the deal event stores the hands, so a replay needs no seed,
+        and nothing a player sends or sees can predict the next deal.
+        """
+        if self.chosen_seed:
+            return random.Random(f"{self.seed}:{purpose}")
+        return random.SystemRandom()
 
     def action_event(self, seat: int, payload: object, by: str) -> dict[str, Any]:
         """Validate ``payload`` (a record-style action without its seat) for ``seat``; the event it makes."""
@@ -250,11 +263,7 @@ class TableState:
             return {"type": "chat", "seat": seat, "name": name, "text": PRESET_PHRASES[str(phrase)]}
         if in_deal:
             raise CommandError("chat_closed", "during a deal only the preset phrases may be said (no table talk)")
-        if not isinstance(text, str) or not text.strip():
-            raise CommandError("bad_chat", "text must be a non-empty string")
-        if len(text) > MAX_CHAT_LENGTH:
-            raise CommandError("bad_chat", f"text is longer than {MAX_CHAT_LENGTH} characters")
-        return {"type": "chat", "seat": seat, "name": name, "text": text.strip()}
+        return {"type": "chat", "seat": seat, "name": name, "text": clean_text(text, "text", MAX_CHAT_LENGTH)}
 
     def deal_record(self, index: int) -> dict[str, Any]:
         """The record of finished deal ``index``."""
@@ -269,6 +278,15 @@ class TableState:
         record = match_to_record(self.match)
         record["deals"] = [r for r, d in zip(record["deals"], self.match.deals, strict=True) if d.is_over]
         return record
+
+
+def _sendable(text: str) -> str:
+    """``text`` with anything UTF-8 cannot encode replaced.
+
+    Text is checked at the edge (``inputs.py``) before it is stored; this only repairs events stored
+    by older versions, which accepted lone surrogates and so made their tables impossible to send.
+    """
+    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def bot_name(level: str) -> str:

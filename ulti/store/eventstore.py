@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from sqlalchemy import event, insert, select, update
+import orjson
+from sqlalchemy import event, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -51,6 +52,8 @@ class EventStore:
         self.engine = engine
         self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
+        #: told (seconds, events) after each group commit: the server's metrics (the store may not import them)
+        self.on_commit: Callable[[float, int], None] | None = None
 
     @classmethod
     async def open(cls, url: str) -> EventStore:
@@ -77,7 +80,9 @@ class EventStore:
         row = {
             "table_id": table_id,
             "seq": seq,
-            "body": json.dumps(body, separators=(",", ":")),
+            # orjson refuses text UTF-8 cannot hold (a lone surrogate): such an event is never stored,
+            # so no stored event can make its table impossible to load or send
+            "body": orjson.dumps(body).decode(),
             "created_at": _now_ms(),
         }
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -89,6 +94,7 @@ class EventStore:
     async def _write_pending(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
+            started = time.perf_counter()
             try:
                 async with self.engine.begin() as conn:
                     await conn.execute(insert(events), [row for row, _ in batch])
@@ -102,9 +108,13 @@ class EventStore:
                     if not done.done():
                         done.set_exception(exc)
                 continue
+            elapsed = time.perf_counter() - started
             for _, done in batch:
                 if not done.done():
                     done.set_result(None)
+            if self.on_commit is not None:
+                # after the results: whatever the observer does, no append is left waiting on it
+                self.on_commit(elapsed, len(batch))
 
     async def _write_one(self, row: dict[str, Any], done: asyncio.Future[None]) -> None:
         try:
@@ -129,7 +139,7 @@ class EventStore:
 
     async def save_table(self, table_id: str, status: str, summary: dict[str, Any]) -> None:
         """Create or update a table's lobby summary and status."""
-        text = json.dumps(summary, separators=(",", ":"))
+        text = orjson.dumps(summary).decode()
         now = _now_ms()
         async with self.engine.begin() as conn:
             result = await conn.execute(
@@ -155,6 +165,28 @@ class EventStore:
         )
         async with self.engine.connect() as conn:
             return [json.loads(r[0]) for r in await conn.execute(query)]
+
+    async def table_summaries_of(self, table_ids: Collection[str], statuses: Sequence[str]) -> list[dict[str, Any]]:
+        """The lobby summaries of those of ``table_ids`` that have one of ``statuses``, newest first.
+
+        A lobby push reads only the tables that changed, not the whole list.
+        """
+        if not table_ids:
+            return []
+        query = (
+            select(tables.c.summary)
+            .where(tables.c.id.in_(list(table_ids)), tables.c.status.in_(list(statuses)))
+            .order_by(tables.c.created_at.desc())
+        )
+        async with self.engine.connect() as conn:
+            return [json.loads(r[0]) for r in await conn.execute(query)]
+
+    async def last_event_at(self, table_id: str) -> float | None:
+        """When the latest event of ``table_id`` was stored (epoch seconds), None if it has none."""
+        query = select(func.max(events.c.created_at)).where(events.c.table_id == table_id)
+        async with self.engine.connect() as conn:
+            value = (await conn.execute(query)).scalar()
+        return None if value is None else value / 1000
 
     async def add_table_player(self, table_id: str, player_id: str, seat: int) -> None:
         """Remember that ``player_id`` sat at ``seat`` of ``table_id`` (for the past-matches list)."""

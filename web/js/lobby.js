@@ -114,6 +114,19 @@ function renderTables() {
   }));
 }
 
+/**
+ * The list after a `lobby_update` (protocol §7): changed tables are replaced where they are, tables
+ * new to the list go first (newest first, as sent), removed ones are dropped.
+ */
+function applyLobbyUpdate(list, msg) {
+  const changed = new Map((msg.tables || []).map((tb) => [tb.table_id, tb]));
+  const gone = new Set(msg.removed || []);
+  const known = new Set(list.map((tb) => tb.table_id));
+  const fresh = (msg.tables || []).filter((tb) => !known.has(tb.table_id));
+  const kept = list.filter((tb) => !gone.has(tb.table_id)).map((tb) => changed.get(tb.table_id) || tb);
+  return [...fresh, ...kept];
+}
+
 function setBanner(status) {
   const el = document.getElementById("conn-banner");
   if (status.state === "lost") {
@@ -161,6 +174,9 @@ function startSocket() {
           chatLines = msg.chat.slice(-CHAT_KEEP);
           renderLobbyChat();
         }
+      } else if (msg.type === "lobby_update") { // only what changed since the full list (protocol §7)
+        tables = applyLobbyUpdate(tables, msg);
+        renderTables();
       } else if (msg.type === "lobby_chat" && msg.line) {
         chatLines.push(msg.line);
         if (chatLines.length > CHAT_KEEP) chatLines = chatLines.slice(-CHAT_KEEP);

@@ -130,10 +130,12 @@ function renderWaiting(S, h) {
   const isHost = S.player && st.table.host === S.player.id;
   const invites = loadInvites(st.table.table_id);
   const seated = st.you !== null;
+  // A table whose match never started expires (protocol §8 `expired`): nothing can be done at it any more.
+  const expired = st.table.status === "expired";
   const rows = st.table.seats.map((s, i) => {
     let extra = "";
-    const free = s.kind === "open" || s.kind === "invite";
-    if (s.kind === "open") {
+    const free = (s.kind === "open" || s.kind === "invite") && !expired;
+    if (s.kind === "open" && !expired) {
       const link = tableUrl(st.table.table_id, { seat: i });
       extra += linkRow(t("table.seatlink", { n: i + 1 }), link, `seat-link-${i}`);
       if (!seated) extra += `<button type="button" class="primary small" data-testid="sit-${i}" data-sit="${i}">${esc(t("table.sit"))}</button>`;
@@ -157,7 +159,9 @@ function renderWaiting(S, h) {
       <div class="ws-name"><span class="seat-no">${i + 1}</span> ${esc(s.kind === "player" ? s.name : seatName(s))}${you}${conn}</div>
       <div class="ws-extra">${extra}</div></li>`;
   }).join("");
-  const startBlock = isHost
+  const startBlock = expired
+    ? `<p class="muted" data-testid="table-expired">${esc(t("table.expired.note"))}</p>`
+    : isHost
     ? `<div class="start-row">
         <label class="check"><input type="checkbox" id="fill-bots" data-testid="fill-bots" checked> ${esc(t("table.fill"))}</label>
         <button type="button" class="primary big" data-testid="start-match" id="start-btn">${esc(t("table.start"))}</button>
@@ -165,12 +169,12 @@ function renderWaiting(S, h) {
     : `<p class="muted">${esc(seated ? t("table.onlyhost") : t("table.spectator"))}</p>`;
   const fill = box.querySelector("#fill-bots");
   const fillChecked = fill ? fill.checked : true;
-  const html = `<h1>${esc(t("table.waiting"))}</h1>
+  const html = `<h1>${esc(t(expired ? "table.expired" : "table.waiting"))}</h1>
     <p class="muted">${esc(t("lobby.dealsof", { played: 0, planned: st.table.deals_planned }))} · ${esc(t("lobby.time"))}: ${esc(st.table.move_seconds ? t("lobby.seconds", { n: st.table.move_seconds }) : t("lobby.time.none"))}</p>
     <h2>${esc(t("table.seats"))}</h2>
     <ul class="wait-seats">${rows}</ul>
     ${startBlock}
-    ${seated ? `<button type="button" class="link-btn" data-testid="leave-table" id="leave-btn">${esc(t("table.leave"))}</button>` : ""}`;
+    ${seated && !expired ? `<button type="button" class="link-btn" data-testid="leave-table" id="leave-btn">${esc(t("table.leave"))}</button>` : ""}`;
   if (!setHtml(box, html)) return;
   const f2 = box.querySelector("#fill-bots");
   if (f2) f2.checked = fillChecked;

@@ -1,0 +1,29 @@
+"""uvicorn's WebSocket protocol, with a handshake that a too-long request line cannot hang.
+
+When ``websockets`` refuses a handshake while parsing it (a request line or header over its
+limits, such as a 10 KiB token in the query string), it prepares a ``414``/``400`` answer and
+yields no request event. uvicorn 0.54's sans-I/O protocol only writes answers in reply to a
+request event, so that answer was never sent and the client waited forever. This subclass
+writes it and closes the connection.
+"""
+
+from __future__ import annotations
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+
+class WebSocketProtocol(WebSocketsSansIOProtocol):
+    """``WebSocketsSansIOProtocol`` that answers a handshake refused by the parser instead of hanging."""
+
+    def data_received(self, data: bytes) -> None:
+        """Feed the parser; if it refused the handshake itself, send its refusal and close."""
+        if not self.handshake_initiated:
+            self.conn.receive_data(data)
+            if self.conn.handshake_exc is not None:
+                self.transport.write(b"".join(self.conn.data_to_send()))
+                self.handshake_complete = self.close_sent = True
+                self.transport.close()
+                return
+            self.handle_events()
+            return
+        super().data_received(data)
