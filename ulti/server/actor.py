@@ -9,7 +9,6 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any
 
 from ulti.engine.record import action_to_json
@@ -19,19 +18,18 @@ from ulti.server.tablestate import CommandError, TableState, bot_action
 from ulti.store import EventStore, SeqConflict
 
 if TYPE_CHECKING:
-    from ulti.server.hub import Hub
+    from ulti.server.seam import TableHost
 
 
 class TableActor:
     """Owns one table's state; every change goes through ``emit`` under the table's lock."""
 
-    def __init__(self, hub: Hub, state: TableState, store: EventStore, settings: Settings, executor: Executor) -> None:
-        """An actor for ``state`` (already rebuilt from its stored events)."""
-        self.hub = hub
+    def __init__(self, host: TableHost, state: TableState, store: EventStore, settings: Settings) -> None:
+        """An actor for ``state`` (already rebuilt from its stored events), reporting to ``host``."""
+        self.host = host
         self.state = state
         self.store = store
         self.settings = settings
-        self.executor = executor
         self.lock = asyncio.Lock()
         self.deadline: float | None = None  # epoch seconds by which the seat on turn must act
         self._task: asyncio.Task[None] | None = None  # the pending bot move, timeout or next deal
@@ -64,15 +62,15 @@ class TableActor:
         self.last_event_at = time.time()
         self.touch()
         # What each seat may see of the event is fixed now; the views go out once the command is done.
-        self._outgoing.append(self.hub.filter_event(self, seq, event))
+        self._outgoing.append(self.host.filter_event(self, seq, event))
         self._stored.append((seq, event))
         if event["type"] == "action":
             # counted by the process that stored it only (replicas never emit): summing processes is exact
-            self.hub.metrics.action_done(str(event.get("by", "player")))
+            self.host.action_stored(str(event.get("by", "player")))
         deal_ended = event["type"] == "action" and self.state.deal is not None and self.state.deal.is_over
         if event["type"] in ("created", "sit", "leave", "bot", "start", "away", "expired") or deal_ended:
             await self.store.save_table(self.table_id, self.state.status, self.state.summary())
-            self.hub.lobby_changed(self.table_id)
+            self.host.lobby_changed(self.table_id)
         return seq
 
     async def run(self, command: Callable[[], Awaitable[Any]]) -> Any:
@@ -87,15 +85,14 @@ class TableActor:
                 except CommandError:
                     # In a cluster this process may hold a stale state (see _catch_up): a refusal is
                     # checked again on the log's latest state before it is final.
-                    if self.hub.cluster is None or not await self._catch_up():
+                    if not self.host.clustered or not await self._catch_up():
                         raise
                     result = await command()
             finally:
                 self.schedule()
                 outgoing, self._outgoing = self._outgoing, []
                 stored, self._stored = self._stored, []
-                self.hub.broadcast_events(self, outgoing)
-                await self.hub.publish(self, stored)
+                await self.host.events_committed(self, outgoing, stored)
         return result
 
     async def _catch_up(self) -> bool:
@@ -109,7 +106,7 @@ class TableActor:
         missed = await self.store.events(self.table_id, after=self.state.seq)
         for event in missed:
             self.state.apply(event)
-            self._outgoing.append(self.hub.filter_event(self, self.state.seq, event))
+            self._outgoing.append(self.host.filter_event(self, self.state.seq, event))
         return bool(missed)
 
     # ---------------------------------------------------------------- commands
@@ -123,15 +120,7 @@ class TableActor:
         async def command() -> int:
             if command_id is not None and command_id in self.state.recent_commands:
                 return self.state.recent_commands[command_id]
-            deal = self.state.deal
-            if deal is not None and not deal.is_over:
-                if not deal.choices(seat).any():
-                    raise CommandError("not_your_turn", f"it is not seat {seat}'s turn")
-                if deal.in_chain and isinstance(payload, dict) and payload.get("action") == "play":
-                    raise CommandError(
-                        "chain_open", "the kontra chain after trick 1 is open: each side speaks before trick 2 is led"
-                    )
-            event = self.state.action_event(seat, payload, by)
+            event = self.state.action_event(seat, payload, by)  # every rule of the table and the game
             if command_id is not None:
                 event["cid"] = command_id
             if by == "player" and self.state.seats[seat].away:
@@ -150,7 +139,7 @@ class TableActor:
                 task.cancel()
             if seat not in self.present:
                 self.present.add(seat)
-                await self.hub.presence_changed(self, seat, True)
+                await self.host.presence_changed(self, seat, True)
             if self.state.seats[seat].away and self.state.status == "playing":
                 await self.emit({"type": "away", "seat": seat, "away": False})
 
@@ -160,7 +149,7 @@ class TableActor:
         """The last connection of ``seat``'s player closed: after a grace period a bot plays for it."""
         if seat in self.present:
             self.present.discard(seat)
-            self.hub.presence_soon(self, seat, False)
+            self.host.presence_soon(self, seat, False)
         if self.state.status != "playing" or seat in self._absence:
             return
 
@@ -241,7 +230,7 @@ class TableActor:
         loop = asyncio.get_running_loop()
         # Bots think off the event loop so that one table's bot never stalls another table.
         # Strong bots search in compiled code that holds the interpreter lock: they think in another process.
-        executor = self.hub.process_executor() if level.startswith("strong") else self.executor
+        executor = self.host.bot_executor(level)
         thinking = loop.run_in_executor(executor, bot_action, level, view, seed)
         try:
             action = await asyncio.wait_for(thinking, self.settings.bot_budget)
@@ -279,7 +268,7 @@ class TableActor:
             log("background command refused", logging.ERROR, table=self.table_id, error=exc.message)
         except SeqConflict:
             # Another process holds this table now: stop acting for it here.
-            await self.hub.lost_table(self.table_id)
+            await self.host.lost_table(self.table_id)
         except Exception:  # pragma: no cover - keep the table alive, but say so loudly
             logging.getLogger("ulti").exception("background task failed", extra={"fields": {"table": self.table_id}})
 

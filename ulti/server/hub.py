@@ -24,11 +24,10 @@ from ulti.server.actor import TableActor
 from ulti.server.auth import new_id
 from ulti.server.cluster import Cluster, OwnerUnavailable
 from ulti.server.config import Settings
-from ulti.server.inputs import name_key
 from ulti.server.logs import log
 from ulti.server.metrics import Metrics
+from ulti.server.seam import Filtered
 from ulti.server.tablestate import (
-    BOT_LEVELS,
     CommandError,
     TableState,
     validate_table_config,
@@ -43,7 +42,6 @@ LOBBY_STATUSES = ("open", "playing")  # the tables the lobby lists; the others m
 SWEEP_EVERY_MAX = 30.0  # seconds between idle sweeps at most (less when the configured times are short)
 ROUTING_ATTEMPTS = 60  # about the time a dead owner's lease takes to expire, and then some
 
-Filtered = tuple[int, dict[int | None, dict[str, Any]]]
 
 
 @dataclass(eq=False)
@@ -85,12 +83,6 @@ class Replica:
     state: TableState
     deadline: float | None = None
     present: set[int] = field(default_factory=set)
-
-
-def refuse_if_expired(state: TableState) -> None:
-    """Refuse to seat, unseat or start anything at a table that expired before its match started."""
-    if state.status == "expired":
-        raise CommandError("table_expired", "this table expired before its match started: create a new one")
 
 
 class Hub:
@@ -149,6 +141,28 @@ class Hub:
             await self._adopt(table_id)
         self._spawn(self._sweep_forever())
 
+    # ---------------------------------------------------------------- the actors' host (seam.TableHost)
+
+    @property
+    def clustered(self) -> bool:
+        """Whether several processes share the tables."""
+        return self.cluster is not None
+
+    def bot_executor(self, level: str) -> Executor:
+        """Threads for quick bots; worker processes for the strong bot, whose compiled search holds the GIL."""
+        return self.process_executor() if level.startswith("strong") else self.executor
+
+    def action_stored(self, by: str) -> None:
+        """Count a stored action."""
+        self.metrics.action_done(by)
+
+    async def events_committed(
+        self, actor: TableActor, outgoing: list[Filtered], stored: list[tuple[int, dict[str, Any]]]
+    ) -> None:
+        """Send a command's events to the watchers here, then to the other processes."""
+        self.broadcast_events(actor, outgoing)
+        await self.publish(actor, stored)
+
     def process_executor(self) -> Executor:
         """The worker processes for bots whose search would hold the interpreter lock (made on first use)."""
         if self._processes is None:
@@ -183,7 +197,7 @@ class Hub:
     async def _adopt(self, table_id: str) -> TableActor:
         """Become the live actor of ``table_id`` (its lease already held in a cluster)."""
         state = await self._load_state(table_id)
-        actor = TableActor(self, state, self.store, self.settings, self.executor)
+        actor = TableActor(self, state, self.store, self.settings)
         if state.status == "open":
             # an unstarted table's expiry counts from its last stored event, not from this restart
             actor.last_event_at = await self.store.last_event_at(table_id) or actor.last_event_at
@@ -350,7 +364,7 @@ class Hub:
             # one table would store conflicting events, so the first one loaded is the one kept.
             actor = self.actors.get(table_id)
             if actor is None:
-                actor = TableActor(self, state, self.store, self.settings, self.executor)
+                actor = TableActor(self, state, self.store, self.settings)
                 self.actors[table_id] = actor
         actor.touch()
         return actor
@@ -392,7 +406,7 @@ class Hub:
                 specs.append({"kind": "open"})
         if self.cluster is not None and not await self.cluster.acquire(table_id):  # pragma: no cover - fresh id
             raise CommandError("unavailable", "could not create the table; try again")
-        actor = TableActor(self, TableState(table_id), self.store, self.settings, self.executor)
+        actor = TableActor(self, TableState(table_id), self.store, self.settings)
         self.actors[table_id] = actor
         created = {"type": "created", "host": player_id, "deals": deals, "move_seconds": seconds, "seed": seed,
                    "chosen_seed": chosen, "practice": chosen and not self.settings.allow_chosen_seeds,
@@ -430,89 +444,32 @@ class Hub:
         await self.store.add_table_player(actor.table_id, player_id, seat)
 
     async def _op_join(self, actor: TableActor, args: dict[str, Any]) -> int:
-        player_id, name, seat, invite = args["player"], args["name"], args["seat"], args.get("invite")
-        if type(seat) is not int or seat not in (0, 1, 2):
-            raise CommandError("bad_request", "seat must be 0, 1 or 2")
+        player_id, name, seat = args["player"], args["name"], args["seat"]
 
         async def command() -> int:
-            state = actor.state
-            refuse_if_expired(state)
-            if state.status != "open":
-                raise CommandError("table_started", "this table's match has started: seats are fixed")
-            if state.seat_of(player_id) is not None:
-                raise CommandError("already_seated", f"you already sit at seat {state.seat_of(player_id)}")
-            if state.practice and player_id != state.host:
-                raise CommandError(
-                    "practice_table", "a practice table's deals were chosen by its host: only the host plays"
-                )
-            key = name_key(name)
-            if any(s.kind == "player" and name_key(s.name) == key for s in state.seats):
-                raise CommandError(
-                    "name_taken", f"a player whose name reads as {name!r} sits here: choose another name"
-                )
-            target = state.seats[seat]
-            if target.kind == "invite" and invite != target.invite:
-                raise CommandError("reserved", f"seat {seat} is reserved: it needs its invite link")
-            if target.kind not in ("open", "invite"):
-                raise CommandError("seat_taken", f"seat {seat} is taken")
-            await self._sit(actor, seat, player_id, name)
-            return seat
+            event = actor.state.join_event(player_id, name, seat, args.get("invite"))
+            await self._sit(actor, event["seat"], player_id, name)
+            return int(event["seat"])
 
         return int(await actor.run(command))
 
     async def _op_leave(self, actor: TableActor, args: dict[str, Any]) -> None:
-        player_id = args["player"]
-
         async def command() -> None:
-            seat = actor.state.seat_of(player_id)
-            if seat is None:
-                raise CommandError("not_seated", "you do not sit at this table")
-            refuse_if_expired(actor.state)
-            if actor.state.status != "open":
-                raise CommandError("table_started", "the match has started: a bot plays for you while you are away")
-            await actor.emit({"type": "leave", "seat": seat})
+            await actor.emit(actor.state.leave_event(args["player"]))
 
         await actor.run(command)
 
     async def _op_add_bot(self, actor: TableActor, args: dict[str, Any]) -> None:
-        player_id, seat, level = args["player"], args["seat"], args["level"]
-        if type(seat) is not int or seat not in (0, 1, 2):
-            raise CommandError("bad_request", "seat must be 0, 1 or 2")
-        if level not in BOT_LEVELS:
-            raise CommandError("bad_request", f"level must be one of {', '.join(BOT_LEVELS)}")
-
         async def command() -> None:
-            state = actor.state
-            if state.host != player_id:
-                raise CommandError("not_host", "only the host seats bots")
-            refuse_if_expired(state)
-            if state.status != "open":
-                raise CommandError("table_started", "the match has started")
-            if state.seats[seat].kind not in ("open", "invite"):
-                raise CommandError("seat_taken", f"seat {seat} is taken")
-            await actor.emit({"type": "bot", "seat": seat, "level": level})
+            await actor.emit(actor.state.add_bot_event(args["player"], args["seat"], args["level"]))
 
         await actor.run(command)
 
     async def _op_start(self, actor: TableActor, args: dict[str, Any]) -> None:
-        player_id, fill_bots = args["player"], bool(args.get("fill_bots"))
-
         async def command() -> None:
-            state = actor.state
-            if state.host != player_id:
-                raise CommandError("not_host", "only the host starts the match")
-            refuse_if_expired(state)
-            if state.status != "open":
-                raise CommandError("table_started", "the match has already started")
-            empty = [i for i, s in enumerate(state.seats) if s.kind in ("open", "invite")]
-            if empty and not fill_bots:
-                raise CommandError("seats_empty", f"seats {empty} are empty: wait for players or fill them with bots")
-            for i in empty:
-                await actor.emit({"type": "bot", "seat": i, "level": "heuristic"})
-            # RULES.md §7 recommends a random first dealer; drawn like the deals (tablestate.deal_rng).
-            first_dealer = state.deal_rng("first-dealer").randrange(3)
-            await actor.emit({"type": "start", "first_dealer": first_dealer})
-            await actor.emit(state.next_deal_event())
+            for event in actor.state.start_events(args["player"], bool(args.get("fill_bots"))):
+                await actor.emit(event)
+            await actor.emit(actor.state.next_deal_event())
 
         await actor.run(command)
 

@@ -19,7 +19,7 @@ from ulti.engine.errors import IllegalAction, RecordError
 from ulti.engine.match import MATCH_LENGTHS, Match
 from ulti.engine.record import action_to_json, deal_to_record, match_to_record, parse_action
 from ulti.server.errors import CommandError
-from ulti.server.inputs import clean_text
+from ulti.server.inputs import clean_text, name_key
 
 __all__ = ["BOT_LEVELS", "CommandError", "TableState"]
 
@@ -225,6 +225,77 @@ class TableState:
         hands = deal_hands(rng, self.match.dealer_of(index))
         return {"type": "deal", "index": index, "hands": [[card_str(c) for c in iter_cards(h)] for h in hands]}
 
+    # The table's own rules, as pure functions: each checks a command against the state and returns
+    # the event(s) it makes, or raises ``CommandError`` naming the rule; nothing is changed here.
+
+    def join_event(self, player_id: str, name: str, seat: object, invite: object) -> dict[str, Any]:
+        """``player_id`` (called ``name``) sits at ``seat`` of this open table (an invite seat needs its token)."""
+        seat = _seat_number(seat)
+        self._refuse_if_expired()
+        if self.status != "open":
+            raise CommandError("table_started", "this table's match has started: seats are fixed")
+        if self.seat_of(player_id) is not None:
+            raise CommandError("already_seated", f"you already sit at seat {self.seat_of(player_id)}")
+        if self.practice and player_id != self.host:
+            raise CommandError(
+                "practice_table", "a practice table's deals were chosen by its host: only the host plays"
+            )
+        key = name_key(name)
+        if any(s.kind == "player" and name_key(s.name) == key for s in self.seats):
+            raise CommandError("name_taken", f"a player whose name reads as {name!r} sits here: choose another name")
+        target = self.seats[seat]
+        if target.kind == "invite" and invite != target.invite:
+            raise CommandError("reserved", f"seat {seat} is reserved: it needs its invite link")
+        if target.kind not in ("open", "invite"):
+            raise CommandError("seat_taken", f"seat {seat} is taken")
+        return {"type": "sit", "seat": seat, "player": player_id, "name": name}
+
+    def leave_event(self, player_id: str) -> dict[str, Any]:
+        """``player_id`` stands up from this table before its match starts."""
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise CommandError("not_seated", "you do not sit at this table")
+        self._refuse_if_expired()
+        if self.status != "open":
+            raise CommandError("table_started", "the match has started: a bot plays for you while you are away")
+        return {"type": "leave", "seat": seat}
+
+    def add_bot_event(self, player_id: str, seat: object, level: object) -> dict[str, Any]:
+        """The host puts a bot of ``level`` in an empty ``seat``."""
+        seat = _seat_number(seat)
+        if not isinstance(level, str) or level not in BOT_LEVELS:
+            raise CommandError("bad_request", f"level must be one of {', '.join(BOT_LEVELS)}")
+        if self.host != player_id:
+            raise CommandError("not_host", "only the host seats bots")
+        self._refuse_if_expired()
+        if self.status != "open":
+            raise CommandError("table_started", "the match has started")
+        if self.seats[seat].kind not in ("open", "invite"):
+            raise CommandError("seat_taken", f"seat {seat} is taken")
+        return {"type": "bot", "seat": seat, "level": level}
+
+    def start_events(self, player_id: str, fill_bots: bool) -> list[dict[str, Any]]:
+        """The host starts the match: bots for the empty seats (if asked), then the start.
+
+        The first deal is dealt by ``next_deal_event`` once the start is applied.
+        """
+        if self.host != player_id:
+            raise CommandError("not_host", "only the host starts the match")
+        self._refuse_if_expired()
+        if self.status != "open":
+            raise CommandError("table_started", "the match has already started")
+        empty = [i for i, s in enumerate(self.seats) if s.kind in ("open", "invite")]
+        if empty and not fill_bots:
+            raise CommandError("seats_empty", f"seats {empty} are empty: wait for players or fill them with bots")
+        events: list[dict[str, Any]] = [{"type": "bot", "seat": i, "level": "heuristic"} for i in empty]
+        # RULES.md §7 recommends a random first dealer; drawn like the deals (deal_rng).
+        events.append({"type": "start", "first_dealer": self.deal_rng("first-dealer").randrange(3)})
+        return events
+
+    def _refuse_if_expired(self) -> None:
+        if self.status == "expired":
+            raise CommandError("table_expired", "this table expired before its match started: create a new one")
+
     def deal_rng(self, purpose: str) -> random.Random:
         """Where the cards (and the first dealer) come from.
 
@@ -241,6 +312,12 @@ class TableState:
         deal = self.deal
         if self.status != "playing" or deal is None or deal.is_over:
             raise CommandError("no_deal", "no deal is in progress at this table")
+        if not deal.choices(seat).any():
+            raise CommandError("not_your_turn", f"it is not seat {seat}'s turn")
+        if deal.in_chain and isinstance(payload, dict) and payload.get("action") == "play":
+            raise CommandError(
+                "chain_open", "the kontra chain after trick 1 is open: each side speaks before trick 2 is led"
+            )
         if not isinstance(payload, dict):
             raise CommandError("bad_message", 'action must be an object such as {"action": "play", "card": "AS"}')
         try:
@@ -278,6 +355,12 @@ class TableState:
         record = match_to_record(self.match)
         record["deals"] = [r for r, d in zip(record["deals"], self.match.deals, strict=True) if d.is_over]
         return record
+
+
+def _seat_number(seat: object) -> int:
+    if type(seat) is not int or seat not in (0, 1, 2):
+        raise CommandError("bad_request", "seat must be 0, 1 or 2")
+    return seat
 
 
 def _sendable(text: str) -> str:
