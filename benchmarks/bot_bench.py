@@ -16,12 +16,12 @@ import os
 import random
 import statistics
 import time
-from typing import Any
 
 from ulti.bots.heuristic import HeuristicBot
 from ulti.bots.strong import StrongBot
-from ulti.engine.deal import Deal
+from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
+from ulti.engine.view import SeatView
 
 TARGET_CARD_MEDIAN = 0.3
 TARGET_CARD_P95 = 1.5
@@ -35,7 +35,7 @@ def pin_to_one_core() -> None:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
 
 
-def positions(deals: int, seed: int) -> list[dict[str, Any]]:
+def positions(deals: int, seed: int) -> list[SeatView]:
     """Every view of ``deals`` heuristic deals in which the seat on turn had a decision."""
     rng = random.Random(seed)
     views = []
@@ -45,7 +45,7 @@ def positions(deals: int, seed: int) -> list[dict[str, Any]]:
         bots = [HeuristicBot(random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
         while not deal.is_over:
             seat = deal.to_move
-            view = deal.view(seat)
+            view = deal.seat_view(seat)
             views.append(view)
             deal.apply(bots[seat].act(view))
     return views
@@ -79,12 +79,12 @@ def main() -> None:
         start = time.perf_counter()
         bot.act(view)
         elapsed = time.perf_counter() - start
-        choices = view["choices"]
-        if view["phase"] == "auction":
+        choices = view.choices
+        if view.phase is Phase.AUCTION:
             auction.append(elapsed)
-        elif view["phase"] == "play":
+        elif view.phase is Phase.PLAY:
             card_all.append(elapsed)
-            if len(choices["cards"]) >= 2:
+            if choices is not None and choices.cards.bit_count() >= 2:
                 card_choice.append(elapsed)
         else:
             other.append(elapsed)

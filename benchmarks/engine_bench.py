@@ -2,7 +2,10 @@
 
 Printed figures:
 - random legal card-play games per second (fresh deal, fixed trump contract, 10 random tricks, scored);
-- complete random legal deals per second (auction with talon, kontra, play, scoring);
+- complete random legal deals per second (auction with talon, kontra, play, scoring), and the same
+  with random bots acting from their typed views (``Deal.seat_view``);
+- wire views per second (``Deal.view``: the JSON a server sends, for every seat and a spectator after
+  every action of random deals);
 - legal-card generations per second (the engine's bitmask generator, and a plain list-scanning
   baseline written from the rules text, run in the same process for the ratio);
 - ``ulti score --jsonl`` records per second (in process, and through the real command).
@@ -77,15 +80,35 @@ def complete_deals(n: int, seed: int = 2) -> int:
 
 
 def complete_deals_with_views(n: int, seed: int = 2) -> int:
-    """Play ``n`` complete deals among random bots that each act from ``view(seat)``; return n."""
+    """Play ``n`` complete deals among random bots that each act from ``seat_view(seat)``; return n."""
     rng = random.Random(seed)
     bots = [RandomBot(random.Random(seed + s)) for s in range(3)]
     for i in range(n):
         deal = Deal(deal_hands(rng, i % 3), i % 3)
         while not deal.is_over:
             seat = deal.to_move
-            deal.apply(bots[seat].act(deal.view(seat)))
+            deal.apply(bots[seat].act(deal.seat_view(seat)))
     return n
+
+
+def wire_view_rate(n: int, seed: int = 5) -> float:
+    """``Deal.view`` calls per second (only the calls are timed): the three seats and a spectator after
+    every action of ``n`` random deals, as a server builds them per event."""
+    rng = random.Random(seed)
+    views = 0
+    elapsed = 0.0
+    for i in range(n):
+        deal = Deal(deal_hands(rng, i % 3), i % 3)
+        while True:
+            start = time.perf_counter()
+            for viewer in (None, 0, 1, 2):
+                deal.view(viewer)
+            elapsed += time.perf_counter() - start
+            views += 4
+            if deal.is_over:
+                break
+            deal.apply(random_legal_action(deal, rng))
+    return views / elapsed
 
 
 def positions(count: int, seed: int = 3) -> list[tuple[int, int, int, int, int]]:
@@ -111,7 +134,7 @@ _BASELINE_ORDER = [0, 1, 2, 6, 3, 4, 5, 7]
 
 
 def baseline_legal(hand: int, led: int, top: int, trump: int, seven: int) -> list[int]:
-    """A plain list-scanning legal-card generator written from RULES.md §3.3 (the baseline)."""
+    """A plain list-scanning legal-card generator written from docs/rules.md §3.3 (the baseline)."""
     cards = [c for c in range(32) if hand >> c & 1]
     if led < 0:
         legal = cards
@@ -150,7 +173,7 @@ def make_records(n: int, seed: int = 4) -> list[str]:
         deal = Deal(deal_hands(rng, i % 3), i % 3)
         while not deal.is_over:
             seat = deal.to_move
-            deal.apply(bots[seat].act(deal.view(seat)))
+            deal.apply(bots[seat].act(deal.seat_view(seat)))
         lines.append(json.dumps(deal_to_record(deal), separators=(",", ":")))
     return lines
 
@@ -165,7 +188,9 @@ def main() -> None:
     deals = median_rate(lambda: complete_deals(500))
     print(f"complete deals/s         {deals:10,.0f}   target 2,000 ({deals / 2000:.2f}x)")
     viewed = median_rate(lambda: complete_deals_with_views(200), repeats=3)
-    print(f"complete deals/s, views  {viewed:10,.0f}   (each action chosen from a freshly built view(seat))")
+    print(f"complete deals/s, views  {viewed:10,.0f}   (each action chosen from a freshly built seat_view(seat))")
+    wire = statistics.median(wire_view_rate(200) for _ in range(REPEATS))
+    print(f"wire views/s             {wire:10,.0f}   (Deal.view JSON for 3 seats and a spectator after each action)")
     pos = positions(20_000)
     fast = median_rate(lambda: generations(legal_cards, pos))
     base = median_rate(lambda: generations(baseline_legal, pos))

@@ -35,6 +35,7 @@ from websockets.asyncio.client import connect
 
 from ulti.bots.random_bot import RandomBot
 from ulti.engine.record import action_to_json
+from ulti.engine.view import SeatView
 from ulti.server.client import GameClient, ServerError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -61,7 +62,7 @@ async def table_player(client: GameClient, stop_at: float, latencies: list[float
         if not client.my_turn():
             continue
         assert client.state is not None
-        action = action_to_json(RandomBot(rng).act(client.state["deal"]))
+        action = action_to_json(RandomBot(rng).act(SeatView.from_json(client.state["deal"])))
         action.pop("seat")
         started = time.perf_counter()
         try:

@@ -24,6 +24,7 @@ import uvloop
 
 from ulti.bots.random_bot import RandomBot
 from ulti.engine.record import action_to_json
+from ulti.engine.view import SeatView
 from ulti.server.client import GameClient, ServerError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -92,7 +93,7 @@ async def player_loop(client: GameClient, seed: int, think: float, stop_at: floa
         await asyncio.sleep(think * rng.uniform(0.5, 1.5))
         assert client.state is not None
         seq = client.seq
-        action = action_to_json(RandomBot(rng).act(client.state["deal"]))
+        action = action_to_json(RandomBot(rng).act(SeatView.from_json(client.state["deal"])))
         action.pop("seat")
         start = time.perf_counter()
         try:

@@ -1,4 +1,4 @@
-"""Shared test fixtures: where ../shared lives."""
+"""Shared test fixtures: where the test data lives (inside the repository: it stands alone)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
-EXAMPLES = SHARED / "examples"
+DATA = ROOT / "tests" / "data"
+#: Example records with their results, refused records with their messages, perft counts (docs/record.md).
+EXAMPLES = DATA / "examples"
 
 
 @pytest.fixture(scope="session")
 def examples_dir() -> Path:
-    """The folder of example records (../shared/examples)."""
+    """The folder of example records (tests/data/examples)."""
     assert EXAMPLES.is_dir(), f"missing {EXAMPLES}"
     return EXAMPLES

@@ -1,4 +1,4 @@
-"""``ulti score`` as a real subprocess (RECORD.md, "Command line").
+"""``ulti score`` as a real subprocess (docs/record.md, "Command line").
 
 Every refused input exits 1 with nothing on stdout and one line on stderr that names the problem
 (never a traceback); ``--jsonl`` writes one line per record in order and exits 0; an incomplete
@@ -63,7 +63,7 @@ def with_action(record: dict[str, Any], index: int, action: Any) -> dict[str, An
     return out
 
 
-def hands_with(record: dict[str, Any], seat: int, position: int, code: str) -> dict[str, Any]:
+def hands_with(record: dict[str, Any], seat: int, position: int, code: object) -> dict[str, Any]:
     """``record`` with card ``position`` of ``hands[seat]`` replaced by ``code``."""
     out = copy.deepcopy(record)
     out["hands"][seat][position] = code

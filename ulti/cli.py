@@ -1,4 +1,4 @@
-"""The ``ulti`` command: ``ulti score`` (RECORD.md) and ``ulti play`` (a bot match in the terminal)."""
+"""The ``ulti`` command: ``ulti score`` (docs/record.md) and ``ulti play`` (a bot match in the terminal)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
+from ulti import __version__
 from ulti.engine.errors import UltiError
 from ulti.engine.record import score_record
 
@@ -101,8 +102,12 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """``ulti serve``: run the game server."""
-    import uvicorn
+    """``ulti serve``: run the game server (needs the ``server`` extra: ``pip install 'ulti[server]'``)."""
+    try:
+        import uvicorn
+    except ImportError:
+        print("ulti serve needs the server extra: pip install 'ulti[server]'", file=sys.stderr)
+        return 1
 
     from ulti.server.app import create_app
     from ulti.server.config import Settings
@@ -141,6 +146,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``ulti`` command."""
     parser = argparse.ArgumentParser(prog="ulti", description="Ulti, the Hungarian card game: tools.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     score = sub.add_parser("score", help="score a deal or match record (RECORD.md)")
     score.add_argument("file", help="the record file, or - for standard input")

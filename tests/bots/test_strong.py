@@ -12,7 +12,6 @@ from ulti.bots.random_bot import random_legal_action
 from ulti.bots.sampling import TALON, Sampler, analyse, forbidden_after, world_to_deal
 from ulti.bots.strong import StrongBot
 from ulti.engine.actions import Kind
-from ulti.engine.cards import parse_card
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
 from ulti.engine.play import legal_cards, trick_winner_index
@@ -35,7 +34,7 @@ def _category(deal: Deal, seat: int) -> str:
 
 
 def _check_position(deal: Deal, seat: int, rng: random.Random, worlds: int) -> None:
-    view = deal.view(seat)
+    view = deal.seat_view(seat)
     know = analyse(view)
     # the real deal is one of the worlds the knowledge allows
     for loc in know.others:
@@ -49,7 +48,7 @@ def _check_position(deal: Deal, seat: int, rng: random.Random, worlds: int) -> N
         assert world is not None, deal
         assert world.hands[seat] == deal.hands[seat]
         rebuilt = world_to_deal(view, world, rng)
-        assert rebuilt.view(seat) == view, deal
+        assert rebuilt.seat_view(seat) == view, deal
         # and every card played in the rebuilt deal was legal there (the replay checks), with the same voids
         for s in know.others:
             assert rebuilt.hands[s] == world.hands[s]
@@ -68,7 +67,7 @@ def test_sampled_worlds_give_the_viewer_exactly_its_view() -> None:
             if rng.random() < 0.35:
                 seen[_category(deal, seat)] += 1
                 _check_position(deal, seat, rng, worlds=3)
-            action = random_legal_action(deal, rng, 0.3) if use_random else heuristic[seat].act(deal.view(seat))
+            action = random_legal_action(deal, rng, 0.3) if use_random else heuristic[seat].act(deal.seat_view(seat))
             deal.apply(action)
     for category in ("auction", "auction after a take", "trump", "trick 1", "kontra chain", "play",
                      "play after own take", "open hands"):
@@ -111,15 +110,15 @@ def test_strong_bot_plays_only_legal_actions_in_every_phase() -> None:
             if deal.is_over:
                 break
             seat = deal.to_move
-            view = deal.view(seat)
+            view = deal.seat_view(seat)
             if number % 2 and seat != dealer:
                 action = random_legal_action(deal, rng, 0.5)
             else:
                 action = bots[seat].act(view)
                 kinds[action.kind.value] += 1
                 if action.kind is Kind.PLAY:
-                    assert action.card is not None
-                    assert action.card in [parse_card(c) for c in view["choices"]["cards"]]
+                    assert action.card is not None and view.choices is not None
+                    assert view.choices.cards >> action.card & 1
             deal.apply(action)  # raises IllegalAction on an illegal action
         assert deal.is_over
     assert kinds["bid"] and kinds["pass"] and kinds["play"], kinds
@@ -134,9 +133,10 @@ def test_strong_bot_kontra_trump_and_take_decisions_are_legal() -> None:
         deal = Deal(deal_hands(rng, dealer), dealer)
         while not deal.is_over:
             seat = deal.to_move
-            view = deal.view(seat)
-            interesting = view["phase"] == "trump" or (view["choices"] or {}).get("kontra") or (
-                view["phase"] == "auction" and view["choices"]["may_take"] and rng.random() < 0.3
+            view = deal.seat_view(seat)
+            choices = view.choices
+            interesting = view.phase is Phase.TRUMP or (choices is not None and choices.kontra is not None) or (
+                view.phase is Phase.AUCTION and choices is not None and choices.may_take and rng.random() < 0.3
             )
             if interesting:
                 action = StrongBot(random.Random(number), samples=4, time_budget=0.05, auction_samples=2,

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from websockets.asyncio.client import connect
+from websockets.typing import Origin
 
 from tests.cluster.conftest import Cluster
 from tests.server.helpers import three_players
@@ -73,8 +74,8 @@ async def test_a_match_through_the_documented_nginx_configuration(nginx_in_front
         await client.close()
     # a browser on the proxy's own origin may open the WebSocket; another origin may not
     url = base.replace("http", "ws") + f"/ws?token={clients[0].token}"
-    async with connect(url, origin=base) as ws:
+    async with connect(url, origin=Origin(base)) as ws:
         assert '"welcome"' in await ws.recv()
     with pytest.raises(Exception, match="403"):
-        async with connect(url, origin="http://evil.example"):
+        async with connect(url, origin=Origin("http://evil.example")):
             pass

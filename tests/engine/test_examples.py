@@ -1,4 +1,4 @@
-"""Every record in ../shared/examples scores to its result, and every refused one is refused."""
+"""Every record in tests/data/examples scores to its result, and every refused one is refused."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def test_example_record_scores_to_its_result(path: Path) -> None:
     expected = json.loads(path.with_suffix(".result.json").read_text())
     got = score_record(json.loads(path.read_text()))
     if path.stem.startswith("match"):
-        # RECORD.md: a match result lists each deal's result under "deals"; the example file
+        # docs/record.md: a match result lists each deal's result under "deals"; the example file
         # leaves that list empty, so compare everything else exactly and the deals by their scores.
         assert len(got.pop("deals")) == got["deals_played"]
         expected.pop("deals")

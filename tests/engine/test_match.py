@@ -1,4 +1,4 @@
-"""RULES.md §7 and §8.4: match length, rotation, winner and tie-break deals (M-1..M-3, §9 A23).
+"""docs/rules.md §7 and §8.4: match length, rotation, winner and tie-break deals (M-1..M-3, §9 A23).
 
 Scores are produced by real deals played through ``Match.new_deal``:
 - give-up: the opener bids M-S and concedes: opener −4, the others +2 each;

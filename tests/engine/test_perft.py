@@ -1,4 +1,4 @@
-"""Legal-card generation reproduces every count of ../shared/examples/perft.json (depths 1 to 9)."""
+"""Legal-card generation reproduces every count of tests/data/examples/perft.json (depths 1 to 9)."""
 
 from __future__ import annotations
 

@@ -142,7 +142,7 @@ def played_cards(deal: Deal) -> CardSet:
     return mask
 
 
-# Independent reading of RULES.md §3.1, §3.3 and §3.4 (ranks are natural indices 7 8 9 T J Q K A).
+# Independent reading of docs/rules.md §3.1, §3.3 and §3.4 (ranks are natural indices 7 8 9 T J Q K A).
 _TRUMP_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)  # A 10 K Q J 9 8 7
 
 
@@ -161,7 +161,7 @@ def reference_top(trick: list[Card], trump: int | None) -> Card:
 
 
 def reference_legal(hand: list[Card], trick: list[Card], trump: int | None, ulti_seven: Card | None) -> set[Card]:
-    """The legal cards per RULES.md §3.3–§3.4, written independently of the engine."""
+    """The legal cards per docs/rules.md §3.3–§3.4, written independently of the engine."""
     trumps = trump is not None
     if not trick:
         legal = set(hand)
@@ -213,7 +213,7 @@ def reference_legal_now(deal: Deal) -> set[Card]:
 
 
 def marriage_counts(hand: CardSet, trump: int | None) -> tuple[int, int]:
-    """(forty, twenties) of ``hand``: king and queen of one suit (RULES.md §4.1)."""
+    """(forty, twenties) of ``hand``: king and queen of one suit (docs/rules.md §4.1)."""
     forty = twenties = 0
     for suit in range(4):
         if hand >> (suit * 8 + 5) & 1 and hand >> (suit * 8 + 6) & 1:
@@ -305,7 +305,7 @@ def test_cards_are_conserved_at_every_step(seed: int, dealer: int) -> None:
 @PROPERTY
 @given(seed=SEEDS, dealer=DEALERS)
 def test_legal_cards_follow_the_rules_text(seed: int, dealer: int) -> None:
-    """``choices`` offers exactly the cards of RULES.md §3.3–3.4; every other card is refused."""
+    """``choices`` offers exactly the cards of docs/rules.md §3.3–3.4; every other card is refused."""
 
     def check(deal: Deal) -> None:
         if deal.phase is not Phase.PLAY:
@@ -503,7 +503,7 @@ def illegal_candidates(deal: Deal, rng: random.Random) -> list[tuple[str, Action
         contract = deal.contract
         assert contract is not None
         own = [p for p, _ in contract.parts]
-        foreign = [p for p in parts if p not in own]
+        foreign_parts = [p for p in parts if p not in own]
         player = deal.leader if deal.in_chain else deal.to_move
         others = [s for s in range(3) if s != player]
         seat = rng.choice(others)
@@ -514,8 +514,8 @@ def illegal_candidates(deal: Deal, rng: random.Random) -> list[tuple[str, Action
         refused = sorted(set(iter_cards(deal.hands[player])) - reference_legal_now(deal))
         if refused:
             out.append(("card against §3.3/3.4", act.play(player, rng.choice(refused))))
-        if foreign:
-            out.append(("kontra on a part not bid", act.kontra(rng.randrange(3), (rng.choice(foreign),))))
+        if foreign_parts:
+            out.append(("kontra on a part not bid", act.kontra(rng.randrange(3), (rng.choice(foreign_parts),))))
         if not deal.tricks:
             out.append(("declarer kontra before trick 1", act.kontra(deal.declarer, (rng.choice(own),))))
             if not deal.trick:

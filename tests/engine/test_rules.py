@@ -1,4 +1,4 @@
-"""One test per rule of RULES.md not covered by the worked examples: §1 (the bid table), §2.1 (public
+"""One test per rule of docs/rules.md not covered by the worked examples: §1 (the bid table), §2.1 (public
 information), §3.1, §3.4-§3.6 (card play) and §6 (kontra)."""
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def play_out(deal: Deal) -> None:
 
 # ---------------------------------------------------------------------------- §1 the bid table
 
-# RULES.md §1.4, transcribed: rung, key, code, parts (value each), value per defender.
+# docs/rules.md §1.4, transcribed: rung, key, code, parts (value each), value per defender.
 BID_TABLE = """
 1  0+1  M-S     S1            1
 2  0+2  H-S     S2            2
@@ -565,7 +565,7 @@ def test_no_trump_durchmars_ends_when_a_defender_wins_a_trick() -> None:
         assert deal.phase is Phase.PLAY  # the declarer won trick 1: go on
         play(deal, (DECL, "7S"), (X, "8S"), (Y, "8H"))
         assert deal.tricks[1].winner == X
-        assert deal.phase is Phase.DONE, code
+        assert deal.phase is Phase.DONE, code  # type: ignore[comparison-overlap]  # mypy keeps the earlier narrowing of deal.phase
         assert deal.result is not None
         assert deal.result.ended_early and deal.result.tricks == 2
         assert deal.result.scores == (-2 * value, value, value)
@@ -771,7 +771,7 @@ def test_a_play_by_the_trick_2_leader_closes_the_chain() -> None:
     assert deal.in_chain and deal.choices(DECL).kontra_step == "rekontra"
     # a live table offers only the kontra steps while the chain is open ...
     assert not deal.choices(Y).cards
-    # ... but a record may omit the declines: the trick-2 lead closes the chain (RECORD.md)
+    # ... but a record may omit the declines: the trick-2 lead closes the chain (docs/record.md)
     play(deal, (Y, "8H"))
     assert not deal.in_chain
     assert_illegal(deal, act.kontra(DECL, (U,)))

@@ -1,4 +1,4 @@
-"""RULES.md §4-§5: one test per scoring rule that the worked examples of §8.3 do not already pin.
+"""docs/rules.md §4-§5: one test per scoring rule that the worked examples of §8.3 do not already pin.
 
 The deals come from ``test_worked_examples_scoring`` (written "D X Y W", see ``scoring_deals``) or
 are built here the same way; every expected number is worked out by hand from the rules.

@@ -1,4 +1,4 @@
-"""Hidden information: no view shows a card its viewer may not see (DESIGN.md, RULES.md §2.1, §3.5).
+"""Hidden information: no view shows a card its viewer may not see (DESIGN.md, docs/rules.md §2.1, §3.5).
 
 Random bots play many deals; at every step each seat's view, serialised to JSON text, must not name
 a card of another seat's hidden hand or a talon card the seat never handled, and the spectator's
@@ -39,7 +39,7 @@ def played(deal: Deal) -> CardSet:
 
 
 def all_open(deal: Deal) -> bool:
-    """Whether all hands are face up by RULES.md §3.5: an open contract after trick 1 (and its chain)."""
+    """Whether all hands are face up by docs/rules.md §3.5: an open contract after trick 1 (and its chain)."""
     contract = deal.contract
     return (
         contract is not None
@@ -100,7 +100,7 @@ def play_and_check(seed: int) -> Deal:
             break
         seats = [s for s in range(3) if deal.choices(s).any()]
         seat = random.Random(seed + len(deal.history)).choice(seats)
-        action = bots[seat].act(deal.view(seat))
+        action = bots[seat].act(deal.seat_view(seat))
         handled.before(deal, seat, action.kind)
         deal.apply(action)
     assert deal.is_over
@@ -128,7 +128,7 @@ def test_the_random_deals_reach_the_cases_that_matter() -> None:
             seats = [s for s in range(3) if deal.choices(s).any()]
             seat = random.Random(seed + len(deal.history)).choice(seats)
             chains += deal.in_chain
-            deal.apply(bots[seat].act(deal.view(seat)))
+            deal.apply(bots[seat].act(deal.seat_view(seat)))
         takes += any(a.kind is Kind.TAKE for a in deal.history)
         assert deal.contract is not None
         opens += deal.contract.is_open and len(deal.tricks) >= 2

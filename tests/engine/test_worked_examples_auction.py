@@ -1,4 +1,4 @@
-"""RULES.md §8.1: the auction examples A-1..A-11, each played on a real deal.
+"""docs/rules.md §8.1: the auction examples A-1..A-11, each played on a real deal.
 
 Seats: the dealer is seat 2, so the opener O (``OPN``) is seat 0, then P is seat 1 and Q is seat 2.
 """
@@ -92,7 +92,7 @@ def test_A1_take_and_rebid_then_three_passes() -> None:
     assert deal.phase is Phase.AUCTION  # two passes are not enough
     assert deal.view(None)["auction"]["passes"] == 2
     deal.apply(act.pass_(P))
-    assert deal.phase is Phase.TRUMP
+    assert deal.phase is Phase.TRUMP  # type: ignore[comparison-overlap]  # mypy keeps the earlier narrowing of deal.phase
     assert deal.declarer == P
     assert deal.contract is bid("M-SU")
     # the talon is P's own discards
@@ -167,7 +167,7 @@ def test_A5_opener_takes_back_own_discards_and_bids_betli() -> None:
     deal.apply(act.pass_(OPN))
     assert deal.declarer == OPN
     assert deal.contract is bid("N-B")
-    assert deal.phase is Phase.PLAY  # no trump to name
+    assert deal.phase is Phase.PLAY  # type: ignore[comparison-overlap]  # no trump to name (mypy keeps the earlier narrowing)
     assert deal.trump == NO_TRUMP
     assert deal.talon == mask("AS TS")
 
@@ -255,7 +255,7 @@ def test_A10_give_up_of_plain_minor_simple_game() -> None:
     assert deal.choices(OPN).may_give_up
     assert_illegal(deal, act.give_up(P))  # only the declarer
     deal.apply(act.give_up(OPN))
-    assert deal.phase is Phase.DONE
+    assert deal.phase is Phase.DONE  # type: ignore[comparison-overlap]  # mypy keeps the earlier narrowing of deal.phase
     assert deal.is_over
     assert deal.result is not None
     assert deal.result.given_up

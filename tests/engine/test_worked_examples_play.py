@@ -1,4 +1,4 @@
-"""RULES.md §8.2: the card-play examples P-1..P-12 (♠ trumps unless stated).
+"""docs/rules.md §8.2: the card-play examples P-1..P-12 (♠ trumps unless stated).
 
 ``legal_cards(hand, led, top, trump, held_seven)``: ``led`` is the suit of the first card (-1 when
 leading), ``top`` the card winning the trick so far, ``held_seven`` the ulti declarer's trump 7.
@@ -129,7 +129,7 @@ def test_P7_betli_must_beat_and_the_deal_ends_when_the_declarer_wins_a_trick() -
     assert format_cards(deal.choices(1).cards) == "7D 9D"  # X cannot beat the ♦K
     deal.apply(act.play(1, card("9D")))
     assert deal.tricks[1].winner == 0
-    assert deal.phase is Phase.DONE  # play stops
+    assert deal.phase is Phase.DONE  # type: ignore[comparison-overlap]  # play stops (mypy keeps the earlier narrowing)
     assert deal.result is not None
     assert deal.result.ended_early
     assert deal.result.tricks == 2

@@ -1,4 +1,4 @@
-"""RULES.md §8.3: every scoring example S-1..S-45 as its own test.
+"""docs/rules.md §8.3: every scoring example S-1..S-45 as its own test.
 
 Each test builds a finished deal that realises what the example states (card points, marriages,
 talon, who took which trick, what happened in trick 10), settles it, and checks the per-defender

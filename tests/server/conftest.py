@@ -41,13 +41,14 @@ class ServerProcess:
     def start(self, log_path: Path) -> None:
         """Start the process and wait until /healthz answers."""
         self.log_path = log_path
-        log = open(log_path, "ab")  # noqa: SIM115 - the process writes to it until it dies
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ulti.cli", "serve", "--port", str(self.port), "--db", self.db_url, *self.args],
-            stdout=log,
-            stderr=log,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
+        # The child gets its own copy of the descriptor: ours is closed at once (no ResourceWarning).
+        with open(log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "ulti.cli", "serve", "--port", str(self.port), "--db", self.db_url, *self.args],
+                stdout=log,
+                stderr=log,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

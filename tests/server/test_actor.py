@@ -171,7 +171,7 @@ async def test_a_retried_command_is_answered_with_its_first_event(store: EventSt
     deal = actor.state.deal
     assert deal is not None
     seat = deal.to_move
-    move = action_to_json(RandomBot(random.Random(3)).act(deal.view(seat)))
+    move = action_to_json(RandomBot(random.Random(3)).act(deal.seat_view(seat)))
     move.pop("seat")
     first = await actor.act(seat, move, command_id="p:c1")
     again = await actor.act(seat, move, command_id="p:c1")

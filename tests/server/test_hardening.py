@@ -306,6 +306,17 @@ async def test_cookie_requests_need_json_and_this_sites_origin(live: ServerProce
         for headers in ({"origin": "https://evil.example"}, {}):
             response = await browser.post(path, json={"seat": 1}, headers=headers)
             assert response.status_code == 403 and error_code(response) == "bad_origin"
+        # an Authorization that is not a bearer token (a proxy's Basic credentials, which browsers
+        # attach by themselves) leaves the cookie in charge: the origin is still checked
+        response = await browser.post(path, json={"seat": 1}, headers={"origin": "https://evil.example",
+                                                                       "authorization": "Basic eDp5"})
+        assert response.status_code == 403 and error_code(response) == "bad_origin"
+        # the cookie spelled with a space before '=' is still the cookie
+        cookie = browser.cookies["ulti_session"]
+        async with httpx2.AsyncClient(base_url=live.base_url, timeout=10) as raw:
+            response = await raw.post(path, json={"seat": 1}, headers={"origin": "https://evil.example",
+                                                                       "cookie": f"ulti_session ={cookie}"})
+        assert response.status_code == 403 and error_code(response) == "bad_origin"
         view = await host.http("GET", f"/api/tables/{table_id}")
         assert view["table"]["seats"][1]["kind"] == "open"  # nobody was seated
         # from this site, the same request is served

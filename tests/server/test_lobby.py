@@ -14,6 +14,7 @@ from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
 from ulti.bots.random_bot import RandomBot
 from ulti.engine.record import action_to_json, deal_from_record
+from ulti.engine.view import SeatView
 from ulti.server.client import GameClient, ServerError
 
 
@@ -61,7 +62,7 @@ async def refused(client: GameClient, method: str, path: str, body: Any = None) 
 async def move(client: GameClient) -> None:
     """A random legal move for the client's seat (it must be its turn)."""
     assert client.state is not None and client.my_turn()
-    action = action_to_json(RandomBot(random.Random(client.seq)).act(client.state["deal"]))
+    action = action_to_json(RandomBot(random.Random(client.seq)).act(SeatView.from_json(client.state["deal"])))
     action.pop("seat")
     await client.act(action)
 
@@ -311,7 +312,7 @@ async def test_table_chat_is_free_before_the_match_and_phrases_only_during_a_dea
     assert ack["seq"] == seq + 1
     await clients[0].wait_for(lambda: clients[0].seq == seq + 1, 5)
     assert clients[0].state is not None
-    assert clients[0].state["chat"][-1] == {"seat": 2, "name": "Player 2", "text": "Good luck!"}
+    assert clients[0].state["chat"][-1] == {"seat": 2, "name": "Player 2", "phrase": "good_luck"}  # a key, no English
     for client in (*clients, watcher):
         await client.close()
 
@@ -327,7 +328,7 @@ async def test_spectators_see_the_table_but_cannot_act(server: ServerProcess) ->
     await asyncio.gather(*(c.wait_for(lambda c=c: c.seq == watcher.seq) for c in clients))
     (mover,) = [c for c in clients if c.my_turn()]
     assert mover.state is not None
-    legal = action_to_json(RandomBot(random.Random(1)).act(mover.state["deal"]))
+    legal = action_to_json(RandomBot(random.Random(1)).act(SeatView.from_json(mover.state["deal"])))
     legal.pop("seat")
     for action in (legal, {**legal, "seat": mover.state["you"]}):
         with pytest.raises(ServerError) as error:

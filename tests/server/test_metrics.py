@@ -12,6 +12,7 @@ import re
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,11 +23,13 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.typing import Origin
 
 from tests.server.conftest import ServerProcess, free_port
 from tests.server.helpers import three_players
 from ulti.bots.random_bot import RandomBot
 from ulti.engine.record import action_to_json
+from ulti.engine.view import SeatView
 from ulti.server import logs
 from ulti.server.client import GameClient, ServerError
 from ulti.server.metrics import Metrics
@@ -71,7 +74,7 @@ def delta(before: Samples, after: Samples, name: str, **labels: str) -> float:
 def random_move(client: GameClient) -> dict[str, Any]:
     """A random legal action for the client's seat (record form without the seat)."""
     assert client.state is not None
-    action = action_to_json(RandomBot(random.Random(client.seq)).act(client.state["deal"]))
+    action = action_to_json(RandomBot(random.Random(client.seq)).act(SeatView.from_json(client.state["deal"])))
     action.pop("seat")
     return action
 
@@ -120,7 +123,7 @@ def test_each_app_has_its_own_registry() -> None:
 
 def test_logs_one_line_per_event_and_count_client_errors(monkeypatch: pytest.MonkeyPatch) -> None:
     stream = io.StringIO()
-    monkeypatch.setattr(logs.sys, "stderr", stream)
+    monkeypatch.setattr(sys, "stderr", stream)  # the module logs.py writes through
     counted: list[str] = []
     saved = {name: (logging.getLogger(name).handlers[:], logging.getLogger(name).propagate) for name in
              ("ulti", "uvicorn")}
@@ -235,7 +238,7 @@ async def test_bad_input_is_counted_not_logged(server: ServerProcess) -> None:
     ws_url = server.base_url.replace("http", "ws", 1) + "/ws"
     for _ in range(3):
         with pytest.raises(InvalidStatus):
-            async with connect(f"{ws_url}?token={client.token}", origin="http://evil.example"):
+            async with connect(f"{ws_url}?token={client.token}", origin=Origin("http://evil.example")):
                 pass
     for _ in range(2):
         with pytest.raises(InvalidStatus):

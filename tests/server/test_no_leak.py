@@ -4,7 +4,7 @@ Three tables are played at once on one server (about 30 deals): three bots watch
 scripted players, and one player with two bots who disconnects mid-match (a bot plays for the seat) and
 comes back. After the match each deal's record is downloaded and replayed action by action; every message
 is matched to the table event it was sent at (its ``seq``), and every string in it that is a card code must
-be a card its receiver may see at that moment (RULES.md §2.1, §3.5).
+be a card its receiver may see at that moment (docs/rules.md §2.1, §3.5).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from ulti.engine.actions import Kind
 from ulti.engine.cards import card_str, iter_cards
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.record import action_to_json, deal_from_record, parse_action
+from ulti.engine.view import SeatView
 from ulti.server.client import GameClient, play_randomly
 
 
@@ -237,7 +238,7 @@ async def absent_player_table(base_url: str) -> tuple[str, list[Watcher], GameCl
         assert player.state is not None
         if player.state["deal_index"] >= 3:
             break
-        action = action_to_json(RandomBot(random.Random(player.seq)).act(player.state["deal"]))
+        action = action_to_json(RandomBot(random.Random(player.seq)).act(SeatView.from_json(player.state["deal"])))
         action.pop("seat")
         await player.act(action)
     await player.close()

@@ -151,7 +151,7 @@ def test_actions_are_checked_for_turn_and_legality_without_changing_the_state() 
     refused("bad_action", state.action_event, on_turn, {"action": "dance"}, "player")
     refused("illegal", state.action_event, on_turn, {"action": "play", "card": "AS"}, "player")
     assert len(deal.history) == before
-    move = action_to_json(RandomBot(random.Random(1)).act(deal.view(on_turn)))
+    move = action_to_json(RandomBot(random.Random(1)).act(deal.seat_view(on_turn)))
     move.pop("seat")
     event = state.action_event(on_turn, move, "player")
     assert event["type"] == "action" and event["action"]["seat"] == on_turn

@@ -1,4 +1,4 @@
-"""Bots: each gets one seat's view (``Deal.view(seat)``) and returns an action for that seat."""
+"""Bots: each gets one seat's view (``Deal.seat_view(seat)``, a ``SeatView``) and returns an action for that seat."""
 
 from ulti.bots.base import Bot, bot_for_level
 from ulti.bots.heuristic import HeuristicBot

@@ -51,7 +51,7 @@ def play_deal(deal: Deal, bots: list[Bot]) -> None:
         if deal.is_over:
             return
         seat = deal.to_move
-        deal.apply(bots[seat].act(deal.view(seat)))
+        deal.apply(bots[seat].act(deal.seat_view(seat)))
     raise RuntimeError("deal did not finish")
 
 

@@ -1,36 +1,28 @@
-"""The bot interface and helpers to read a seat's view."""
+"""The bot interface and a helper to read a seat's view."""
 
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Protocol
 
 from ulti.engine.actions import Action
-from ulti.engine.cards import CardSet, parse_card
+from ulti.engine.view import SeatChoices, SeatView
 
 
 class Bot(Protocol):
-    """A bot chooses an action for ``seat`` from that seat's view alone."""
+    """A bot chooses an action for ``seat`` from that seat's view alone (``Deal.seat_view(seat)``;
+    a client holding the wire form parses it with ``SeatView.from_json``)."""
 
-    def act(self, view: dict[str, Any]) -> Action:
+    def act(self, view: SeatView) -> Action:
         """The action to take now (the view's ``choices`` are not empty)."""
         ...
 
 
-def hand_mask(view: dict[str, Any]) -> CardSet:
-    """The viewer's own hand as a card set."""
-    mask = 0
-    for code in view["hands"][str(view["seat"])]:
-        mask |= 1 << parse_card(code)
-    return mask
-
-
-def card_mask(codes: list[str]) -> CardSet:
-    """A list of card codes as a card set."""
-    mask = 0
-    for code in codes:
-        mask |= 1 << parse_card(code)
-    return mask
+def seat_and_choices(view: SeatView) -> tuple[int, SeatChoices]:
+    """The viewer's seat and what it may do (a ``ValueError`` for a view a bot cannot act on)."""
+    if view.seat is None or view.choices is None:
+        raise ValueError("a bot acts on a seat's view that offers choices")
+    return view.seat, view.choices
 
 
 def bot_for_level(level: str, rng: random.Random) -> Bot:

@@ -7,9 +7,8 @@ separate work.
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from ulti.bots.base import card_mask, hand_mask
+from ulti.bots.base import seat_and_choices
 from ulti.engine import actions as act
 from ulti.engine.actions import Action
 from ulti.engine.cards import (
@@ -25,10 +24,11 @@ from ulti.engine.cards import (
     CardSet,
     count,
     iter_cards,
-    parse_card,
 )
-from ulti.engine.contracts import BIDS_BY_CODE, Bid, parse_bid, parse_part
+from ulti.engine.contracts import BIDS_BY_CODE, Bid, Part
+from ulti.engine.deal import Phase
 from ulti.engine.play import beats, trick_winner_index
+from ulti.engine.view import SeatChoices, SeatView
 
 # Strength of a card inside its suit (0 = the 7); used to sort and to judge winners.
 _TRUMP_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)
@@ -102,21 +102,20 @@ class HeuristicBot:
 
     # ---------------------------------------------------------------- entry point
 
-    def act(self, view: dict[str, Any]) -> Action:
+    def act(self, view: SeatView) -> Action:
         """The bot's action for its seat, given its view."""
-        seat = view["seat"]
-        ch = view["choices"]
-        if view["phase"] == "auction":
+        seat, ch = seat_and_choices(view)
+        if view.phase is Phase.AUCTION:
             return self._auction(view, seat, ch)
-        if view["phase"] == "trump":
-            hand = hand_mask(view)
-            best = max((parse_suit_letter(s) for s in ch["trumps"]), key=lambda s: trump_strength(hand, s))
-            if ch["may_give_up"] and trump_strength(hand, best) < 7.5:
+        if view.phase is Phase.TRUMP:
+            hand = view.hand
+            best = max(ch.trumps, key=lambda s: trump_strength(hand, s))
+            if ch.may_give_up and trump_strength(hand, best) < 7.5:
                 return act.give_up(seat)
             return act.trump(seat, best)
-        if ch["kontra"]:
+        if ch.kontra is not None:
             chosen = self._kontra(view, ch)
-            if chosen is not None or not ch["cards"]:
+            if chosen is not None or not ch.cards:
                 return act.kontra(seat, chosen or ())
         return act.play(seat, self._card(view, ch))
 
@@ -144,10 +143,10 @@ class HeuristicBot:
             return BIDS_BY_CODE["M-S"], minor - 9.0
         return max(options, key=lambda o: (o[0].key, o[1]))
 
-    def _auction(self, view: dict[str, Any], seat: int, ch: dict[str, Any]) -> Action:
-        hand = hand_mask(view)
-        allowed = {parse_bid(code) for code in ch["bids"]}
-        if ch["must_discard"]:
+    def _auction(self, view: SeatView, seat: int, ch: SeatChoices) -> Action:
+        hand = view.hand
+        allowed = set(ch.bids)
+        if ch.must_discard:
             # 12 cards: try each plausible trump suit's discard and bid the best legal option
             candidates = []
             for suit in range(4):
@@ -163,42 +162,43 @@ class HeuristicBot:
         bid, margin = self._best_bid(hand)
         if bid in allowed and margin >= 0:
             return act.bid(seat, bid)
-        if ch["may_take"] and bid in allowed and margin >= -1.0 and view["auction"]["bidder"] != seat:
+        if ch.may_take and bid in allowed and margin >= -1.0 and view.auction.bidder != seat:
             return act.take(seat)
         return act.pass_(seat)
 
     # ---------------------------------------------------------------- kontra
 
-    def _kontra(self, view: dict[str, Any], ch: dict[str, Any]) -> tuple[Any, ...] | None:
-        seat = view["seat"]
-        hand = hand_mask(view)
-        contract = view["contract"]
-        parts = [parse_part(p) for p in ch["kontra"]["parts"]]
-        if seat == contract["declarer"] or ch["kontra"]["step"] != "kontra":
+    def _kontra(self, view: SeatView, ch: SeatChoices) -> tuple[Part, ...] | None:
+        hand = view.hand
+        contract = view.contract
+        kontra = ch.kontra
+        assert contract is not None and kontra is not None
+        if view.seat == contract.declarer or kontra.step != "kontra":
             return None  # the chain is left to the strong bot's simulations
-        trump = contract["trump"]
+        trump = contract.trump
         strong = count(hand & POINT_CARDS) >= 4
         if trump is not None:
-            tsuit = "CSDH".index(trump)
-            strong = strong and count(hand & SUIT_MASKS[tsuit]) >= 3
-        chosen = tuple(p for p in parts if p.value == "simple" and strong)
+            strong = strong and count(hand & SUIT_MASKS[trump]) >= 3
+        chosen = tuple(p for p in kontra.parts if p is Part.SIMPLE and strong)
         return chosen or None
 
     # ---------------------------------------------------------------- card play
 
-    def _card(self, view: dict[str, Any], ch: dict[str, Any]) -> Card:
-        legal = card_mask(ch["cards"])
-        contract = view["contract"]
-        seat = view["seat"]
-        trump = SUIT_LETTERS.index(contract["trump"]) if contract["trump"] else -1
+    def _card(self, view: SeatView, ch: SeatChoices) -> Card:
+        legal = ch.cards
+        contract = view.contract
+        current = view.trick
+        assert contract is not None and current is not None
+        seat = view.seat
+        trump = contract.trump if contract.trump is not None else -1
         has_trumps = trump >= 0
-        bid = parse_bid(contract["bid"])
-        declarer = contract["declarer"]
-        trick = [parse_card(c) for c in view["trick"]["cards"]]
-        leader = view["trick"]["leader"]
+        bid = contract.bid
+        declarer = contract.declarer
+        trick = list(current.cards)
+        leader = current.leader
         cards = sorted(iter_cards(legal), key=lambda c: (_strength(c, has_trumps), c))
         low, high = cards[0], cards[-1]
-        betli = bid.part_value(parse_part("betli")) > 0
+        betli = bid.part_value(Part.BETLI) > 0
         if not trick:
             if betli:
                 return low if seat == declarer else high

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from ulti.bots.base import hand_mask
+from ulti.bots.base import seat_and_choices
 from ulti.engine import actions as act
 from ulti.engine.actions import Action
-from ulti.engine.cards import cards_of, iter_cards, parse_card, parse_suit
-from ulti.engine.contracts import bids_above, parse_bid, parse_part
+from ulti.engine.cards import cards_of
+from ulti.engine.contracts import bids_above
 from ulti.engine.deal import Deal, Phase
+from ulti.engine.view import SeatView
 
 
 class RandomBot:
@@ -20,31 +20,29 @@ class RandomBot:
         """A random bot drawing from ``rng``."""
         self.rng = rng
 
-    def act(self, view: dict[str, Any]) -> Action:
+    def act(self, view: SeatView) -> Action:
         """A uniformly random legal action for the viewer's seat."""
-        seat = view["seat"]
-        ch = view["choices"]
+        seat, ch = seat_and_choices(view)
         rng = self.rng
         options: list[Action] = []
-        if ch["may_pass"]:
+        if ch.may_pass:
             options += [act.pass_(seat)] * 4  # passing often keeps random auctions short
-        if ch["may_take"]:
+        if ch.may_take:
             options.append(act.take(seat))
-        if ch["bids"]:
-            code = rng.choice(ch["bids"][:6])
+        if ch.bids:
+            bid = rng.choice(ch.bids[:6])
             discard = None
-            if ch["must_discard"]:
-                a, b = rng.sample(list(iter_cards(hand_mask(view))), 2)
+            if ch.must_discard:
+                a, b = rng.sample(cards_of(view.hand), 2)
                 discard = (a, b)
-            options.append(act.bid(seat, parse_bid(code), discard))
-        options += [act.trump(seat, parse_suit(s)) for s in ch["trumps"]]
-        if ch["may_give_up"]:
+            options.append(act.bid(seat, bid, discard))
+        options += [act.trump(seat, s) for s in ch.trumps]
+        if ch.may_give_up:
             options.append(act.give_up(seat))
-        if ch["cards"]:
-            options.append(act.play(seat, parse_card(rng.choice(ch["cards"]))))
-        if ch["kontra"] and (not options or rng.random() < 0.3):
-            parts = [parse_part(p) for p in ch["kontra"]["parts"]]
-            chosen = tuple(p for p in parts if rng.random() < 0.5)
+        if ch.cards:
+            options.append(act.play(seat, rng.choice(cards_of(ch.cards))))
+        if ch.kontra is not None and (not options or rng.random() < 0.3):
+            chosen = tuple(p for p in ch.kontra.parts if rng.random() < 0.5)
             return act.kontra(seat, chosen)
         return rng.choice(options)
 

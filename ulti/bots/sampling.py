@@ -1,6 +1,6 @@
 """Worlds consistent with one seat's view: where the cards it cannot see may be, and random deals of them.
 
-A bot sees only ``Deal.view(seat)``. ``analyse(view)`` turns that view into ``Knowledge``: for every
+A bot sees only ``Deal.seat_view(seat)``. ``analyse(view)`` turns that view into ``Knowledge``: for every
 location (the three seats and the talon) the set of cards that may lie there now, the hand sizes, the
 cards played, and the marriage counts announced in trick 1. The sets come from
 
@@ -18,47 +18,35 @@ of the ways to split each kind of card among the locations), rejects those that 
 announcements, and optionally accepts each with a caller's likelihood (soft evidence such as the bids).
 
 ``world_to_deal`` rebuilds a whole engine ``Deal`` from a world (choosing the hidden discards of the
-auction backwards) and replays the log: its ``view(seat)`` must equal the real one (the tests check it).
+auction backwards) and replays the log: its ``seat_view(seat)`` must equal the real one (the tests check it).
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from ulti.engine import actions as act
-from ulti.engine.actions import Action
+from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import (
     FULL_DECK,
     KING,
     QUEEN,
-    SUIT_LETTERS,
     SUIT_MASKS,
     Card,
     CardSet,
     card_points,
     iter_cards,
-    parse_card,
-    parse_suit,
 )
-from ulti.engine.contracts import Bid, Part, parse_bid, parse_part
+from ulti.engine.contracts import Bid, Part
 from ulti.engine.deal import Deal
 from ulti.engine.play import NO_TRUMP, higher_table, seven_of, trick_winner_index
 from ulti.engine.scoring import marriages_of
+from ulti.engine.view import LogEntry, SeatView
 
 TALON = 3
 """Location index of the talon (seats are 0, 1, 2)."""
-
-
-def mask(codes: list[str]) -> CardSet:
-    """A list of card codes as a card set."""
-    out = 0
-    for code in codes:
-        out |= 1 << parse_card(code)
-    return out
 
 
 @dataclass
@@ -101,7 +89,7 @@ class Knowledge:
     high_bidder: int = -1
     obliged: bool = False
     #: the log, when a world must be checked against it (a seat took a talon the viewer never saw)
-    check_log: list[dict[str, Any]] | None = None
+    check_log: Sequence[LogEntry] | None = None
 
     @property
     def others(self) -> tuple[int, int]:
@@ -167,42 +155,51 @@ def forbidden_after(card: Card, led: int, top: Card, trump: int, seven: Card) ->
     return out & ~(1 << card)
 
 
-def _own_dealt(log: list[dict[str, Any]], seat: int, hand: CardSet) -> CardSet:
+def _pair_mask(cards: tuple[Card, Card]) -> CardSet:
+    return (1 << cards[0]) | (1 << cards[1])
+
+
+def _own_dealt(log: Sequence[LogEntry], seat: int, hand: CardSet) -> CardSet:
     h = hand
     for entry in reversed(log):
-        if entry["seat"] != seat:
+        if entry.seat != seat:
             continue
-        kind = entry["action"]
-        if kind == "play":
-            h |= 1 << parse_card(entry["card"])
-        elif kind == "bid" and "discard" in entry:
-            h |= mask(entry["discard"])
-        elif kind == "take":
-            h &= ~mask(entry["cards"])
+        kind = entry.action
+        if kind is Kind.PLAY:
+            assert entry.card is not None
+            h |= 1 << entry.card
+        elif kind is Kind.BID and entry.discard is not None:
+            h |= _pair_mask(entry.discard)
+        elif kind is Kind.TAKE:
+            assert entry.cards is not None
+            h &= ~entry.cards
     return h
 
 
-def analyse(view: dict[str, Any]) -> Knowledge:
+def analyse(view: SeatView) -> Knowledge:
     """The viewer's knowledge of where every card may be, from its view alone."""
-    seat: int = view["seat"]
-    log: list[dict[str, Any]] = view["log"]
-    hand = mask(view["hands"][str(seat)])
+    seat = view.seat
+    if seat is None:
+        raise ValueError("a spectator's view has no hand to analyse")
+    log = view.log
+    hand = view.hand
     dealt = _own_dealt(log, seat, hand)
     others = ((seat + 1) % 3, (seat + 2) % 3)
     poss = [0, 0, 0, 0]
     poss[seat] = dealt
     for o in others:
         poss[o] = FULL_DECK & ~dealt
-    obliged = view["opener"]
+    obliged = view.opener
     talon_present = False
     snapshots: list[list[CardSet]] = []
     for entry in log:
         snapshots.append(list(poss))
-        s = entry["seat"]
-        kind = entry["action"]
-        if kind == "take":
+        s = entry.seat
+        kind = entry.action
+        if kind is Kind.TAKE:
             if s == seat:
-                cards = mask(entry["cards"])
+                assert entry.cards is not None
+                cards = entry.cards
                 for loc in (*others, TALON):
                     poss[loc] &= ~cards
                 poss[seat] |= cards
@@ -211,53 +208,55 @@ def analyse(view: dict[str, Any]) -> Knowledge:
             poss[TALON] = 0
             obliged = s
             talon_present = False
-        elif kind == "bid":
+        elif kind is Kind.BID:
             if obliged == s:
                 if s == seat:
-                    discard = mask(entry["discard"])
+                    assert entry.discard is not None
+                    discard = _pair_mask(entry.discard)
                     poss[seat] &= ~discard
                     poss[TALON] = discard
                 else:
                     poss[TALON] = poss[s]
                 talon_present = True
             obliged = -1
-        elif kind == "play" and s == seat:
-            poss[seat] &= ~(1 << parse_card(entry["card"]))
+        elif kind is Kind.PLAY and s == seat:
+            assert entry.card is not None
+            poss[seat] &= ~(1 << entry.card)
 
     know = Knowledge(
         seat=seat,
-        dealer=view["dealer"],
-        opener=view["opener"],
-        phase=view["phase"],
+        dealer=view.dealer,
+        opener=view.opener,
+        phase=view.phase.value,
         hand=hand,
-        sizes=tuple(view["hand_sizes"]),
+        sizes=view.hand_sizes,
         talon_size=2 if talon_present else 0,
         allowed=poss,
         snapshots=snapshots,
     )
     if any(
-        e["action"] == "take" and e["seat"] != seat and log[_discarder_before(log, i)]["seat"] != seat
+        e.action is Kind.TAKE and e.seat != seat and log[_discarder_before(log, i)].seat != seat
         for i, e in enumerate(log)
     ):
         know.check_log = log
-    auction = view["auction"]
-    know.standing = parse_bid(auction["bid"]) if auction["bid"] else None
-    know.high_bidder = auction["bidder"] if auction["bidder"] is not None else -1
-    know.obliged = bool(auction["obliged"])
-    contract = view["contract"]
+    auction = view.auction
+    know.standing = auction.bid
+    know.high_bidder = auction.bidder if auction.bidder is not None else -1
+    know.obliged = auction.obliged
+    contract = view.contract
     if contract is not None:
-        bid = parse_bid(contract["bid"])
+        bid = contract.bid
         know.contract = bid
-        know.declarer = contract["declarer"]
-        know.trump = parse_suit(contract["trump"]) if contract["trump"] else NO_TRUMP
+        know.declarer = contract.declarer
+        know.trump = contract.trump if contract.trump is not None else NO_TRUMP
         know.multipliers = {p: 1 for p, _ in bid.parts}
-        for code, mult in view["kontra"].items():
-            know.multipliers[parse_part(code)] = mult
+        for part, mult in view.kontra:
+            know.multipliers[part] = mult
     _analyse_play(view, know)
     return know
 
 
-def _analyse_play(view: dict[str, Any], know: Knowledge) -> None:
+def _analyse_play(view: SeatView, know: Knowledge) -> None:
     poss = know.allowed
     voids = [0, 0, 0]
     played_by = [0, 0, 0]
@@ -265,18 +264,18 @@ def _analyse_play(view: dict[str, Any], know: Knowledge) -> None:
     seven = -1
     if know.contract is not None and know.contract.has(Part.ULTI) and trump != NO_TRUMP:
         seven = seven_of(trump)
-    tricks: list[tuple[int, list[Card]]] = [(t["leader"], [parse_card(c) for c in t["cards"]]) for t in view["tricks"]]
-    if view["trick"] is not None:
-        know.leader = view["trick"]["leader"]
-        know.trick = tuple(parse_card(c) for c in view["trick"]["cards"])
+    tricks: list[tuple[int, list[Card]]] = [(t.leader, list(t.cards)) for t in view.tricks]
+    if view.trick is not None:
+        know.leader = view.trick.leader
+        know.trick = view.trick.cards
         tricks.append((know.leader, list(know.trick)))
     declarer_taken = 0
-    for t in view["tricks"]:
-        if t["winner"] == know.declarer:
-            declarer_taken |= mask(t["cards"])
+    for t in view.tricks:
+        if t.winner == know.declarer:
+            declarer_taken |= (1 << t.cards[0]) | (1 << t.cards[1]) | (1 << t.cards[2])
     know.declarer_points = card_points(declarer_taken)
-    know.won = tuple(view["won"])
-    know.tricks_done = len(view["tricks"])
+    know.won = view.won
+    know.tricks_done = len(view.tricks)
     for leader, cards in tricks:
         for i, card in enumerate(cards):
             player = (leader + i) % 3
@@ -291,14 +290,14 @@ def _analyse_play(view: dict[str, Any], know: Knowledge) -> None:
         poss[s] &= ~played & ~voids[s]
     poss[TALON] &= ~played
     poss[know.seat] = know.hand
-    hands: dict[str, list[str]] = view["hands"]
     exact = [know.seat]
     for s in know.others:
-        if str(s) in hands:
-            poss[s] = mask(hands[str(s)])
+        shown = view.hands[s]
+        if shown is not None:
+            poss[s] = shown
             exact.append(s)
-    if view["talon"] is not None:
-        poss[TALON] = mask(view["talon"])
+    if view.talon is not None:
+        poss[TALON] = view.talon
         know.talon_size = 2
         exact.append(TALON)
     fixed = 0
@@ -309,11 +308,10 @@ def _analyse_play(view: dict[str, Any], know: Knowledge) -> None:
             poss[loc] &= ~fixed
     if not know.talon_size:
         poss[TALON] = 0
-    for key, m in view.get("marriages", {}).items():
-        s = int(key)
-        if s != know.seat:
-            know.marriages[s] = (m["forty"], m["twenties"])
-            if m["forty"] and trump >= 0:
+    for s, m in enumerate(view.marriages):
+        if m is not None and s != know.seat:
+            know.marriages[s] = (m.forty, m.twenties)
+            if m.forty and trump >= 0:
                 pair = (1 << (trump * 8 + KING)) | (1 << (trump * 8 + QUEEN))
                 for loc in range(4):
                     if loc != s:
@@ -529,52 +527,52 @@ class Sampler:
 # ---------------------------------------------------------------------------------------- reconstruction
 
 
-def _discarder_before(log: list[dict[str, Any]], index: int) -> int:
+def _discarder_before(log: Sequence[LogEntry], index: int) -> int:
     """Index of the bid whose discard is the talon taken at ``index``."""
     obliged = -2
     last = -1
     for i in range(index):
         entry = log[i]
-        if entry["action"] == "take":
-            obliged = entry["seat"]
-        elif entry["action"] == "bid":
-            if obliged == entry["seat"] or obliged == -2:
+        if entry.action is Kind.TAKE:
+            obliged = entry.seat
+        elif entry.action is Kind.BID:
+            if obliged == entry.seat or obliged == -2:
                 last = i
             obliged = -1
     return last
 
 
-def _has_discard(log: list[dict[str, Any]]) -> list[bool]:
+def _has_discard(log: Sequence[LogEntry]) -> list[bool]:
     out = []
     obliged = -2
     for entry in log:
         flag = False
-        if entry["action"] == "take":
-            obliged = entry["seat"]
-        elif entry["action"] == "bid":
-            flag = obliged in (-2, entry["seat"])
+        if entry.action is Kind.TAKE:
+            obliged = entry.seat
+        elif entry.action is Kind.BID:
+            flag = obliged in (-2, entry.seat)
             obliged = -1
         out.append(flag)
     return out
 
 
-def world_to_deal(view: dict[str, Any], world: World, rng: random.Random) -> Deal:
-    """An engine deal that gives ``view["seat"]`` exactly ``view``, with the unseen cards of ``world``.
+def world_to_deal(view: SeatView, world: World, rng: random.Random) -> Deal:
+    """An engine deal that gives ``view.seat`` exactly ``view``, with the unseen cards of ``world``.
 
     The auction's hidden discards are chosen backwards; then every logged action is replayed through
     the engine. Raises ``ValueError`` if ``world`` cannot be rebuilt (it is inconsistent with the view).
     """
     know = analyse(view)
-    log: list[dict[str, Any]] = view["log"]
+    log = view.log
     dealt, discards = rebuild(know, log, world, rng)
-    deal = Deal(dealt, view["dealer"])
+    deal = Deal(dealt, view.dealer)
     for i, entry in enumerate(log):
         deal.apply(_action(entry, discards.get(i)))
     return deal
 
 
 def rebuild(
-    know: Knowledge, log: list[dict[str, Any]], world: World, rng: random.Random
+    know: Knowledge, log: Sequence[LogEntry], world: World, rng: random.Random
 ) -> tuple[list[CardSet], dict[int, tuple[Card, Card]]]:
     """The dealt hands and the hidden discards (by log index) that lead to ``world``; ``ValueError`` if none.
 
@@ -590,30 +588,34 @@ def rebuild(
     discards: dict[int, tuple[Card, Card]] = {}
     for i in range(len(log) - 1, -1, -1):
         entry = log[i]
-        s = entry["seat"]
-        kind = entry["action"]
-        if kind == "play":
-            hands[s] |= 1 << parse_card(entry["card"])
-        elif kind == "bid" and with_discard[i]:
+        s = entry.seat
+        kind = entry.action
+        if kind is Kind.PLAY:
+            assert entry.card is not None
+            hands[s] |= 1 << entry.card
+        elif kind is Kind.BID and with_discard[i]:
             if talon.bit_count() != 2:
                 raise ValueError(f"action {i}: the talon should hold 2 cards")
-            if s == seat and talon != mask(entry["discard"]):
+            own = entry.discard if s == seat else None
+            if own is not None and talon != _pair_mask(own):
                 raise ValueError(f"action {i}: the talon is not the viewer's discard")
             a, b = iter_cards(talon)
-            if s == seat:
-                a, b = (parse_card(c) for c in entry["discard"])
+            if own is not None:
+                a, b = own
             discards[i] = (a, b)
             hands[s] |= talon
             talon = 0
-        elif kind == "take":
+        elif kind is Kind.TAKE:
             if s == seat:
-                taken = mask(entry["cards"])
+                assert entry.cards is not None
+                taken = entry.cards
             else:
                 j = _discarder_before(log, i)
-                if log[j]["seat"] == seat:
-                    taken = mask(log[j]["discard"])
+                seen = log[j].discard if log[j].seat == seat else None
+                if seen is not None:
+                    taken = _pair_mask(seen)
                 else:
-                    taken = _choose_taken(know, hands[s], s, i, j, log[j]["seat"], rng)
+                    taken = _choose_taken(know, hands[s], s, i, j, log[j].seat, rng)
             if hands[s] & taken != taken:
                 raise ValueError(f"action {i}: seat {s} does not hold the talon it took")
             hands[s] &= ~taken
@@ -651,19 +653,6 @@ def _choose_taken(
     return taken
 
 
-def _action(entry: dict[str, Any], discard: tuple[Card, Card] | None) -> Action:
-    s = entry["seat"]
-    kind = entry["action"]
-    if kind == "bid":
-        return act.bid(s, parse_bid(entry["bid"]), discard)
-    if kind == "pass":
-        return act.pass_(s)
-    if kind == "take":
-        return act.take(s)
-    if kind == "trump":
-        return act.trump(s, SUIT_LETTERS.index(entry["suit"]))
-    if kind == "give_up":
-        return act.give_up(s)
-    if kind == "kontra":
-        return act.kontra(s, tuple(parse_part(p) for p in entry["parts"]))
-    return act.play(s, parse_card(entry["card"]))
+def _action(entry: LogEntry, discard: tuple[Card, Card] | None) -> Action:
+    """The action an entry logs, with ``discard`` for a bid (the viewer sees only its own discards)."""
+    return Action(entry.seat, entry.action, entry.bid, discard, entry.suit, entry.parts, entry.card)

@@ -1,6 +1,6 @@
 """The strong bot: deals the unseen cards many times and solves each deal exactly (double dummy).
 
-It reads only its seat's view (``Deal.view(seat)``), through ``ulti.bots.sampling``:
+It reads only its seat's view (``Deal.seat_view(seat)``), through ``ulti.bots.sampling``:
 
 - **Card play.** Worlds consistent with the view (own hand, cards played, voids and "could not beat"
   shown by the play, talons handled, open hands, marriage announcements), with the bid as soft
@@ -28,13 +28,13 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
+from ulti.bots.base import seat_and_choices
 from ulti.bots.heuristic import HeuristicBot, betli_risk, trump_strength
-from ulti.bots.sampling import Knowledge, Sampler, World, analyse, mask
+from ulti.bots.sampling import Knowledge, Sampler, World, analyse
 from ulti.bots.solver import Objective, Position, solve
 from ulti.engine import actions as act
-from ulti.engine.actions import Action
+from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import (
     FULL_DECK,
     KING,
@@ -48,10 +48,12 @@ from ulti.engine.cards import (
     count,
     iter_cards,
 )
-from ulti.engine.contracts import BIDS_BY_CODE, KONTRA_STEP_NAMES, Bid, Part, parse_bid, parse_part
+from ulti.engine.contracts import BIDS_BY_CODE, KONTRA_STEP_NAMES, Bid, Part, parse_bid
+from ulti.engine.deal import Phase
 from ulti.engine.play import NO_TRUMP, higher_table, seven_of, trick_winner_index
+from ulti.engine.view import SeatChoices, SeatView
 
-#: Value the declarer gets from a give-up, per defender (RULES.md §2.2).
+#: Value the declarer gets from a give-up, per defender (docs/rules.md §2.2).
 GIVE_UP = -2
 
 
@@ -263,21 +265,20 @@ class StrongBot:
 
     # ---------------------------------------------------------------- entry point
 
-    def act(self, view: dict[str, Any]) -> Action:
+    def act(self, view: SeatView) -> Action:
         """The bot's action for its seat, given its view."""
-        seat = view["seat"]
-        ch = view["choices"]
+        seat, ch = seat_and_choices(view)
         know = analyse(view)
-        if view["phase"] == "auction":
-            return self._auction(view, know, ch)
-        if view["phase"] == "trump":
+        if view.phase is Phase.AUCTION:
+            return self._auction(know, ch)
+        if view.phase is Phase.TRUMP:
             return self._trump(know, ch)
-        if ch["kontra"]:
-            last = view["log"][-1] if view["log"] else None
-            already = last is not None and last["seat"] == seat and last["action"] == "kontra"
-            if not (already and ch["cards"]):
+        if ch.kontra is not None:
+            last = view.log[-1] if view.log else None
+            already = last is not None and last.seat == seat and last.action is Kind.KONTRA
+            if not (already and ch.cards):
                 parts = self._kontra(know, ch)
-                if parts or not ch["cards"]:
+                if parts or not ch.cards:
                     return act.kontra(seat, parts)
         return act.play(seat, self._card(view, know, ch))
 
@@ -320,8 +321,8 @@ class StrongBot:
                 groups.append(current)
         return groups
 
-    def _card(self, view: dict[str, Any], know: Knowledge, ch: dict[str, Any]) -> Card:
-        legal = mask(ch["cards"])
+    def _card(self, view: SeatView, know: Knowledge, ch: SeatChoices) -> Card:
+        legal = ch.cards
         if count(legal) == 1:
             return next(iter_cards(legal))
         groups = self._groups(legal, know)
@@ -355,12 +356,12 @@ class StrongBot:
         group = good[0]
         return group[0]
 
-    def _kontra(self, know: Knowledge, ch: dict[str, Any]) -> tuple[Part, ...]:
+    def _kontra(self, know: Knowledge, ch: SeatChoices) -> tuple[Part, ...]:
         """The parts to raise one step now (empty: decline)."""
-        parts = [parse_part(p) for p in ch["kontra"]["parts"]]
-        assert know.contract is not None
+        assert know.contract is not None and ch.kontra is not None
+        parts = list(ch.kontra.parts)
         # the opponents' own raises are evidence the sampling cannot see: later steps need more certainty
-        level = KONTRA_STEP_NAMES.index(ch["kontra"]["step"])
+        level = KONTRA_STEP_NAMES.index(ch.kontra.step)
         margin = self.kontra_margin if level == 1 else self.chain_margin if level == 2 else self.late_chain_margin
         declarer_side = know.seat == know.declarer
         sampler = Sampler(know, self._likelihood(know))
@@ -395,7 +396,7 @@ class StrongBot:
 
     # ---------------------------------------------------------------- trump and give-up
 
-    def _trump(self, know: Knowledge, ch: dict[str, Any]) -> Action:
+    def _trump(self, know: Knowledge, ch: SeatChoices) -> Action:
         seat = know.seat
         assert know.contract is not None
         suits = [0, 1, 2]
@@ -415,22 +416,22 @@ class StrongBot:
             best = max(suits, key=lambda s: trump_strength(know.hand, s))
             return act.trump(seat, best)
         best = max(suits, key=lambda s: totals[s])
-        if ch["may_give_up"] and totals[best] / n < GIVE_UP - 0.25:
+        if ch.may_give_up and totals[best] / n < GIVE_UP - 0.25:
             return act.give_up(seat)
         return act.trump(seat, best)
 
     # ---------------------------------------------------------------- auction
 
-    def _auction(self, view: dict[str, Any], know: Knowledge, ch: dict[str, Any]) -> Action:
+    def _auction(self, know: Knowledge, ch: SeatChoices) -> Action:
         seat = know.seat
-        allowed = set(ch["bids"])
+        allowed = {b.code for b in ch.bids}
         deadline = time.perf_counter() + self.auction_budget
-        if ch["must_discard"]:
+        if ch.must_discard:
             _, bid, discard = self.best_declaration(know, allowed, self.auction_samples, deadline)
             return act.bid(seat, bid, discard)
         if know.high_bidder == seat:
             return self._rebid(know, allowed, deadline)
-        if not ch["may_take"]:
+        if not ch.may_take:
             return act.pass_(seat)
         standing = know.standing
         pass_value = -self.pass_loss * standing.value if standing is not None else 0.0

@@ -1,4 +1,4 @@
-"""The rules of robber ulti (RULES.md) as a pure-Python library: no I/O, no hidden randomness.
+"""The rules of robber ulti (docs/rules.md) as a pure-Python library: no I/O, no hidden randomness.
 
 The public names most callers need are re-exported here.
 """

@@ -1,4 +1,4 @@
-"""The actions a seat can take in a deal (RECORD.md's action kinds), as small immutable values."""
+"""The actions a seat can take in a deal (docs/record.md's action kinds), as small immutable values."""
 
 from __future__ import annotations
 
@@ -49,35 +49,71 @@ class Action:
 
 
 def bid(seat: int, bid_: Bid, discard: tuple[Card, Card] | None = None) -> Action:
-    """Name ``bid_``; ``discard`` is required exactly when the seat holds 12 cards."""
+    """Name ``bid_``; ``discard`` is required exactly when the seat holds 12 cards.
+
+    >>> from ulti.engine.cards import parse_card
+    >>> from ulti.engine.contracts import parse_bid
+    >>> print(bid(1, parse_bid("M-S"), (parse_card("7C"), parse_card("JD"))))
+    seat 1 bid M-S discarding 7C JD
+    >>> print(bid(2, parse_bid("H-SU")))
+    seat 2 bid H-SU
+    """
     return Action(seat, Kind.BID, bid=bid_, discard=discard)
 
 
 def take(seat: int) -> Action:
-    """Pick up the talon (then discard two and bid higher)."""
+    """Pick up the talon (then discard two and bid higher).
+
+    >>> print(take(2))
+    seat 2 take
+    """
     return Action(seat, Kind.TAKE)
 
 
 def pass_(seat: int) -> Action:
-    """Pass in the auction."""
+    """Pass in the auction.
+
+    >>> pass_(0).kind
+    <Kind.PASS: 'pass'>
+    """
     return Action(seat, Kind.PASS)
 
 
 def trump(seat: int, suit: int) -> Action:
-    """The declarer of a minor-suit bid names clubs, spades or diamonds."""
+    """The declarer of a minor-suit bid names clubs, spades or diamonds.
+
+    >>> from ulti.engine.cards import Suit
+    >>> print(trump(0, Suit.SPADES))
+    seat 0 trump S
+    """
     return Action(seat, Kind.TRUMP, suit=suit)
 
 
 def give_up(seat: int) -> Action:
-    """The declarer of a plain minor Simple game concedes (RULES.md §2.2)."""
+    """The declarer of a plain minor Simple game concedes (docs/rules.md §2.2).
+
+    >>> print(give_up(1))
+    seat 1 give_up
+    """
     return Action(seat, Kind.GIVE_UP)
 
 
 def kontra(seat: int, parts: tuple[Part, ...] = ()) -> Action:
-    """Raise ``parts`` one kontra step; an empty tuple declines."""
+    """Raise ``parts`` one kontra step; an empty tuple declines.
+
+    >>> print(kontra(2, (Part.SIMPLE, Part.ULTI)))
+    seat 2 kontra [simple, ulti]
+    >>> print(kontra(1))
+    seat 1 kontra []
+    """
     return Action(seat, Kind.KONTRA, parts=tuple(parts))
 
 
 def play(seat: int, card: Card) -> Action:
-    """Play ``card``."""
+    """Play ``card``.
+
+    >>> from ulti.engine.cards import parse_card
+    >>> print(play(0, parse_card("AH")))
+    seat 0 play AH
+    """
     return Action(seat, Kind.PLAY, card=card)

@@ -1,4 +1,4 @@
-"""Cards as small ints, sets of cards as 32-bit masks (RULES.md §0.3, §3.1; RECORD.md codes).
+"""Cards as small ints, sets of cards as 32-bit masks (docs/rules.md §0.3, §3.1; docs/record.md codes).
 
 A card is ``suit * 8 + rank`` where suits are C S D H (0..3: acorns, leaves, bells, hearts) and
 ranks are in natural order 7 8 9 T J Q K A (0..7). A set of cards is an int whose bit ``card`` is
@@ -40,10 +40,10 @@ SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(8)
 
 FULL_DECK: CardSet = (1 << 32) - 1
 SUIT_MASKS: tuple[CardSet, ...] = tuple(0xFF << (8 * s) for s in range(4))
-#: Aces and tens: 10 card points each (RULES.md §0.3).
+#: Aces and tens: 10 card points each (docs/rules.md §0.3).
 POINT_CARDS: CardSet = sum((1 << (s * 8 + ACE)) | (1 << (s * 8 + TEN)) for s in range(4))
 
-# Strength of each natural rank under the two orders (RULES.md §3.1); higher is stronger.
+# Strength of each natural rank under the two orders (docs/rules.md §3.1); higher is stronger.
 _TRUMP_ORDER_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)  # A 10 K Q J 9 8 7
 _PLAIN_ORDER_STRENGTH = (0, 1, 2, 3, 4, 5, 6, 7)  # A K Q J 10 9 8 7
 
@@ -67,12 +67,22 @@ HIGHER_PLAIN_ORDER: tuple[CardSet, ...] = _higher_masks(_PLAIN_ORDER_STRENGTH)
 
 
 def card_str(card: Card) -> str:
-    """The record code of ``card``, e.g. ``"TS"`` for the ten of spades."""
+    """The record code of ``card``, e.g. ``"TS"`` for the ten of spades.
+
+    >>> card_str(0), card_str(31)
+    ('7C', 'AH')
+    >>> card_str(Suit.SPADES * 8 + TEN)
+    'TS'
+    """
     return RANK_LETTERS[card & 7] + SUIT_LETTERS[card >> 3]
 
 
 def card_label(card: Card) -> str:
-    """A short label for people, with the French suit symbol: ``"♠K"``, ``"♥10"``."""
+    """A short label for people, with the French suit symbol: ``"♠K"``, ``"♥10"``.
+
+    >>> card_label(parse_card("KS")), card_label(parse_card("TH"))
+    ('♠K', '♥10')
+    """
     rank = "10" if card & 7 == TEN else RANK_LETTERS[card & 7]
     return SUIT_SYMBOLS[card >> 3] + rank
 
@@ -81,7 +91,15 @@ _CODES = {card_str(c): c for c in range(32)}
 
 
 def parse_card(text: object) -> Card:
-    """Parse a card code such as ``"7H"`` or ``"ts"`` (case-insensitive)."""
+    """Parse a card code such as ``"7H"`` or ``"ts"`` (case-insensitive).
+
+    >>> parse_card("7H"), parse_card("ts")
+    (24, 11)
+    >>> parse_card("1X")
+    Traceback (most recent call last):
+    ...
+    ulti.engine.errors.RecordError: unknown card '1X' (a card is a rank 7 8 9 T J Q K A and a suit C S D H)
+    """
     if isinstance(text, str):
         card = _CODES.get(text.upper())
         if card is not None:
@@ -90,14 +108,25 @@ def parse_card(text: object) -> Card:
 
 
 def parse_suit(text: object) -> int:
-    """Parse a suit letter ``C``, ``S``, ``D`` or ``H`` (case-insensitive)."""
+    """Parse a suit letter ``C``, ``S``, ``D`` or ``H`` (case-insensitive).
+
+    >>> parse_suit("h") == Suit.HEARTS
+    True
+    """
     if isinstance(text, str) and len(text) == 1 and text.upper() in SUIT_LETTERS:
         return SUIT_LETTERS.index(text.upper())
     raise RecordError(f"unknown suit {text!r} (a suit is C, S, D or H)")
 
 
 def mask_of(cards: Iterable[Card]) -> CardSet:
-    """The set holding ``cards``."""
+    """The set holding ``cards``.
+
+    >>> hand = mask_of(parse_card(c) for c in ("AH", "7C", "TS"))
+    >>> hex(hand)  # bits 0 (7C), 11 (TS) and 31 (AH)
+    '0x80000801'
+    >>> format_cards(hand)
+    '7C TS AH'
+    """
     mask = 0
     for card in cards:
         mask |= 1 << card
@@ -105,7 +134,11 @@ def mask_of(cards: Iterable[Card]) -> CardSet:
 
 
 def iter_cards(mask: CardSet) -> Iterator[Card]:
-    """The cards of ``mask`` in ascending order."""
+    """The cards of ``mask`` in ascending order.
+
+    >>> [card_str(c) for c in iter_cards(SUIT_MASKS[Suit.HEARTS] & POINT_CARDS)]
+    ['TH', 'AH']
+    """
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
@@ -113,20 +146,38 @@ def iter_cards(mask: CardSet) -> Iterator[Card]:
 
 
 def cards_of(mask: CardSet) -> list[Card]:
-    """The cards of ``mask`` as a sorted list."""
+    """The cards of ``mask`` as a sorted list.
+
+    >>> cards_of(0b1001)
+    [0, 3]
+    """
     return list(iter_cards(mask))
 
 
 def count(mask: CardSet) -> int:
-    """How many cards ``mask`` holds."""
+    """How many cards ``mask`` holds.
+
+    >>> count(FULL_DECK), count(SUIT_MASKS[Suit.CLUBS]), count(0)
+    (32, 8, 0)
+    """
     return mask.bit_count()
 
 
 def card_points(mask: CardSet) -> int:
-    """Card points of the aces and tens in ``mask`` (10 each), not counting the last trick."""
+    """Card points of the aces and tens in ``mask`` (10 each), not counting the last trick.
+
+    >>> card_points(mask_of(parse_card(c) for c in ("AH", "TS", "KS")))
+    20
+    >>> card_points(FULL_DECK)
+    80
+    """
     return 10 * (mask & POINT_CARDS).bit_count()
 
 
 def format_cards(mask: CardSet) -> str:
-    """Codes of ``mask``'s cards separated by spaces, by suit then rank (for messages)."""
+    """Codes of ``mask``'s cards separated by spaces, by suit then rank (for messages).
+
+    >>> format_cards(SUIT_MASKS[Suit.DIAMONDS])
+    '7D 8D 9D TD JD QD KD AD'
+    """
     return " ".join(card_str(c) for c in iter_cards(mask))

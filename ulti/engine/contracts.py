@@ -1,6 +1,6 @@
-"""Parts, the 38 bids on 20 rungs, their values and ranking (RULES.md §1).
+"""Parts, the 38 bids on 20 rungs, their values and ranking (docs/rules.md §1).
 
-The table is written out once, in rung order, exactly as RULES.md §1.4 lists it; every value is
+The table is written out once, in rung order, exactly as docs/rules.md §1.4 lists it; every value is
 derived from the part values of §1.1 so that the one disputed price (§9 A1, the open durchmars part
 of a trump bid) is a single named constant.
 """
@@ -24,13 +24,13 @@ class Part(StrEnum):
     BETLI = "betli"
 
 
-#: Order in which parts are listed in results (RECORD.md).
+#: Order in which parts are listed in results (docs/record.md).
 PART_ORDER: tuple[Part, ...] = tuple(Part)
 
-#: RULES.md §9 A1: an open durchmars part is worth 24 in every bid, minor suit included.
+#: docs/rules.md §9 A1: an open durchmars part is worth 24 in every bid, minor suit included.
 OPEN_DURCHMARS_VALUE = 24
 
-#: Kontra chain step names, by level (1 = kontra ×2 … 6 = fedáksári ×64), RULES.md §6.3.
+#: Kontra chain step names, by level (1 = kontra ×2 … 6 = fedáksári ×64), docs/rules.md §6.3.
 KONTRA_STEP_NAMES = ("", "kontra", "rekontra", "szubkontra", "hirskontra", "mordkontra", "fedáksári")
 MAX_KONTRA_LEVEL = 6
 
@@ -45,7 +45,14 @@ class Kind(StrEnum):
 
 @dataclass(frozen=True)
 class Bid:
-    """One of the 38 bids. ``parts`` maps each part to its value per defender."""
+    """One of the 38 bids. ``parts`` maps each part to its value per defender.
+
+    >>> bid = BIDS_BY_CODE["H-SU"]
+    >>> bid.name_en, bid.rung, bid.value, bid.key
+    ('Hearts ulti', 8, 10, (8, 2))
+    >>> bid.parts
+    ((<Part.SIMPLE: 'simple'>, 2), (<Part.ULTI: 'ulti'>, 8))
+    """
 
     code: str
     name_en: str
@@ -58,7 +65,7 @@ class Bid:
     value: int = field(init=False, compare=False)
     #: Value of the Simple-game part, 0 if the bid has none.
     simple_value: int = field(init=False, compare=False)
-    #: The ranking key of RULES.md §1.3: (value without the Simple game, Simple-game value).
+    #: The ranking key of docs/rules.md §1.3: (value without the Simple game, Simple-game value).
     key: tuple[int, int] = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -70,14 +77,22 @@ class Bid:
         object.__setattr__(self, "key", (value - simple, simple))
 
     def part_value(self, part: Part) -> int:
-        """Value of ``part`` in this bid, 0 if absent."""
+        """Value of ``part`` in this bid, 0 if absent.
+
+        >>> BIDS_BY_CODE["M-40U"].part_value(Part.FORTY_HUNDRED), BIDS_BY_CODE["M-40U"].part_value(Part.BETLI)
+        (4, 0)
+        """
         for p, v in self.parts:
             if p is part:
                 return v
         return 0
 
     def has(self, part: Part) -> bool:
-        """Whether this bid contains ``part``."""
+        """Whether this bid contains ``part``.
+
+        >>> BIDS_BY_CODE["N-B"].has(Part.BETLI), BIDS_BY_CODE["N-B"].has(Part.SIMPLE)
+        (True, False)
+        """
         return any(p is part for p, _ in self.parts)
 
     @property
@@ -128,7 +143,7 @@ _NO_TRUMP_PARTS: dict[str, tuple[tuple[Part, int], ...]] = {
     "OD": ((Part.DURCHMARS, OPEN_DURCHMARS_VALUE),),
 }
 
-# (code, English name, Hungarian name) in the order of RULES.md §1.4.
+# (code, English name, Hungarian name) in the order of docs/rules.md §1.4.
 _BID_NAMES: tuple[tuple[str, str, str], ...] = (
     ("M-S", "Simple game", "Passz (parti)"),
     ("H-S", "Hearts simple game", "Piros passz"),
@@ -190,7 +205,7 @@ def _build_bids() -> tuple[Bid, ...]:
     )
 
 
-#: The 38 bids in ladder order (RULES.md §1.4).
+#: The 38 bids in ladder order (docs/rules.md §1.4).
 BIDS: tuple[Bid, ...] = _build_bids()
 BIDS_BY_CODE: dict[str, Bid] = {b.code: b for b in BIDS}
 #: The highest rung (20); a standing bid there ends all bidding but passes.
@@ -198,7 +213,13 @@ TOP_RUNG: int = max(b.rung for b in BIDS)
 
 
 def parse_bid(code: object) -> Bid:
-    """The bid with record code ``code`` (case-insensitive), e.g. ``"M-SU"``."""
+    """The bid with record code ``code`` (case-insensitive), e.g. ``"M-SU"``.
+
+    >>> parse_bid("m-su").name_en
+    'Ulti'
+    >>> parse_bid("N-OD").rung, parse_bid("N-OD").is_open, parse_bid("N-OD").has_trumps
+    (15, True, False)
+    """
     if isinstance(code, str):
         bid = BIDS_BY_CODE.get(code.upper())
         if bid is not None:
@@ -207,7 +228,11 @@ def parse_bid(code: object) -> Bid:
 
 
 def parse_part(code: object) -> Part:
-    """The part named ``code``: simple, ulti, 40-100, 20-100, durchmars or betli."""
+    """The part named ``code``: simple, ulti, 40-100, 20-100, durchmars or betli.
+
+    >>> parse_part("ULTI"), parse_part("40-100")
+    (<Part.ULTI: 'ulti'>, <Part.FORTY_HUNDRED: '40-100'>)
+    """
     if isinstance(code, str):
         for part in Part:
             if part.value == code.lower():
@@ -221,5 +246,13 @@ _BIDS_ABOVE_RUNG: dict[int, tuple[Bid, ...]] = {
 
 
 def bids_above(standing: Bid | None) -> tuple[Bid, ...]:
-    """The bids that may be named over ``standing`` (every bid when there is none), in ladder order."""
+    """The bids that may be named over ``standing`` (every bid when there is none), in ladder order.
+
+    >>> len(bids_above(None))
+    38
+    >>> [bid.code for bid in bids_above(parse_bid("H-UO"))]
+    ['M-20UO', 'H-20UD', 'H-20O', 'H-40UO', 'H-20UO']
+    >>> bids_above(parse_bid("H-20UO"))
+    ()
+    """
     return _BIDS_ABOVE_RUNG[standing.rung if standing is not None else 0]

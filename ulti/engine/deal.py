@@ -2,8 +2,9 @@
 
 ``Deal.apply(action)`` either changes the state or raises ``IllegalAction`` naming the rule, and
 then nothing has changed: every check runs before the first write. ``choices(seat)`` lists what a
-seat may do now (with the reason for each refused card), and ``view(seat)`` is the only thing meant
-to leave the engine for a player: exactly what that seat may see.
+seat may do now (with the reason for each refused card), and ``seat_view(seat)`` is the only thing
+meant to leave the engine for a player: exactly what that seat may see, as an immutable ``SeatView``
+(``ulti.engine.view``) whose ``to_json()`` is the wire form (``view(seat)``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import (
     SUIT_LETTERS,
     SUIT_MASKS,
-    SUIT_NAMES_EN,
     Card,
     CardSet,
     card_label,
@@ -39,13 +39,13 @@ from ulti.engine.contracts import (
 from ulti.engine.contracts import (
     Kind as BidKind,
 )
-from ulti.engine.errors import IllegalAction, RecordError
+from ulti.engine.errors import CARD_HINTS, IllegalAction, RecordError, RuleArg, word
 from ulti.engine.play import (
     NO_TRUMP,
     Refusal,
     legal_cards,
     refusal_of,
-    refusal_reasons,
+    refusals,
     seven_of,
     trick_winner_index,
 )
@@ -57,8 +57,24 @@ from ulti.engine.scoring import (
     marriages_of,
     settle,
 )
+from ulti.engine.view import (
+    AuctionState,
+    ChainState,
+    ContractState,
+    CurrentTrick,
+    Hands,
+    KontraOffer,
+    LogEntry,
+    Marriages,
+    PlayedTrick,
+    RefusedCard,
+    SeatChoices,
+    SeatMarriages,
+    SeatView,
+)
 
 MINOR_SUITS = (0, 1, 2)
+_NO_MARRIAGES: SeatMarriages = (None, None, None)
 
 
 class Phase(StrEnum):
@@ -85,8 +101,10 @@ class Choices:
     kontra_step: str = ""
     cards: CardSet = 0
     refused: dict[Card, str] = field(default_factory=dict)
-    #: for each refused card, which rule refuses it, for clients that word it themselves
+    #: for each refused card, which rule refuses it (a code of ``errors.CARD_HINTS``) and the values
+    #: its wording names, for clients that word it themselves
     refused_rules: dict[Card, str] = field(default_factory=dict)
+    refused_args: dict[Card, dict[str, RuleArg]] = field(default_factory=dict)
 
     def any(self) -> bool:
         """Whether the seat has anything to do."""
@@ -95,24 +113,32 @@ class Choices:
             or self.kontra_step or self.cards
         )
 
-    def to_json(self) -> dict[str, Any]:
-        """The choices as plain JSON values (card and bid codes)."""
-        return {
-            "may_pass": self.may_pass,
-            "may_take": self.may_take,
-            "bids": [b.code for b in self.bids],
-            "must_discard": self.must_discard,
-            "trumps": [SUIT_LETTERS[s] for s in self.trumps],
-            "may_give_up": self.may_give_up,
-            "kontra": (
-                {"step": self.kontra_step, "parts": [p.value for p in self.kontra_parts]}
-                if self.kontra_step
-                else None
+    def freeze(self) -> SeatChoices:
+        """The choices as a view holds them (immutable)."""
+        rules, args = self.refused_rules, self.refused_args
+        return SeatChoices(
+            self.may_pass,
+            self.may_take,
+            tuple(self.bids),
+            self.must_discard,
+            tuple(self.trumps),
+            self.may_give_up,
+            KontraOffer(self.kontra_step, tuple(self.kontra_parts)) if self.kontra_step else None,
+            self.cards,
+            tuple(
+                RefusedCard(card, reason, Refusal(rules[card]), RefusedCard.freeze_args(args[card]))
+                for card, reason in self.refused.items()
             ),
-            "cards": [card_str(c) for c in iter_cards(self.cards)],
-            "refused": {card_str(c): reason for c, reason in self.refused.items()},
-            "refused_rules": {card_str(c): rule for c, rule in self.refused_rules.items()},
-        }
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The choices as plain JSON values (card and bid codes): a view's ``choices``."""
+        return self.freeze().to_json()
+
+
+def _codes(cards: CardSet) -> list[str]:
+    """The codes of ``cards``, by suit then rank (the values of a refusal)."""
+    return [card_str(c) for c in iter_cards(cards)]
 
 
 def _validate_hands(hands: Sequence[CardSet], dealer: int) -> None:
@@ -170,7 +196,11 @@ class Deal:
         self.chain_level = 0
         self.chain_prev: frozenset[Part] = frozenset()
         self.chain_declined: set[int] = set()
-        self._log_cache: dict[tuple[int | None, bool], tuple[list[dict[str, Any]], CardSet]] = {}
+        # what views share, extended as the deal goes (see _public_log and seat_view)
+        self._log_cache: dict[tuple[int | None, bool], tuple[list[LogEntry], CardSet]] = {}
+        self._plain_log: list[LogEntry] = []  # the log as a seat that did not act sees it
+        self._played: list[PlayedTrick] = []  # self.tricks as views show them
+        self._marriages: SeatMarriages | None = None  # once all three seats have announced
 
     # ------------------------------------------------------------------ construction helpers
 
@@ -210,6 +240,8 @@ class Deal:
         other.won = list(self.won)
         other.chain_declined = set(self.chain_declined)
         other._log_cache = {}
+        other._plain_log = []
+        other._played = []
         return other
 
     # ------------------------------------------------------------------ queries
@@ -273,11 +305,10 @@ class Deal:
                 hand = self.hands[seat]
                 led, top, seven = self.led_suit(), self.top_card(), self.held_seven(seat)
                 ch.cards = legal_cards(hand, led, top, self.trump, seven)
-                ch.refused = refusal_reasons(hand, led, top, self.trump, seven)
-                for card in ch.refused:
-                    refusal = refusal_of(card, hand, led, top, self.trump, seven)
-                    assert refusal is not None
-                    ch.refused_rules[card] = refusal.name.lower()
+                for card, (refusal, args) in refusals(hand, led, top, self.trump, seven).items():
+                    ch.refused[card] = word(CARD_HINTS[refusal.value], args)
+                    ch.refused_rules[card] = refusal.value
+                    ch.refused_args[card] = args
         return ch
 
     def _may_give_up(self) -> bool:
@@ -311,17 +342,17 @@ class Deal:
     def apply(self, action: Action) -> None:
         """Apply ``action`` or raise ``IllegalAction`` (naming the rule) and change nothing."""
         if self.phase is Phase.DONE:
-            raise IllegalAction("the deal is over")
+            raise IllegalAction("deal_over")
         kind = action.kind
         if kind is Kind.PLAY:
             if action.card is None:
-                raise IllegalAction("a play names a card")
+                raise IllegalAction("play_needs_card")
             self.play(action.seat, action.card)
         elif kind is Kind.KONTRA:
             self._kontra(action.seat, action.parts or ())
         elif kind is Kind.BID:
             if action.bid is None:
-                raise IllegalAction("a bid names one of the 38 bids")
+                raise IllegalAction("bid_needs_bid")
             self._bid(action.seat, action.bid, action.discard)
         elif kind is Kind.PASS:
             self._pass(action.seat)
@@ -329,40 +360,40 @@ class Deal:
             self._take(action.seat)
         elif kind is Kind.TRUMP:
             if action.suit is None:
-                raise IllegalAction("naming trumps needs a suit")
+                raise IllegalAction("trump_needs_suit")
             self._name_trump(action.seat, action.suit)
         elif kind is Kind.GIVE_UP:
             self._give_up(action.seat)
         else:  # pragma: no cover - Kind is closed
-            raise IllegalAction(f"unknown action {kind!r}")
+            raise IllegalAction("unknown_action", kind=str(kind))
         self.history.append(action)
 
     def _check_auction_turn(self, seat: int, what: str) -> None:
         if self.phase is not Phase.AUCTION:
-            raise IllegalAction(f"the auction is over: no {what} now")
+            raise IllegalAction("auction_over", action=what)
         if seat != self.to_move:
-            raise IllegalAction(f"it is seat {self.to_move}'s turn in the auction, not seat {seat}'s")
+            raise IllegalAction("auction_turn", seat=seat, to_move=self.to_move)
 
     def _bid(self, seat: int, bid: Bid, discard: tuple[Card, Card] | None) -> None:
         self._check_auction_turn(seat, "bid")
         hand = self.hands[seat]
         if self.obliged:
             if discard is None:
-                raise IllegalAction(f"seat {seat} holds 12 cards and must discard 2 with the bid")
+                raise IllegalAction("discard_needed", seat=seat)
             a, b = discard
             if a == b:
-                raise IllegalAction(f"seat {seat} must discard two different cards, not {card_str(a)} twice")
+                raise IllegalAction("discard_twice", seat=seat, card=card_str(a))
             for card in (a, b):
                 if not hand >> card & 1:
-                    raise IllegalAction(f"seat {seat} cannot discard {card_str(card)}: not in hand")
+                    raise IllegalAction("discard_not_held", seat=seat, card=card_str(card))
         elif discard is not None:
-            raise IllegalAction(f"seat {seat} holds 10 cards: a bid without the talon discards nothing")
+            raise IllegalAction("discard_unexpected", seat=seat)
         standing = self.high_bid
         if standing is not None and bid.key <= standing.key:
             if bid.key == standing.key:
-                raise IllegalAction(f"{bid.code} is on the same rung as the standing bid {standing.code}")
+                raise IllegalAction("bid_same_rung", bid=bid.code, standing=standing.code)
             raise IllegalAction(
-                f"{bid.code} (rung {bid.rung}) is below the standing bid {standing.code} (rung {standing.rung})"
+                "bid_too_low", bid=bid.code, rung=bid.rung, standing=standing.code, standing_rung=standing.rung
             )
         if discard is not None:
             talon = (1 << discard[0]) | (1 << discard[1])
@@ -377,8 +408,8 @@ class Deal:
         self._check_auction_turn(seat, "pass")
         if self.obliged:
             if seat == self.opener and self.high_bid is None:
-                raise IllegalAction(f"seat {seat} cannot pass: the opener must discard 2 and bid")
-            raise IllegalAction(f"seat {seat} cannot pass: took the talon and must discard 2 and bid")
+                raise IllegalAction("opener_must_bid", seat=seat)
+            raise IllegalAction("taker_must_bid", seat=seat)
         self.passes += 1
         self.to_move = (seat + 1) % 3
         if self.passes == 3:
@@ -387,9 +418,9 @@ class Deal:
     def _take(self, seat: int) -> None:
         self._check_auction_turn(seat, "take")
         if self.obliged:
-            raise IllegalAction(f"seat {seat} already holds 12 cards and must discard 2 and bid")
+            raise IllegalAction("take_while_obliged", seat=seat)
         if self.high_bid is not None and self.high_bid.rung == TOP_RUNG:
-            raise IllegalAction(f"no bid ranks above {self.high_bid.code}: the talon cannot be taken")
+            raise IllegalAction("take_above_top", bid=self.high_bid.code)
         self.hands[seat] |= self.talon
         self.talon = 0
         self.talon_by = -1
@@ -408,22 +439,18 @@ class Deal:
 
     def _name_trump(self, seat: int, suit: int) -> None:
         if self.phase is not Phase.TRUMP:
-            raise IllegalAction("trumps are named only by the declarer of a minor-suit bid, after the auction")
+            raise IllegalAction("trump_not_now")
         if seat != self.declarer:
-            raise IllegalAction(f"only the declarer (seat {self.declarer}) names trumps")
+            raise IllegalAction("trump_not_declarer", seat=seat, declarer=self.declarer)
         if suit not in MINOR_SUITS:
-            raise IllegalAction(
-                f"a minor-suit bid takes clubs, spades or diamonds as trumps, not {SUIT_NAMES_EN[suit]}"
-            )
+            raise IllegalAction("trump_minor_only", suit=SUIT_LETTERS[suit])
         self._start_play(suit)
 
     def _give_up(self, seat: int) -> None:
         if self.phase is not Phase.TRUMP or not self._may_give_up():
-            raise IllegalAction(
-                "only the declarer of a plain minor Simple game (M-S) may give up, before naming trumps"
-            )
+            raise IllegalAction("give_up_not_allowed")
         if seat != self.declarer:
-            raise IllegalAction(f"only the declarer (seat {self.declarer}) may give up")
+            raise IllegalAction("give_up_not_declarer", seat=seat, declarer=self.declarer)
         assert self.contract is not None
         self.result = give_up_result(self.declarer, self.contract)
         self.phase = Phase.DONE
@@ -439,23 +466,23 @@ class Deal:
 
     def _kontra(self, seat: int, parts: Sequence[Part]) -> None:
         if self.phase is not Phase.PLAY:
-            raise IllegalAction("kontra is said during the play: before a defender's card in trick 1, or after trick 1")
+            raise IllegalAction("kontra_not_in_play")
         assert self.contract is not None
         if len(set(parts)) != len(parts):
-            raise IllegalAction("kontra names each part at most once")
+            raise IllegalAction("kontra_part_twice")
         for part in parts:
             if not self.contract.has(part):
-                raise IllegalAction(f"{self.contract.code} has no {part.value} part")
+                raise IllegalAction("kontra_no_part", bid=self.contract.code, part=part.value)
         step, allowed = self._kontra_window(seat)
         if not step:
             if not parts and self._first_trick_turn(seat):
                 return  # declining when every part is already doubled changes nothing
-            raise IllegalAction(self._why_no_kontra(seat))
+            raise self._why_no_kontra(seat)
         if self.in_chain:
             extra = [p for p in parts if p not in self.chain_prev]
             if extra:
-                prev = ", ".join(p.value for p in self._ordered(self.chain_prev))
-                raise IllegalAction(f"{step} may raise only what the previous step raised ({prev})")
+                prev = [p.value for p in self._ordered(self.chain_prev)]
+                raise IllegalAction("kontra_raise_only", step=step, parts=prev)
             if not parts:
                 if seat == self.declarer:
                     self._close_chain()
@@ -478,24 +505,24 @@ class Deal:
             return
         for part in parts:
             if part not in allowed:
-                raise IllegalAction(f"{part.value} is already doubled")
+                raise IllegalAction("kontra_doubled", part=part.value)
         for part in parts:
             self.levels[part] = 1
 
-    def _why_no_kontra(self, seat: int) -> str:
+    def _why_no_kontra(self, seat: int) -> IllegalAction:
         if self.in_chain:
             name = KONTRA_STEP_NAMES[self.chain_level]
             if seat in self.chain_declined:
-                return f"seat {seat} has already declined {name}"
-            side = "the declarer" if self.chain_level % 2 == 0 else "a defender"
-            return f"{name} is said by {side}"
+                return IllegalAction("kontra_declined", seat=seat, step=name)
+            side = "kontra_declarers_step" if self.chain_level % 2 == 0 else "kontra_defenders_step"
+            return IllegalAction(side, step=name)
         if seat == self.declarer:
-            return "the declarer says no kontra before trick 1 (rekontra comes after trick 1)"
+            return IllegalAction("kontra_declarer_first")
         if self.tricks or not self.trick:
-            return "kontra is said just before the defender's own card in trick 1"
+            return IllegalAction("kontra_not_now")
         if seat != self.to_move:
-            return f"seat {seat} may say kontra only just before its own card in trick 1"
-        return "every part is already doubled"
+            return IllegalAction("kontra_not_your_card", seat=seat)
+        return IllegalAction("kontra_all_doubled")
 
     def _chain_speaker(self) -> int:
         """The seat a live table asks next in the chain: the declarer, or the defenders in seat order."""
@@ -513,23 +540,21 @@ class Deal:
     def play(self, seat: int, card: Card) -> None:
         """Play ``card`` for ``seat`` (the fast path of ``apply``); raises ``IllegalAction``."""
         if self.phase is not Phase.PLAY:
-            raise IllegalAction(f"no card is played in the {self.phase.value} phase")
+            raise IllegalAction("play_not_now", phase=self.phase.value)
         if self.in_chain:
             if seat != self.leader:
-                raise IllegalAction(
-                    f"it is seat {self.leader}'s lead to trick 2 (or a kontra step), not seat {seat}'s"
-                )
+                raise IllegalAction("chain_lead", seat=seat, leader=self.leader)
         elif seat != self.to_move:
-            raise IllegalAction(f"it is seat {self.to_move}'s turn to play, not seat {seat}'s")
+            raise IllegalAction("play_turn", seat=seat, to_move=self.to_move)
         hand = self.hands[seat]
         trick = self.trick
         if not hand >> card & 1:
-            raise IllegalAction(f"seat {seat} does not hold {card_str(card)}")
+            raise IllegalAction("card_not_held", seat=seat, card=card_str(card))
         led = trick[0] >> 3 if trick else -1
         top = self.top_card() if trick else -1
         seven = self.seven if seat == self.declarer else -1
         if not legal_cards(hand, led, top, self.trump, seven) >> card & 1:
-            raise IllegalAction(self._play_error(seat, card, hand, led, top, seven))
+            raise self._play_error(seat, card, hand, led, top, seven)
         if self.in_chain:
             self._close_chain()
         self.hands[seat] = hand ^ (1 << card)
@@ -539,21 +564,17 @@ class Deal:
             return
         self._finish_trick()
 
-    def _play_error(self, seat: int, card: Card, hand: CardSet, led: int, top: Card, seven: Card) -> str:
+    def _play_error(self, seat: int, card: Card, hand: CardSet, led: int, top: Card, seven: Card) -> IllegalAction:
         refusal = refusal_of(card, hand, led, top, self.trump, seven)
         if refusal is Refusal.FOLLOW:
-            held = hand & SUIT_MASKS[led]
-            return f"seat {seat} must follow suit (holds {SUIT_NAMES_EN[led]}: {format_cards(held)})"
-        if refusal is Refusal.BEAT:
-            better = legal_cards(hand, led, top, self.trump, -1)
-            return f"seat {seat} must beat {card_str(top)} (holds {format_cards(better)})"
+            held = _codes(hand & SUIT_MASKS[led])
+            return IllegalAction("follow", seat=seat, suit=SUIT_LETTERS[led], held=held)
+        if refusal is Refusal.BEAT or refusal is Refusal.OVERTRUMP:
+            better = _codes(legal_cards(hand, led, top, self.trump, -1))
+            return IllegalAction(refusal.value, seat=seat, card=card_str(top), held=better)
         if refusal is Refusal.TRUMP:
-            held = hand & SUIT_MASKS[self.trump]
-            return f"seat {seat} must trump (holds {format_cards(held)})"
-        if refusal is Refusal.OVERTRUMP:
-            better = legal_cards(hand, led, top, self.trump, -1)
-            return f"seat {seat} must overtrump {card_str(top)} (holds {format_cards(better)})"
-        return f"seat {seat} the ulti declarer must hold back the trump 7 while another legal card exists"
+            return IllegalAction("trump", seat=seat, held=_codes(hand & SUIT_MASKS[self.trump]))
+        return IllegalAction("ulti_seven", seat=seat)
 
     def _finish_trick(self) -> None:
         cards = self.trick
@@ -603,7 +624,7 @@ class Deal:
             and bool(self.tricks) and not self.in_chain
         )
 
-    def marriage_announcement(self, seat: int) -> dict[str, int] | None:
+    def marriage_announcement(self, seat: int) -> Marriages | None:
         """The marriages ``seat`` announced with its card to trick 1 (trump contracts), else None."""
         if not self.start_hands or self.trump == NO_TRUMP or self.contract is None:
             return None
@@ -612,108 +633,125 @@ class Deal:
             return None
         forty, twenties = marriages_of(self.start_hands[seat], self.trump)
         counting = counting_marriages(self.contract, seat == self.declarer, forty, twenties)
-        return {"forty": forty, "twenties": twenties, "counting": counting}
+        return Marriages(forty, twenties, counting)
 
-    def _log_entry(self, action: Action, viewer: int | None, taken: CardSet) -> dict[str, Any]:
-        entry: dict[str, Any] = {"seat": action.seat, "action": action.kind.value}
-        # a spectator sees the discards and talon pick-ups only once the deal is over
-        own = viewer == action.seat or (viewer is None and self.phase is Phase.DONE)
-        if action.bid is not None:
-            entry["bid"] = action.bid.code
-        if action.discard is not None and own:
-            entry["discard"] = [card_str(c) for c in action.discard]
-        if action.kind is Kind.TAKE and own:
-            entry["cards"] = [card_str(c) for c in iter_cards(taken)]
-        if action.suit is not None:
-            entry["suit"] = SUIT_LETTERS[action.suit]
-        if action.parts is not None:
-            entry["parts"] = [p.value for p in action.parts]
-        if action.card is not None:
-            entry["card"] = card_str(action.card)
-        return entry
+    def _seat_marriages(self) -> SeatMarriages:
+        # Fixed once a seat has announced: computed until all three have, then kept.
+        if self._marriages is not None:
+            return self._marriages
+        if not self.start_hands or self.trump == NO_TRUMP:
+            return _NO_MARRIAGES
+        a, b, c = (self.marriage_announcement(s) for s in range(3))
+        if a is not None and b is not None and c is not None:
+            self._marriages = (a, b, c)
+        return (a, b, c)
 
-    def _public_log(self, viewer: int | None) -> list[dict[str, Any]]:
+    def _public_log(self, viewer: int | None) -> list[LogEntry]:
         # Views are built after every action for every watcher: extend a cached log, never rebuild it.
         # A spectator's entries change once, when the deal ends (discards become visible).
-        key = (viewer, self.phase is Phase.DONE)
+        # The list is the cache itself: callers copy it.
+        done = self.phase is Phase.DONE
+        key = (viewer, done)
         entries, talon = self._log_cache.get(key, ([], 0))
-        for action in self.history[len(entries) :]:
-            taken = 0
-            if action.kind is Kind.TAKE:
-                taken = talon
-            elif action.discard is not None:
-                talon = (1 << action.discard[0]) | (1 << action.discard[1])
-            entries.append(self._log_entry(action, viewer, taken))
-        self._log_cache[key] = (entries, talon)
-        return list(entries)
+        history = self.history
+        if len(entries) < len(history):
+            plain = self._plain_log
+            plain.extend(LogEntry.of(action, False, 0) for action in history[len(plain) :])
+            for i in range(len(entries), len(history)):
+                action = history[i]
+                taken = 0
+                if action.kind is Kind.TAKE:
+                    taken = talon
+                elif action.discard is not None:
+                    talon = (1 << action.discard[0]) | (1 << action.discard[1])
+                else:
+                    entries.append(plain[i])  # nothing in it is hidden from anybody
+                    continue
+                # a spectator sees the discards and talon pick-ups only once the deal is over
+                own = viewer == action.seat or (viewer is None and done)
+                entries.append(LogEntry.of(action, True, taken) if own else plain[i])
+            self._log_cache[key] = (entries, talon)
+        return entries
 
     def public_entry(self, index: int, viewer: int | None) -> dict[str, Any]:
         """Action ``index`` of the history as ``viewer`` may see it (discards and taken cards only if own)."""
-        return self._public_log(viewer)[index]
+        return self._public_log(viewer)[index].to_json()
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def seat_view(self, seat: int | None) -> SeatView:
         """What ``seat`` may see now (``None``: a spectator, who sees no hidden card before the end)."""
-        done = self.phase is Phase.DONE
-        show_all = done or self.hands_open()
-        hands: dict[str, list[str]] = {}
-        for s in range(3):
-            if s == seat or show_all:
-                hands[str(s)] = [card_str(c) for c in iter_cards(self.hands[s])]
+        phase = self.phase
+        done = phase is Phase.DONE
+        hands = self.hands
+        shown: Hands
+        if done or self.hands_open():
+            shown = (hands[0], hands[1], hands[2])
+        else:
+            shown = (
+                hands[0] if seat == 0 else None,
+                hands[1] if seat == 1 else None,
+                hands[2] if seat == 2 else None,
+            )
         contract = self.contract
-        view: dict[str, Any] = {
-            "seat": seat,
-            "dealer": self.dealer,
-            "opener": self.opener,
-            "phase": self.phase.value,
-            "to_move": self.to_move,
-            "hands": hands,
-            "hand_sizes": [count(h) for h in self.hands],
-            "log": self._public_log(seat),
-            "auction": {
-                "bid": self.high_bid.code if self.high_bid else None,
-                "bidder": self.high_bidder if self.high_bid else None,
-                "passes": self.passes,
-                "obliged": self.obliged if self.phase is Phase.AUCTION else False,
-            },
-            "talon": (
-                [card_str(c) for c in iter_cards(self.talon)]
-                if self.talon and (done or (seat is not None and seat == self.talon_by))
-                else None
+        high_bid = self.high_bid
+        talon = self.talon
+        won = self.won
+        choices = None
+        if seat is not None:
+            ch = self.choices(seat)
+            if ch.any():
+                choices = ch.freeze()
+        dealt = self.dealt
+        played = self._played
+        if len(played) < len(self.tricks):
+            played.extend(PlayedTrick.of(t) for t in self.tricks[len(played) :])
+        # positional, in field order: views are built per seat per event, and keywords cost here
+        return SeatView(
+            seat,
+            self.dealer,
+            self.opener,
+            phase,
+            self.to_move,
+            shown,  # hands
+            (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count()),  # hand_sizes
+            tuple(self._public_log(seat)),  # log
+            AuctionState(
+                high_bid,
+                self.high_bidder if high_bid else None,
+                self.passes,
+                self.obliged if phase is Phase.AUCTION else False,
             ),
-            "contract": (
-                {
-                    "bid": contract.code,
-                    "declarer": self.declarer,
-                    "trump": None if self.trump == NO_TRUMP or self.phase is Phase.TRUMP
-                    else SUIT_LETTERS[self.trump],
-                }
+            talon if talon and (done or (seat is not None and seat == self.talon_by)) else None,
+            (
+                ContractState(
+                    contract,
+                    self.declarer,
+                    None if self.trump == NO_TRUMP or phase is Phase.TRUMP else self.trump,
+                )
                 if contract
                 else None
             ),
-            "kontra": {p.value: self.multiplier(p) for p in self._ordered(self.levels)} if contract else {},
-            "chain": (
-                {
-                    "step": KONTRA_STEP_NAMES[self.chain_level],
-                    "parts": [p.value for p in self._ordered(self.chain_prev)],
-                    "declined": sorted(self.chain_declined),
-                }
+            tuple((p, self.multiplier(p)) for p in self._ordered(self.levels)) if contract else (),  # kontra
+            (
+                ChainState(
+                    KONTRA_STEP_NAMES[self.chain_level],
+                    tuple(self._ordered(self.chain_prev)),
+                    tuple(sorted(self.chain_declined)),
+                )
                 if self.in_chain
                 else None
             ),
-            "trick": {"leader": self.leader, "cards": [card_str(c) for c in self.trick]} if self.start_hands else None,
-            "tricks": [
-                {"leader": t.leader, "cards": [card_str(c) for c in t.cards], "winner": t.winner} for t in self.tricks
-            ],
-            "won": list(self.won),
-            "marriages": {str(s): m for s in range(3) if (m := self.marriage_announcement(s)) is not None},
-            "result": self.result.to_json() if self.result else None,
-        }
-        if done:
-            view["dealt"] = [[card_str(c) for c in iter_cards(h)] for h in self.dealt]
-        if seat is not None:
-            choices = self.choices(seat)
-            view["choices"] = choices.to_json() if choices.any() else None
-        return view
+            CurrentTrick(self.leader, tuple(self.trick)) if self.start_hands else None,
+            tuple(played),  # tricks
+            (won[0], won[1], won[2]),
+            self._seat_marriages(),
+            self.result,
+            (dealt[0], dealt[1], dealt[2]) if done else None,
+            choices,
+        )
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """``seat_view(seat)`` as JSON: the wire form (docs/protocol.md §10, the table view's ``deal``)."""
+        return self.seat_view(seat).to_json()
 
     # ------------------------------------------------------------------ enumeration
 

@@ -8,7 +8,19 @@ from ulti.engine.cards import CardSet, mask_of
 
 
 def deal_hands(rng: random.Random, dealer: int) -> list[CardSet]:
-    """Shuffle the 32 cards with ``rng`` and deal 12 to the opener (after ``dealer``), 10 to the others."""
+    """Shuffle the 32 cards with ``rng`` and deal 12 to the opener (after ``dealer``), 10 to the others.
+
+    The same seed gives the same deal:
+
+    >>> from ulti.engine.cards import FULL_DECK, count
+    >>> hands = deal_hands(random.Random(7), dealer=0)
+    >>> [count(hand) for hand in hands]  # seat 1, after the dealer, opens
+    [10, 12, 10]
+    >>> hands[0] | hands[1] | hands[2] == FULL_DECK
+    True
+    >>> deal_hands(random.Random(7), dealer=0) == hands
+    True
+    """
     deck = list(range(32))
     rng.shuffle(deck)
     opener = (dealer + 1) % 3

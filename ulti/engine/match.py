@@ -1,4 +1,4 @@
-"""A match of 6, 9 or 12 deals with rotation and tie-break deals (RULES.md §7)."""
+"""A match of 6, 9 or 12 deals with rotation and tie-break deals (docs/rules.md §7)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,37 @@ MATCH_LENGTHS = (6, 9, 12)
 
 
 class Match:
-    """The deals of one match and its running score sheet."""
+    """The deals of one match and its running score sheet.
+
+    Six deals in which the opener bids the Simple game and gives up leave the three seats level, so
+    tie-break deals follow, one at a time, until one seat alone holds the top:
+
+    >>> import random
+    >>> from ulti.engine import actions as act
+    >>> from ulti.engine.cards import cards_of
+    >>> from ulti.engine.contracts import parse_bid
+    >>> from ulti.engine.dealing import deal_hands
+    >>> def concede(deal: Deal) -> None:
+    ...     first, second = cards_of(deal.hands[deal.opener])[:2]
+    ...     deal.apply(act.bid(deal.opener, parse_bid("M-S"), (first, second)))
+    ...     for seat in (deal.opener + 1, deal.opener + 2, deal.opener):
+    ...         deal.apply(act.pass_(seat % 3))
+    ...     deal.apply(act.give_up(deal.opener))
+    >>> match = Match(6, first_dealer=2, players=["Anna", "Bence", "Csaba"])
+    >>> rng = random.Random(1)
+    >>> for index in range(6):
+    ...     concede(match.new_deal(deal_hands(rng, match.dealer_of(index))))
+    >>> match.score_sheet()
+    [[-4, 2, 2], [-2, -2, 4], [0, 0, 0], [-4, 2, 2], [-2, -2, 4], [0, 0, 0]]
+    >>> match.winner() is None, match.is_over
+    (True, False)
+    >>> concede(match.new_deal(deal_hands(rng, match.dealer_of(6))))
+    >>> match.totals(), match.winner()
+    ([-4, 2, 2], None)
+    >>> concede(match.new_deal(deal_hands(rng, match.dealer_of(7))))
+    >>> match.totals(), match.winner(), match.is_over
+    ([-2, -2, 4], 2, True)
+    """
 
     def __init__(self, deals_planned: int, first_dealer: int = 0, players: Sequence[str] | None = None) -> None:
         """A new match of ``deals_planned`` deals (6, 9 or 12) whose first deal ``first_dealer`` deals."""
@@ -26,7 +56,11 @@ class Match:
         self.deals: list[Deal] = []
 
     def dealer_of(self, index: int) -> int:
-        """The dealer of deal ``index`` (from 0): the deal rotates one seat each time."""
+        """The dealer of deal ``index`` (from 0): the deal rotates one seat each time.
+
+        >>> [Match(6, first_dealer=2).dealer_of(index) for index in range(7)]
+        [2, 0, 1, 2, 0, 1, 2]
+        """
         return (self.first_dealer + index) % 3
 
     def totals(self) -> list[int]:
@@ -69,9 +103,9 @@ class Match:
     def new_deal(self, hands: Sequence[CardSet | Iterable[Card]]) -> Deal:
         """Start the next deal (a planned one, or a tie-break deal) with the dealt ``hands``."""
         if not self._last_deal_done():
-            raise IllegalAction(f"deal {len(self.deals) - 1} is not finished")
+            raise IllegalAction("deal_unfinished", deal=len(self.deals) - 1)
         if self.is_over:
-            raise IllegalAction("the match is decided: no more deals")
+            raise IllegalAction("match_decided")
         deal = Deal(hands, self.dealer_of(len(self.deals)))
         self.deals.append(deal)
         return deal

@@ -1,4 +1,4 @@
-"""Trick rules on bitmasks (RULES.md §3): legal cards, the reason for each refused card, winners.
+"""Trick rules on bitmasks (RULES.md §3): legal cards, the rule refusing each other card, winners.
 
 The functions here take plain ints so that the deal, the bots and the solver share one
 implementation of "follow, trump, beat" and of the ulti trump-7 rule.
@@ -12,13 +12,14 @@ from ulti.engine.cards import (
     HIGHER_PLAIN_ORDER,
     HIGHER_TRUMP_ORDER,
     SEVEN,
+    SUIT_LETTERS,
     SUIT_MASKS,
-    SUIT_NAMES_EN,
     Card,
     CardSet,
-    card_label,
+    card_str,
     iter_cards,
 )
+from ulti.engine.errors import CARD_HINTS, RuleArg, word
 
 NO_TRUMP = -1
 """The ``trump`` value of a no-trump contract."""
@@ -66,13 +67,13 @@ def legal_cards(hand: CardSet, led: int, top: Card, trump: int, held_seven: Card
 
 
 class Refusal(StrEnum):
-    """Which rule of §3.3/§3.4 forbids a card."""
+    """Which rule of §3.3/§3.4 forbids a card; the values are the rule codes of ``errors.RULES``."""
 
-    FOLLOW = "must follow suit"
-    BEAT = "must beat"
-    TRUMP = "must trump"
-    OVERTRUMP = "must overtrump"
-    ULTI_SEVEN = "ulti trump 7"
+    FOLLOW = "follow"
+    BEAT = "beat"
+    TRUMP = "trump"
+    OVERTRUMP = "overtrump"
+    ULTI_SEVEN = "ulti_seven"
 
 
 def refusal_of(
@@ -90,29 +91,40 @@ def refusal_of(
     return Refusal.OVERTRUMP if trumps >> card & 1 else Refusal.TRUMP
 
 
-def describe_refusal(refusal: Refusal, led: int, top: Card) -> str:
-    """The reason for a refused card, in words for the player holding it."""
+def refusal_args(refusal: Refusal, led: int, top: Card) -> dict[str, RuleArg]:
+    """The values ``CARD_HINTS[refusal]`` names: the led suit to follow, or the card to beat."""
     if refusal is Refusal.FOLLOW:
-        return f"you must follow suit ({SUIT_NAMES_EN[led]})"
-    if refusal is Refusal.BEAT:
-        return f"you must beat the {card_label(top)}"
-    if refusal is Refusal.TRUMP:
-        return "you must play a trump"
-    if refusal is Refusal.OVERTRUMP:
-        return f"you must overtrump the {card_label(top)}"
-    return "the trump 7 stays until the last trick"
+        return {"suit": SUIT_LETTERS[led]}
+    if refusal is Refusal.BEAT or refusal is Refusal.OVERTRUMP:
+        return {"card": card_str(top)}
+    return {}
+
+
+def describe_refusal(refusal: Refusal, led: int, top: Card) -> str:
+    """The reason for a refused card, in words for the player holding it (``CARD_HINTS``)."""
+    return word(CARD_HINTS[refusal.value], refusal_args(refusal, led, top))
+
+
+def refusals(
+    hand: CardSet, led: int, top: Card, trump: int, held_seven: Card
+) -> dict[Card, tuple[Refusal, dict[str, RuleArg]]]:
+    """For each card of ``hand`` that may not be played now, the rule that forbids it and its values."""
+    out: dict[Card, tuple[Refusal, dict[str, RuleArg]]] = {}
+    for card in iter_cards(hand & ~legal_cards(hand, led, top, trump, held_seven)):
+        refusal = refusal_of(card, hand, led, top, trump, held_seven)
+        assert refusal is not None
+        out[card] = (refusal, refusal_args(refusal, led, top))
+    return out
 
 
 def refusal_reasons(
     hand: CardSet, led: int, top: Card, trump: int, held_seven: Card
 ) -> dict[Card, str]:
     """For each card of ``hand`` that may not be played now, the rule that forbids it, in words."""
-    reasons: dict[Card, str] = {}
-    for card in iter_cards(hand & ~legal_cards(hand, led, top, trump, held_seven)):
-        refusal = refusal_of(card, hand, led, top, trump, held_seven)
-        assert refusal is not None
-        reasons[card] = describe_refusal(refusal, led, top)
-    return reasons
+    return {
+        card: word(CARD_HINTS[refusal.value], args)
+        for card, (refusal, args) in refusals(hand, led, top, trump, held_seven).items()
+    }
 
 
 def trick_winner_index(cards: list[Card], trump: int) -> int:

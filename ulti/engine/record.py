@@ -1,4 +1,4 @@
-"""Deal and match records, ``ulti-deal/1`` and ``ulti-match/1`` (RECORD.md), in and out.
+"""Deal and match records, ``ulti-deal/1`` and ``ulti-match/1`` (docs/record.md), in and out.
 
 Reading a record replays every action through the engine, so a record that loads is a legal deal.
 Errors name the first offending action (``action 14: …``) and, in a match, the deal (``deal 3: …``).
@@ -37,7 +37,15 @@ def _cards(value: object, what: str) -> list[Card]:
 
 
 def parse_action(obj: object) -> Action:
-    """One action of a record as an ``Action`` (shape and codes only; legality is the deal's)."""
+    """One action of a record as an ``Action`` (shape and codes only; legality is the deal's).
+
+    >>> print(parse_action({"seat": 0, "action": "bid", "bid": "m-s", "discard": ["7c", "jd"]}))
+    seat 0 bid M-S discarding 7C JD
+    >>> parse_action({"seat": 3, "action": "pass"})
+    Traceback (most recent call last):
+    ...
+    ulti.engine.errors.RecordError: seat must be 0, 1 or 2, not 3
+    """
     if not isinstance(obj, dict):
         raise RecordError("an action must be a JSON object")
     seat = obj.get("seat")
@@ -69,7 +77,14 @@ def parse_action(obj: object) -> Action:
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
-    """An action as a record entry."""
+    """An action as a record entry.
+
+    >>> from ulti.engine.cards import parse_card
+    >>> action_to_json(act.play(2, parse_card("TH")))
+    {'seat': 2, 'action': 'play', 'card': 'TH'}
+    >>> action_to_json(parse_action({"seat": 1, "action": "kontra", "parts": ["ULTI"]}))
+    {'seat': 1, 'action': 'kontra', 'parts': ['ulti']}
+    """
     out: dict[str, Any] = {"seat": action.seat, "action": action.kind.value}
     if action.bid is not None:
         out["bid"] = action.bid.code
@@ -85,7 +100,18 @@ def action_to_json(action: Action) -> dict[str, Any]:
 
 
 def deal_from_record(record: object) -> Deal:
-    """Replay a deal record into a ``Deal``; raise ``UltiError`` naming the first problem."""
+    """Replay a deal record into a ``Deal``; raise ``UltiError`` naming the first problem.
+
+    >>> record = {"format": "ulti-deal/1", "dealer": 2, "hands": [
+    ...     ["AH", "KC", "QC", "7C", "AD", "JH", "JC", "JD", "AS", "JS", "TS", "QS"],
+    ...     ["9S", "AC", "9D", "QD", "8S", "TD", "7H", "KD", "8H", "8C"],
+    ...     ["9C", "7D", "TH", "KH", "8D", "7S", "QH", "KS", "9H", "TC"]],
+    ...     "actions": [{"seat": 0, "action": "bid", "bid": "M-S", "discard": ["7C", "JD"]},
+    ...                 {"seat": 1, "action": "pass"}]}
+    >>> deal = deal_from_record(record)
+    >>> deal.phase, deal.to_move, deal.high_bidder, deal.high_bid.code
+    (<Phase.AUCTION: 'auction'>, 2, 0, 'M-S')
+    """
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     fmt = record.get("format")
@@ -110,12 +136,21 @@ def deal_from_record(record: object) -> Deal:
         try:
             deal.apply(parse_action(entry))
         except UltiError as exc:
-            raise type(exc)(f"action {index}: {exc}") from None
+            raise exc.within(f"action {index}") from None
     return deal
 
 
 def deal_to_record(deal: Deal) -> dict[str, Any]:
-    """A deal, finished or not, as an ``ulti-deal/1`` record."""
+    """A deal, finished or not, as an ``ulti-deal/1`` record.
+
+    >>> import random
+    >>> from ulti.engine.dealing import deal_hands
+    >>> record = deal_to_record(Deal(deal_hands(random.Random(1), dealer=0), dealer=0))
+    >>> record["format"], record["dealer"], [len(hand) for hand in record["hands"]], record["actions"]
+    ('ulti-deal/1', 0, [10, 12, 10], [])
+    >>> deal_to_record(deal_from_record(record)) == record
+    True
+    """
     return {
         "format": DEAL_FORMAT,
         "rules": RULES,
@@ -126,7 +161,13 @@ def deal_to_record(deal: Deal) -> dict[str, Any]:
 
 
 def deal_score(deal: Deal) -> dict[str, Any]:
-    """The ``ulti score`` output for a deal: its result, or the state an incomplete one reached."""
+    """The ``ulti score`` output for a deal: its result, or the state an incomplete one reached.
+
+    >>> import random
+    >>> from ulti.engine.dealing import deal_hands
+    >>> deal_score(Deal(deal_hands(random.Random(1), dealer=0), dealer=0))
+    {'complete': False, 'phase': 'auction', 'declarer': None, 'bid': None, 'trump': None, 'tricks': 0}
+    """
     if deal.result is not None:
         return deal.result.to_json()
     contract = deal.contract
@@ -142,7 +183,12 @@ def deal_score(deal: Deal) -> dict[str, Any]:
 
 
 def match_from_record(record: object) -> Match:
-    """Replay a match record; errors start with ``deal k:`` when a deal is at fault."""
+    """Replay a match record; errors start with ``deal k:`` when a deal is at fault.
+
+    >>> match = match_from_record({"format": "ulti-match/1", "deals_planned": 9, "first_dealer": 1})
+    >>> match.deals_planned, match.dealer_of(0), match.deals
+    (9, 1, [])
+    """
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     if record.get("format") != MATCH_FORMAT:
@@ -161,21 +207,26 @@ def match_from_record(record: object) -> Match:
     for index, deal_record in enumerate(deals):
         try:
             if match.deals and not match.deals[-1].is_over:
-                raise IllegalAction(f"it follows deal {index - 1}, which is not finished")
+                raise IllegalAction("follows_unfinished", deal=index - 1)
             if match.is_over:
-                raise IllegalAction(f"the match was decided by deal {index - 1}")
+                raise IllegalAction("decided_by", deal=index - 1)
             deal = deal_from_record(deal_record)
             want = match.dealer_of(index)
             if deal.dealer != want:
-                raise IllegalAction(f"dealer is seat {deal.dealer}, but the rotation gives seat {want}")
+                raise IllegalAction("dealer_rotation", dealer=deal.dealer, want=want)
         except UltiError as exc:
-            raise type(exc)(f"deal {index}: {exc}") from None
+            raise exc.within(f"deal {index}") from None
         match.deals.append(deal)
     return match
 
 
 def match_to_record(match: Match) -> dict[str, Any]:
-    """A match, finished or not, as an ``ulti-match/1`` record."""
+    """A match, finished or not, as an ``ulti-match/1`` record.
+
+    >>> match_to_record(Match(6, first_dealer=2, players=["Anna", "Bence", "Csaba"]))
+    {'format': 'ulti-match/1', 'deals_planned': 6, 'first_dealer': 2, 'players': ['Anna', 'Bence', 'Csaba'],
+     'deals': []}
+    """
     return {
         "format": MATCH_FORMAT,
         "deals_planned": match.deals_planned,
@@ -186,7 +237,11 @@ def match_to_record(match: Match) -> dict[str, Any]:
 
 
 def match_score(match: Match) -> dict[str, Any]:
-    """The ``ulti score`` output for a match: totals, each deal's result and the winner."""
+    """The ``ulti score`` output for a match: totals, each deal's result and the winner.
+
+    >>> match_score(Match(12))
+    {'complete': False, 'deals_played': 0, 'totals': [0, 0, 0], 'winner': None, 'deals': []}
+    """
     winner = match.winner()
     return {
         "complete": winner is not None,
@@ -198,7 +253,30 @@ def match_score(match: Match) -> dict[str, Any]:
 
 
 def score_record(record: object) -> dict[str, Any]:
-    """Score a deal or match record (dispatching on ``format``), as ``ulti score`` prints it."""
+    """Score a deal or match record (dispatching on ``format``), as ``ulti score`` prints it.
+
+    The opener (seat 0) bids the Simple game, everyone passes, and it gives up: 2 to each defender.
+
+    >>> GIVE_UP = {
+    ...     "format": "ulti-deal/1", "rules": "ulti-rules/1", "dealer": 2,
+    ...     "hands": [["AH", "KC", "QC", "7C", "AD", "JH", "JC", "JD", "AS", "JS", "TS", "QS"],
+    ...               ["9S", "AC", "9D", "QD", "8S", "TD", "7H", "KD", "8H", "8C"],
+    ...               ["9C", "7D", "TH", "KH", "8D", "7S", "QH", "KS", "9H", "TC"]],
+    ...     "actions": [{"seat": 0, "action": "bid", "bid": "M-S", "discard": ["7C", "JD"]},
+    ...                 {"seat": 1, "action": "pass"}, {"seat": 2, "action": "pass"},
+    ...                 {"seat": 0, "action": "pass"}, {"seat": 0, "action": "give_up"}],
+    ... }
+    >>> score_record(GIVE_UP)
+    {'complete': True, 'declarer': 0, 'bid': 'M-S', 'trump': None, 'given_up': True, 'parts': [],
+     'silent': [], 'per_defender': -2, 'scores': [-4, 2, 2]}
+    >>> match = {"format": "ulti-match/1", "deals_planned": 6, "first_dealer": 2, "deals": [GIVE_UP]}
+    >>> {key: value for key, value in score_record(match).items() if key != "deals"}
+    {'complete': False, 'deals_played': 1, 'totals': [-4, 2, 2], 'winner': None}
+    >>> score_record({"format": "ulti-deal/1", "dealer": 0, "hands": []})
+    Traceback (most recent call last):
+    ...
+    ulti.engine.errors.RecordError: hands must be a list of 3 hands
+    """
     if isinstance(record, dict) and record.get("format") == MATCH_FORMAT:
         return match_score(match_from_record(record))
     if isinstance(record, dict) and record.get("format") not in (DEAL_FORMAT, None):

@@ -1,7 +1,7 @@
-"""Settlement of a finished deal (RULES.md §4, §5): points, parts, silent bonuses, scores.
+"""Settlement of a finished deal (docs/rules.md §4, §5): points, parts, silent bonuses, scores.
 
 ``settle`` is a pure function of what happened at the table; the deal calls it once the last
-trick (or the give-up) is done. Its result converts to the JSON of RECORD.md with ``to_json``.
+trick (or the give-up) is done. Its result converts to the JSON of docs/record.md with ``to_json``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from ulti.engine.contracts import PART_ORDER, Bid, Part
 from ulti.engine.play import NO_TRUMP, seven_of
 
 GIVE_UP_PER_DEFENDER = -2
-"""RULES.md §2.2: the declarer who concedes pays 2 to each defender."""
+"""docs/rules.md §2.2: the declarer who concedes pays 2 to each defender."""
 
 
 @dataclass(frozen=True)
@@ -27,11 +27,21 @@ class Trick:
     winner: int
 
     def seat_of(self, index: int) -> int:
-        """The seat that played the ``index``-th card of this trick."""
+        """The seat that played the ``index``-th card of this trick.
+
+        >>> Trick(leader=2, cards=(0, 1, 2), winner=2).seat_of(1)
+        0
+        """
         return (self.leader + index) % 3
 
     def card_of(self, seat: int) -> int:
-        """The card ``seat`` played to this trick."""
+        """The card ``seat`` played to this trick.
+
+        >>> from ulti.engine.cards import card_str, parse_card
+        >>> trick = Trick(leader=1, cards=(parse_card("AS"), parse_card("7S"), parse_card("TS")), winner=1)
+        >>> card_str(trick.card_of(0))
+        'TS'
+        """
         return self.cards[(seat - self.leader) % 3]
 
 
@@ -46,7 +56,7 @@ class PartResult:
     per_defender: int
 
     def to_json(self) -> dict[str, Any]:
-        """This part as RECORD.md's result entry."""
+        """This part as docs/record.md's result entry."""
         return {
             "part": self.part.value,
             "won": self.won,
@@ -58,7 +68,7 @@ class PartResult:
 
 @dataclass(frozen=True)
 class SilentResult:
-    """A silent (unbid) bonus that happened (RULES.md §5.4)."""
+    """A silent (unbid) bonus that happened (docs/rules.md §5.4)."""
 
     bonus: str  # "ulti" | "100" | "durchmars"
     side: str  # "declarer" | "defenders"
@@ -66,7 +76,7 @@ class SilentResult:
     per_defender: int
 
     def to_json(self) -> dict[str, Any]:
-        """This bonus as RECORD.md's result entry."""
+        """This bonus as docs/record.md's result entry."""
         return {"bonus": self.bonus, "side": self.side, "won": self.won, "per_defender": self.per_defender}
 
 
@@ -87,7 +97,13 @@ class DealResult:
     ended_early: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """The result as RECORD.md specifies it."""
+        """The result as docs/record.md specifies it.
+
+        >>> from ulti.engine.contracts import parse_bid
+        >>> give_up_result(0, parse_bid("M-S")).to_json()
+        {'complete': True, 'declarer': 0, 'bid': 'M-S', 'trump': None, 'given_up': True, 'parts': [],
+         'silent': [], 'per_defender': -2, 'scores': [-4, 2, 2]}
+        """
         out: dict[str, Any] = {
             "complete": True,
             "declarer": self.declarer,
@@ -108,14 +124,26 @@ class DealResult:
 
 
 def scores_for(declarer: int, per_defender: int) -> tuple[int, int, int]:
-    """Score changes of the three seats when each defender pays ``per_defender`` to the declarer."""
+    """Score changes of the three seats when each defender pays ``per_defender`` to the declarer.
+
+    >>> scores_for(declarer=1, per_defender=6)
+    (-6, 12, -6)
+    >>> scores_for(declarer=0, per_defender=-2)
+    (-4, 2, 2)
+    """
     scores = [-per_defender, -per_defender, -per_defender]
     scores[declarer] = 2 * per_defender
     return (scores[0], scores[1], scores[2])
 
 
 def give_up_result(declarer: int, bid: Bid) -> DealResult:
-    """The result of a conceded plain minor Simple game (RULES.md §2.2)."""
+    """The result of a conceded plain minor Simple game (docs/rules.md §2.2).
+
+    >>> from ulti.engine.contracts import parse_bid
+    >>> result = give_up_result(2, parse_bid("M-S"))
+    >>> result.given_up, result.per_defender, result.scores
+    (True, -2, (2, 2, -4))
+    """
     return DealResult(
         declarer=declarer,
         bid=bid,
@@ -130,7 +158,13 @@ def give_up_result(declarer: int, bid: Bid) -> DealResult:
 
 
 def marriages_of(hand: CardSet, trump: int) -> tuple[int, int]:
-    """(40s, 20s) that ``hand`` holds: K+Q of the trump suit, and K+Q of each other suit."""
+    """(40s, 20s) that ``hand`` holds: K+Q of the trump suit, and K+Q of each other suit.
+
+    >>> from ulti.engine.cards import Suit, mask_of, parse_card
+    >>> hand = mask_of(parse_card(c) for c in ("KH", "QH", "KS", "QS", "KC"))
+    >>> marriages_of(hand, Suit.HEARTS), marriages_of(hand, Suit.CLUBS)
+    ((1, 1), (0, 2))
+    """
     forty = twenties = 0
     for suit in range(4):
         pair = (1 << (suit * 8 + KING)) | (1 << (suit * 8 + QUEEN))
@@ -143,7 +177,17 @@ def marriages_of(hand: CardSet, trump: int) -> tuple[int, int]:
 
 
 def counting_marriages(bid: Bid, is_declarer: bool, forty: int, twenties: int) -> int:
-    """Marriage points that count for a seat under RULES.md §4.2."""
+    """Marriage points that count for a seat under docs/rules.md §4.2.
+
+    In a bid with the Simple game every marriage counts for everyone; in 40-100 only the declarer's 40.
+
+    >>> from ulti.engine.contracts import parse_bid
+    >>> counting_marriages(parse_bid("M-S"), False, forty=1, twenties=1)
+    60
+    >>> forty_hundred = parse_bid("M-40")
+    >>> counting_marriages(forty_hundred, True, 1, 2), counting_marriages(forty_hundred, False, 1, 2)
+    (40, 0)
+    """
     if bid.has(Part.SIMPLE):
         return 40 * forty + 20 * twenties
     if not is_declarer:
@@ -165,7 +209,20 @@ def settle(
     talon: CardSet,
     multipliers: Mapping[Part, int],
 ) -> DealResult:
-    """Settle a played deal: its tricks (10, or fewer when a no-trump contract ended early)."""
+    """Settle a played deal: its tricks (10, or fewer when a no-trump contract ended early).
+
+    A betli under kontra, lost when the declarer (seat 1) takes the first trick: play stops there.
+
+    >>> from ulti.engine.cards import parse_card
+    >>> from ulti.engine.contracts import parse_bid
+    >>> first = Trick(leader=1, cards=(parse_card("AS"), parse_card("7S"), parse_card("8S")), winner=1)
+    >>> result = settle(bid=parse_bid("N-B"), declarer=1, trump=NO_TRUMP, tricks=[first],
+    ...                 start_hands=(0, 0, 0), talon=0, multipliers={Part.BETLI: 2})
+    >>> [part.to_json() for part in result.parts]
+    [{'part': 'betli', 'won': False, 'value': 5, 'multiplier': 2, 'per_defender': -10}]
+    >>> result.scores, result.ended_early
+    ((10, -20, 10), True)
+    """
     won_by = [0, 0, 0]
     cards_won = [0, 0, 0]
     for trick in tricks:

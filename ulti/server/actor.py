@@ -224,7 +224,7 @@ class TableActor:
         deal = self.state.deal
         if deal is None or self.turn_key() != key:
             return
-        view = deal.view(seat)
+        view = deal.seat_view(seat)  # immutable and picklable: strong bots think in another process
         # The bot's seed depends only on the game state, so a replayed table makes the same moves.
         seed = f"{self.state.seed}:{len(self.state.match.deals) if self.state.match else 0}:{len(deal.history)}"
         loop = asyncio.get_running_loop()

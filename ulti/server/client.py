@@ -15,6 +15,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from ulti.bots.random_bot import RandomBot
 from ulti.engine.record import action_to_json
+from ulti.engine.view import SeatView
 
 
 class ServerError(Exception):
@@ -59,6 +60,9 @@ class GameClient:
         """Call the HTTP API; raise ``ServerError`` on an error answer."""
         headers = {"authorization": f"Bearer {self.token}"} if self.token else {}
         if self.http_client is not None:
+            # a shared client must not carry one player's session cookie into another's requests:
+            # this client authenticates by its bearer token only
+            self.http_client.cookies.clear()
             response = await self.http_client.request(method, self.base_url + path, json=body, headers=headers)
         else:
             async with httpx2.AsyncClient(base_url=self.base_url, timeout=30) as client:
@@ -219,7 +223,7 @@ async def play_randomly(client: GameClient, seed: int, timeout: float = 600) -> 
         assert client.state is not None
         # the view's own number, not the last event's: a command's events all carry its final view
         bot = RandomBot(random.Random(f"{seed}:{client.state['seq']}"))
-        action = action_to_json(bot.act(client.state["deal"]))
+        action = action_to_json(bot.act(SeatView.from_json(client.state["deal"])))
         action.pop("seat")
         try:
             await client.act(action)

@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
+from starlette.requests import cookie_parser
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -60,8 +61,8 @@ class RequestGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        refusal = self._refusal(scope, headers)
+        raw_headers = [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope.get("headers", [])]
+        refusal = self._refusal(scope, dict(raw_headers), self._has_session_cookie(raw_headers))
         if refusal is not None:
             await self._answer(send, *refusal)
             return
@@ -91,9 +92,15 @@ class RequestGuard:
             if not started:
                 await self._answer(send, 413, "too_large", f"a request body may be at most {limit} bytes")
 
-    def _refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str, str] | None:
+    def _has_session_cookie(self, headers: list[tuple[str, str]]) -> bool:
+        # every Cookie header, parsed as Starlette parses them (keys stripped): no spelling slips by
+        return any(
+            name == "cookie" and self.cookie_name in cookie_parser(value) for name, value in headers
+        )
+
+    def _refusal(self, scope: Scope, headers: dict[str, str], session_cookie: bool) -> tuple[int, str, str] | None:
         length = headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body_bytes):
+        if length is not None and (not (length.isascii() and length.isdigit()) or int(length) > self.max_body_bytes):
             return 413, "too_large", f"a request body may be at most {self.max_body_bytes} bytes"
         if scope["method"] not in STATE_CHANGING or not scope["path"].startswith("/api/"):
             return None
@@ -101,7 +108,10 @@ class RequestGuard:
         has_body = length not in (None, "0") or "transfer-encoding" in headers
         if has_body and content_type != "application/json":
             return 415, "bad_content_type", "a request body must be JSON (content-type: application/json)"
-        if "authorization" not in headers and f"{self.cookie_name}=" in headers.get("cookie", ""):
+        # Only a bearer token authenticates without the cookie: any other Authorization (a proxy's
+        # Basic credentials, which browsers attach by themselves) leaves the cookie in charge.
+        bearer = headers.get("authorization", "").lower().startswith("bearer ")
+        if not bearer and session_cookie:
             origin = headers.get("origin")
             if origin is None or not same_origin(origin, headers.get("host"), self.allowed_origins):
                 return 403, "bad_origin", "a request authenticated by the session cookie must come from this site"

@@ -346,7 +346,7 @@ class Hub:
             if reply.get("moved"):
                 continue
             if "error" in reply:
-                raise CommandError(reply["error"]["code"], reply["error"]["message"])
+                raise CommandError.from_json(reply["error"])
             return reply.get("result")
         raise CommandError("unavailable", "the server that holds this table is not answering; try again")
 
@@ -379,7 +379,7 @@ class Hub:
         try:
             return {"result": await self._run_op(actor, payload["op"], payload["args"])}
         except CommandError as exc:
-            return {"error": {"code": exc.code, "message": exc.message}}
+            return {"error": exc.to_json()}
         except SeqConflict:
             await self._drop(table_id)
             return {"moved": True}

@@ -18,6 +18,7 @@ from ulti.engine.dealing import deal_hands
 from ulti.engine.errors import IllegalAction, RecordError
 from ulti.engine.match import MATCH_LENGTHS, Match
 from ulti.engine.record import action_to_json, deal_to_record, match_to_record, parse_action
+from ulti.engine.view import SeatView
 from ulti.server.errors import CommandError
 from ulti.server.inputs import clean_text, name_key
 
@@ -38,6 +39,8 @@ PRESET_PHRASES = {
     "brb": "Back in a moment.",
     "bye": "Goodbye!",
 }
+#: Chat events of older versions hold a phrase's English words (``text``) instead of its key.
+_PHRASE_OF_TEXT = {text: key for key, text in PRESET_PHRASES.items()}
 
 
 @dataclass
@@ -206,7 +209,10 @@ class TableState:
         elif kind == "away":
             self.seats[event["seat"]].away = event["away"]
         elif kind == "chat":
-            line = {k: event[k] for k in ("seat", "name", "text") if k in event}
+            line = {k: event[k] for k in ("seat", "name", "text", "phrase") if k in event}
+            if "phrase" not in line and line.get("text") in _PHRASE_OF_TEXT:
+                # stored by an older version, which kept a phrase's English words: keep its key instead
+                line["phrase"] = _PHRASE_OF_TEXT[line.pop("text")]
             self.chat.append({k: _sendable(v) if isinstance(v, str) else v for k, v in line.items()})
             del self.chat[:-CHAT_HISTORY]
         elif kind == "expired":
@@ -235,19 +241,23 @@ class TableState:
         if self.status != "open":
             raise CommandError("table_started", "this table's match has started: seats are fixed")
         if self.seat_of(player_id) is not None:
-            raise CommandError("already_seated", f"you already sit at seat {self.seat_of(player_id)}")
+            mine = self.seat_of(player_id)
+            raise CommandError("already_seated", f"you already sit at seat {mine}", params={"seat": mine})
         if self.practice and player_id != self.host:
             raise CommandError(
                 "practice_table", "a practice table's deals were chosen by its host: only the host plays"
             )
         key = name_key(name)
         if any(s.kind == "player" and name_key(s.name) == key for s in self.seats):
-            raise CommandError("name_taken", f"a player whose name reads as {name!r} sits here: choose another name")
+            raise CommandError(
+                "name_taken", f"a player whose name reads as {name!r} sits here: choose another name",
+                params={"name": name},
+            )
         target = self.seats[seat]
         if target.kind == "invite" and invite != target.invite:
-            raise CommandError("reserved", f"seat {seat} is reserved: it needs its invite link")
+            raise CommandError("reserved", f"seat {seat} is reserved: it needs its invite link", params={"seat": seat})
         if target.kind not in ("open", "invite"):
-            raise CommandError("seat_taken", f"seat {seat} is taken")
+            raise CommandError("seat_taken", f"seat {seat} is taken", params={"seat": seat})
         return {"type": "sit", "seat": seat, "player": player_id, "name": name}
 
     def leave_event(self, player_id: str) -> dict[str, Any]:
@@ -271,7 +281,7 @@ class TableState:
         if self.status != "open":
             raise CommandError("table_started", "the match has started")
         if self.seats[seat].kind not in ("open", "invite"):
-            raise CommandError("seat_taken", f"seat {seat} is taken")
+            raise CommandError("seat_taken", f"seat {seat} is taken", params={"seat": seat})
         return {"type": "bot", "seat": seat, "level": level}
 
     def start_events(self, player_id: str, fill_bots: bool) -> list[dict[str, Any]]:
@@ -286,7 +296,8 @@ class TableState:
             raise CommandError("table_started", "the match has already started")
         empty = [i for i, s in enumerate(self.seats) if s.kind in ("open", "invite")]
         if empty and not fill_bots:
-            raise CommandError("seats_empty", f"seats {empty} are empty: wait for players or fill them with bots")
+            message = f"seats {empty} are empty: wait for players or fill them with bots"
+            raise CommandError("seats_empty", message, params={"seats": empty})
         events: list[dict[str, Any]] = [{"type": "bot", "seat": i, "level": "heuristic"} for i in empty]
         # RULES.md §7 recommends a random first dealer; drawn like the deals (deal_rng).
         events.append({"type": "start", "first_dealer": self.deal_rng("first-dealer").randrange(3)})
@@ -313,7 +324,7 @@ class TableState:
         if self.status != "playing" or deal is None or deal.is_over:
             raise CommandError("no_deal", "no deal is in progress at this table")
         if not deal.choices(seat).any():
-            raise CommandError("not_your_turn", f"it is not seat {seat}'s turn")
+            raise CommandError("not_your_turn", f"it is not seat {seat}'s turn", params={"seat": seat})
         if deal.in_chain and isinstance(payload, dict) and payload.get("action") == "play":
             raise CommandError(
                 "chain_open", "the kontra chain after trick 1 is open: each side speaks before trick 2 is led"
@@ -328,7 +339,7 @@ class TableState:
         try:
             check.apply(action)
         except IllegalAction as exc:
-            raise CommandError("illegal", str(exc)) from None
+            raise CommandError.illegal(exc) from None
         return {"type": "action", "action": action_to_json(action), "by": by}
 
     def chat_event(self, seat: int | None, name: str, text: object, phrase: object) -> dict[str, Any]:
@@ -337,7 +348,8 @@ class TableState:
         if phrase is not None:
             if not isinstance(phrase, str) or phrase not in PRESET_PHRASES:
                 raise CommandError("bad_chat", f"unknown phrase {phrase!r}; phrases: {', '.join(PRESET_PHRASES)}")
-            return {"type": "chat", "seat": seat, "name": name, "text": PRESET_PHRASES[str(phrase)]}
+            # the key only: every client words the phrase in its own language (docs/protocol.md §13)
+            return {"type": "chat", "seat": seat, "name": name, "phrase": phrase}
         if in_deal:
             raise CommandError("chat_closed", "during a deal only the preset phrases may be said (no table talk)")
         return {"type": "chat", "seat": seat, "name": name, "text": clean_text(text, "text", MAX_CHAT_LENGTH)}
@@ -395,7 +407,7 @@ def validate_table_config(deals: object, move_seconds: object, seats: object) ->
         raise CommandError("bad_config", "at most one seat may be 'me'")
 
 
-def bot_action(level: str, view: dict[str, Any], seed: str) -> Action:
+def bot_action(level: str, view: SeatView, seed: str) -> Action:
     """The action a bot of ``level`` takes from ``view`` (deterministic for a given seed)."""
     from ulti.bots.base import bot_for_level
 

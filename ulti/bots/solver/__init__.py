@@ -19,13 +19,13 @@ Objectives (``Objective``):
 - ``Objective.points(t, marriages=m)``: the declarer's final total is at least ``t``, counting
   the aces and tens of all the declarer's tricks (earlier ones included), 10 for the last trick
   and the constant ``m`` for the declarer's counting marriages; a declarer with no trick has 0
-  (RULES.md §4.3). The talon's points are the defenders'. Trump contracts only;
-- ``Objective.CONTRACT``: the exact ``per_defender`` settlement of the contract (RULES.md §5: every
+  (docs/rules.md §4.3). The talon's points are the defenders'. Trump contracts only;
+- ``Objective.CONTRACT``: the exact ``per_defender`` settlement of the contract (docs/rules.md §5: every
   part with its kontra multiplier, the lost-ulti extra, silent ulti / 100 / durchmars), the
   declarer maximising it and the defenders minimising it. Its leaf value is ``scoring.settle``'s.
 
 The win/lose objectives are answered as a ``bool`` value (True: the declarer can force it). In a
-no-trump contract the deal ends early (RULES.md §3.6); there only ``CONTRACT`` and the contract's
+no-trump contract the deal ends early (docs/rules.md §3.6); there only ``CONTRACT`` and the contract's
 own objective (``BETLI`` for a betli, ``DURCHMARS`` for a no-trump durchmars) are accepted.
 
 Card masks in and out use the engine's encoding (``ulti.engine.cards``). Multipliers are taken as
@@ -100,7 +100,7 @@ class Position:
     ``hands`` are the current hands, ``trick`` the cards of the trick in progress in play order
     (led by ``leader``), ``won`` the tricks each seat has taken so far and ``declarer_points`` the
     card points (aces and tens) in the declarer's tricks so far. ``start_hands`` are the hands at
-    the start of play (marriages, RULES.md §4.1); ``talon`` the final talon.
+    the start of play (marriages, docs/rules.md §4.1); ``talon`` the final talon.
     """
 
     hands: tuple[CardSet, CardSet, CardSet]
