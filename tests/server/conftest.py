@@ -9,11 +9,14 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
+
+from ulti.store import EventStore
 
 
 def free_port() -> int:
@@ -100,3 +103,11 @@ def server_factory(tmp_path: Path) -> Iterator[type[ServerProcess]]:
     yield Factory
     for srv in started:
         srv.stop()
+
+
+@pytest_asyncio.fixture
+async def store(tmp_path: Path) -> AsyncIterator[EventStore]:
+    """A real, migrated SQLite store in a temporary file (in-process tests of the actor and events)."""
+    opened = await EventStore.open(f"sqlite+aiosqlite:///{tmp_path / 'actor.db'}")
+    yield opened
+    await opened.close()

@@ -6,20 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from ulti.bots.random_bot import RandomBot
 from ulti.engine.record import action_to_json
 from ulti.server.actor import TableActor
 from ulti.server.config import Settings
 from ulti.server.errors import CommandError
+from ulti.server.events import Event, SeatSpec, parse_event
 from ulti.server.seam import Filtered
 from ulti.server.tablestate import TableState
 from ulti.store import EventStore
@@ -32,7 +29,7 @@ class RecordingHost:
     """A ``TableHost`` that remembers what the actor reported (and checks each report is stored)."""
 
     store: EventStore
-    committed: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    committed: list[tuple[int, Event]] = field(default_factory=list)
     views: list[Filtered] = field(default_factory=list)
     lobby: list[str] = field(default_factory=list)
     presence: list[tuple[int, bool]] = field(default_factory=list)
@@ -45,11 +42,11 @@ class RecordingHost:
     def clustered(self) -> bool:
         return False
 
-    def filter_event(self, actor: TableActor, seq: int, event: dict[str, Any]) -> Filtered:
+    def filter_event(self, actor: TableActor, seq: int, event: Event) -> Filtered:
         return seq, {seat: actor.state.public_event(event, seat) for seat in (0, 1, 2, None)}
 
     async def events_committed(
-        self, actor: TableActor, outgoing: list[Filtered], stored: list[tuple[int, dict[str, Any]]]
+        self, actor: TableActor, outgoing: list[Filtered], stored: list[tuple[int, Event]]
     ) -> None:
         in_store = await self.store.events(actor.table_id)
         self.stored_when_reported.extend(event in in_store for _, event in stored)
@@ -75,20 +72,12 @@ class RecordingHost:
         return self.executor
 
 
-@pytest_asyncio.fixture
-async def store(tmp_path: Path) -> AsyncIterator[EventStore]:
-    """A real, migrated SQLite store in a temporary file."""
-    store = await EventStore.open(f"sqlite+aiosqlite:///{tmp_path / 'actor.db'}")
-    yield store
-    await store.close()
-
-
 def new_actor(store: EventStore, host: RecordingHost, table_id: str = "t1") -> TableActor:
     settings = Settings.for_tests(db_url="sqlite://")
     return TableActor(host, TableState(table_id), store, settings)
 
 
-async def create(actor: TableActor, seats: list[dict[str, Any]], seed: int = 11) -> None:
+async def create(actor: TableActor, seats: list[SeatSpec], seed: int = 11) -> None:
     async def command() -> None:
         await actor.emit({"type": "created", "host": HOST, "deals": 6, "move_seconds": 0, "seed": seed,
                           "chosen_seed": True, "seats": seats})
@@ -108,7 +97,7 @@ async def start(actor: TableActor) -> None:
 async def rebuilt(store: EventStore, table_id: str) -> TableState:
     state = TableState(table_id)
     for event in await store.events(table_id):
-        state.apply(event)
+        state.apply(parse_event(event))
     return state
 
 
@@ -136,7 +125,7 @@ async def test_every_event_is_stored_before_it_is_reported(store: EventStore) ->
 async def test_a_refused_command_stores_and_reports_nothing(store: EventStore) -> None:
     host = RecordingHost(store)
     actor = new_actor(store, host)
-    await create(actor, [{"kind": "me"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}])
+    await create(actor, [{"kind": "open"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}])
     before = await store.events("t1")
     reported = len(host.committed)
 
@@ -154,7 +143,7 @@ async def test_a_refused_command_stores_and_reports_nothing(store: EventStore) -
 async def test_a_retried_command_is_answered_with_its_first_event(store: EventStore) -> None:
     host = RecordingHost(store)
     actor = new_actor(store, host)
-    settings_free = [{"kind": "open"}, {"kind": "open"}, {"kind": "open"}]
+    settings_free: list[SeatSpec] = [{"kind": "open"}, {"kind": "open"}, {"kind": "open"}]
     await create(actor, settings_free)
     for seat, player in enumerate(("p0", "p1", "p2")):
         async def sit(seat: int = seat, player: str = player) -> None:
@@ -184,7 +173,7 @@ async def test_a_retried_command_is_answered_with_its_first_event(store: EventSt
 async def test_bots_play_the_match_to_its_end_and_the_log_rebuilds_it(store: EventStore) -> None:
     host = RecordingHost(store)
     actor = new_actor(store, host)
-    bots = [{"kind": "bot", "level": "random"}] * 3
+    bots: list[SeatSpec] = [{"kind": "bot", "level": "random"}] * 3
     await create(actor, bots)
     await start(actor)
     async with asyncio.timeout(120):

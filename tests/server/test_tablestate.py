@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -12,14 +13,15 @@ import pytest
 from ulti.bots.random_bot import RandomBot
 from ulti.engine.record import action_to_json
 from ulti.server.errors import CommandError
+from ulti.server.events import Event, SeatSpec
 from ulti.server.tablestate import TableState
 
 HOST, ANNA, BELA = "host0000", "anna0000", "bela0000"
 
 
-def table(*seats: dict[str, Any], practice: bool = False, seed: int = 5) -> TableState:
+def table(*seats: SeatSpec, practice: bool = False, seed: int = 5) -> TableState:
     """A table created by HOST with ``seats`` (defaults: three open seats)."""
-    specs = list(seats) or [{"kind": "open"}] * 3
+    specs: list[SeatSpec] = list(seats) or [{"kind": "open"}, {"kind": "open"}, {"kind": "open"}]
     state = TableState("t1")
     state.apply({"type": "created", "host": HOST, "deals": 6, "move_seconds": 0, "seed": seed,
                  "chosen_seed": True, "practice": practice, "seats": specs})
@@ -34,7 +36,7 @@ def refused(code: str, call: Any, *args: Any) -> CommandError:
     return error.value
 
 
-def apply_all(state: TableState, events: list[dict[str, Any]]) -> None:
+def apply_all(state: TableState, events: Sequence[Event]) -> None:
     for event in events:
         state.apply(event)
 
@@ -115,7 +117,8 @@ def test_start_needs_the_host_and_full_seats_unless_bots_fill_them() -> None:
     assert "[1, 2]" in error.message
     events = state.start_events(HOST, True)
     assert [e["type"] for e in events] == ["bot", "bot", "start"]
-    assert events[-1]["first_dealer"] in (0, 1, 2)
+    last = events[-1]
+    assert last["type"] == "start" and last["first_dealer"] in (0, 1, 2)
 
 
 def test_a_chosen_seed_makes_the_first_dealer_and_the_deals_reproducible() -> None:

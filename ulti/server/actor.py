@@ -9,10 +9,11 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ulti.engine.record import action_to_json
 from ulti.server.config import Settings
+from ulti.server.events import Event, parse_event
 from ulti.server.logs import log
 from ulti.server.tablestate import CommandError, TableState, bot_action
 from ulti.store import EventStore, SeqConflict
@@ -36,7 +37,7 @@ class TableActor:
         self._absence: dict[int, asyncio.Task[None]] = {}
         self._scheduled: tuple[Any, ...] | None = None  # what the pending task is for
         self._outgoing: list[tuple[int, dict[int | None, dict[str, Any]]]] = []
-        self._stored: list[tuple[int, dict[str, Any]]] = []  # this command's events, for other processes
+        self._stored: list[tuple[int, Event]] = []  # this command's events, for other processes
         self.present: set[int] = set()  # seats whose player has a connection (in any process)
         self.closed = False
         #: when the table was last used here (an event, a request, a watcher leaving): the idle sweep
@@ -54,7 +55,7 @@ class TableActor:
 
     # ---------------------------------------------------------------- the one way state changes
 
-    async def emit(self, event: dict[str, Any]) -> int:
+    async def emit(self, event: Event) -> int:
         """Store ``event`` as the next one, apply it, tell every watcher. Call with the lock held."""
         seq = self.state.seq + 1
         await self.store.append(self.table_id, seq, event)
@@ -103,7 +104,7 @@ class TableActor:
         state shows either as a refused command (checked again after this) or as a ``SeqConflict``
         when storing (the table is then dropped and reloaded).
         """
-        missed = await self.store.events(self.table_id, after=self.state.seq)
+        missed = [parse_event(raw) for raw in await self.store.events(self.table_id, after=self.state.seq)]
         for event in missed:
             self.state.apply(event)
             self._outgoing.append(self.host.filter_event(self, self.state.seq, event))
@@ -111,7 +112,9 @@ class TableActor:
 
     # ---------------------------------------------------------------- commands
 
-    async def act(self, seat: int, payload: object, by: str = "player", command_id: str | None = None) -> int:
+    async def act(
+        self, seat: int, payload: object, by: Literal["player", "bot"] = "player", command_id: str | None = None
+    ) -> int:
         """A seat's game action (record-style payload without the seat); returns the event number.
 
         ``command_id`` (player and client id) makes a retried command idempotent.

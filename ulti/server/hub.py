@@ -24,6 +24,7 @@ from ulti.server.actor import TableActor
 from ulti.server.auth import new_id
 from ulti.server.cluster import Cluster, OwnerUnavailable
 from ulti.server.config import Settings
+from ulti.server.events import Created, Event, SeatSpec, parse_event
 from ulti.server.logs import log
 from ulti.server.metrics import Metrics
 from ulti.server.seam import Filtered
@@ -157,7 +158,7 @@ class Hub:
         self.metrics.action_done(by)
 
     async def events_committed(
-        self, actor: TableActor, outgoing: list[Filtered], stored: list[tuple[int, dict[str, Any]]]
+        self, actor: TableActor, outgoing: list[Filtered], stored: list[tuple[int, Event]]
     ) -> None:
         """Send a command's events to the watchers here, then to the other processes."""
         self.broadcast_events(actor, outgoing)
@@ -188,8 +189,8 @@ class Hub:
 
     async def _load_state(self, table_id: str) -> TableState:
         state = TableState(table_id)
-        for event in await self.store.events(table_id):
-            state.apply(event)
+        for raw in await self.store.events(table_id):
+            state.apply(parse_event(raw))  # checked as it comes in: apply never meets a malformed event
         if state.seq == 0:
             raise CommandError("not_found", f"no table {table_id!r}")
         return state
@@ -388,10 +389,10 @@ class Hub:
         """Create a table for ``player_id`` here; returns its id and its invite tokens."""
         deals, seconds, seats = config.get("deals"), config.get("move_seconds", 0), config.get("seats")
         validate_table_config(deals, seconds, seats)
-        assert isinstance(seats, list)
+        assert isinstance(seats, list) and isinstance(deals, int) and isinstance(seconds, int)
         seed, chosen = self._table_seed(config.get("seed"), seats)
         table_id = new_id()
-        specs: list[dict[str, Any]] = []
+        specs: list[SeatSpec] = []
         invites: dict[int, str] = {}
         me: int | None = None
         for i, spec in enumerate(seats):
@@ -408,7 +409,7 @@ class Hub:
             raise CommandError("unavailable", "could not create the table; try again")
         actor = TableActor(self, TableState(table_id), self.store, self.settings)
         self.actors[table_id] = actor
-        created = {"type": "created", "host": player_id, "deals": deals, "move_seconds": seconds, "seed": seed,
+        created: Created = {"type": "created", "host": player_id, "deals": deals, "move_seconds": seconds, "seed": seed,
                    "chosen_seed": chosen, "practice": chosen and not self.settings.allow_chosen_seeds,
                    "seats": specs}
 
@@ -593,10 +594,12 @@ class Hub:
             return
         outgoing: list[Filtered] = []
         if seq == replica.state.seq + 1:
-            replica.state.apply(data["event"])
-            outgoing.append(self.filter_event(replica, seq, data["event"]))
+            event = parse_event(data["event"])
+            replica.state.apply(event)
+            outgoing.append(self.filter_event(replica, seq, event))
         else:  # a gap (missed message): catch up from the log, which holds every published event
-            for event in await self.store.events(table_id, after=replica.state.seq):
+            for raw in await self.store.events(table_id, after=replica.state.seq):
+                event = parse_event(raw)
                 replica.state.apply(event)
                 outgoing.append(self.filter_event(replica, replica.state.seq, event))
         replica.deadline = data.get("deadline")
@@ -620,7 +623,7 @@ class Hub:
         """``presence_changed`` from synchronous code."""
         self._spawn(self.presence_changed(source, seat, connected))
 
-    async def publish(self, actor: TableActor, events: list[tuple[int, dict[str, Any]]]) -> None:
+    async def publish(self, actor: TableActor, events: list[tuple[int, Event]]) -> None:
         """The owner tells the other processes about its stored events (cluster mode)."""
         if self.cluster is None:
             return
@@ -633,7 +636,7 @@ class Hub:
 
     # ---------------------------------------------------------------- broadcasting
 
-    def filter_event(self, source: TableSource, seq: int, event: dict[str, Any]) -> Filtered:
+    def filter_event(self, source: TableSource, seq: int, event: Event) -> Filtered:
         """Event ``seq`` as each seat watching the table (and spectators, None) may see it."""
         state = source.state
         seats = {state.seat_of(c.player_id) for c in self.connections if c.table_id == source.table_id}

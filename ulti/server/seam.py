@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from ulti.server.actor import TableActor
+    from ulti.server.events import Event
 
 #: an event as each watching seat (None: spectators) may see it, with its number
 Filtered = tuple[int, dict[int | None, dict[str, Any]]]
@@ -26,12 +27,12 @@ class TableHost(Protocol):
         """Whether several processes share the tables (a refusal is then checked against the log again)."""
         ...
 
-    def filter_event(self, actor: TableActor, seq: int, event: dict[str, Any]) -> Filtered:
+    def filter_event(self, actor: TableActor, seq: int, event: Event) -> Filtered:
         """Event ``seq``, just applied, as each seat watching the table may see it."""
         ...
 
     async def events_committed(
-        self, actor: TableActor, outgoing: list[Filtered], stored: list[tuple[int, dict[str, Any]]]
+        self, actor: TableActor, outgoing: list[Filtered], stored: list[tuple[int, Event]]
     ) -> None:
         """A command's events are stored and applied: send them to the watchers (and other processes)."""
         ...

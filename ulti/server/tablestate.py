@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from ulti.bots.base import BOT_LEVELS
 from ulti.engine.actions import Action
 from ulti.engine.cards import card_str, iter_cards, parse_card
 from ulti.engine.deal import Deal
@@ -20,11 +21,11 @@ from ulti.engine.match import MATCH_LENGTHS, Match
 from ulti.engine.record import action_to_json, deal_to_record, match_to_record, parse_action
 from ulti.engine.view import SeatView
 from ulti.server.errors import CommandError
+from ulti.server.events import Acted, BotSeated, Chatted, Dealt, Event, Leave, Sit, Start
 from ulti.server.inputs import clean_text, name_key
 
 __all__ = ["BOT_LEVELS", "CommandError", "TableState"]
 
-BOT_LEVELS = ("random", "heuristic", "strong")
 MAX_CHAT_LENGTH = 300
 CHAT_HISTORY = 50
 RECENT_COMMANDS = 512
@@ -141,34 +142,32 @@ class TableState:
             "chat": list(self.chat),
         }
 
-    def public_event(self, event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    def public_event(self, event: Event, seat: int | None) -> dict[str, Any]:
         """``event`` as ``seat`` may see it (after it has been applied)."""
-        kind = event["type"]
-        if kind == "deal":
+        if event["type"] == "deal":
             return {"type": "deal", "index": event["index"]}
-        if kind == "created":
+        if event["type"] == "created":
             return {"type": "created"}
-        if kind == "action":
+        if event["type"] == "action":
             deal = self.deal
             assert deal is not None
             entry = deal.public_entry(len(deal.history) - 1, seat)
             return {"type": "action", "by": event.get("by", "player"), "action": entry}
-        if kind == "sit":
+        if event["type"] == "sit":
             return {"type": "sit", "seat": event["seat"], "name": event["name"]}
         return {k: v for k, v in event.items() if k != "cid"}
 
     # ---------------------------------------------------------------- applying events
 
-    def apply(self, event: dict[str, Any]) -> None:
-        """Apply a stored event (already validated when it was made)."""
+    def apply(self, event: Event) -> None:
+        """Apply an event: made here and checked when it was made, or read back and checked by ``parse_event``."""
         self.seq += 1
-        kind = event["type"]
         command_id = event.get("cid")
         if command_id is not None:
             self.recent_commands[command_id] = self.seq
             if len(self.recent_commands) > RECENT_COMMANDS:
                 del self.recent_commands[next(iter(self.recent_commands))]
-        if kind == "created":
+        if event["type"] == "created":
             self.host = event["host"]
             self.deals_planned = event["deals"]
             self.move_seconds = event["move_seconds"]
@@ -181,22 +180,22 @@ class TableState:
                     self.seats[i] = Seat(kind="bot", name=bot_name(spec["level"]), level=spec["level"])
                 elif spec["kind"] == "invite":
                     self.seats[i] = Seat(kind="invite", invite=spec["invite"])
-        elif kind == "sit":
+        elif event["type"] == "sit":
             self.seats[event["seat"]] = Seat(kind="player", player_id=event["player"], name=_sendable(event["name"]))
-        elif kind == "leave":
+        elif event["type"] == "leave":
             self.seats[event["seat"]] = Seat()
-        elif kind == "bot":
+        elif event["type"] == "bot":
             self.seats[event["seat"]] = Seat(kind="bot", name=bot_name(event["level"]), level=event["level"])
-        elif kind == "start":
+        elif event["type"] == "start":
             names = [s.name for s in self.seats]
             self.match = Match(self.deals_planned, event["first_dealer"], names)
             self.status = "playing"
-        elif kind == "deal":
+        elif event["type"] == "deal":
             assert self.match is not None
             hands = [[parse_card(c) for c in hand] for hand in event["hands"]]
             self.match.new_deal(hands)
             self.ready_for_next = False
-        elif kind == "action":
+        elif event["type"] == "action":
             deal = self.deal
             assert deal is not None
             deal.apply(parse_action(event["action"]))
@@ -206,24 +205,28 @@ class TableState:
                     self.status = "finished"
                 else:
                     self.ready_for_next = True
-        elif kind == "away":
+        elif event["type"] == "away":
             self.seats[event["seat"]].away = event["away"]
-        elif kind == "chat":
-            line = {k: event[k] for k in ("seat", "name", "text", "phrase") if k in event}
-            if "phrase" not in line and line.get("text") in _PHRASE_OF_TEXT:
+        elif event["type"] == "chat":
+            line: dict[str, Any] = {"seat": event["seat"], "name": event["name"]}
+            if "phrase" in event:
+                line["phrase"] = event["phrase"]
+            elif event.get("text") in _PHRASE_OF_TEXT:
                 # stored by an older version, which kept a phrase's English words: keep its key instead
-                line["phrase"] = _PHRASE_OF_TEXT[line.pop("text")]
+                line["phrase"] = _PHRASE_OF_TEXT[event.get("text", "")]
+            elif "text" in event:
+                line["text"] = event["text"]
             self.chat.append({k: _sendable(v) if isinstance(v, str) else v for k, v in line.items()})
             del self.chat[:-CHAT_HISTORY]
-        elif kind == "expired":
+        elif event["type"] == "expired":
             # An unstarted table nobody used for a long time: it leaves the lobby, its seats stay as they were.
             self.status = "expired"
-        else:
-            raise ValueError(f"unknown event type {kind!r}")
+        else:  # pragma: no cover - parse_event admits only the kinds above
+            raise ValueError(f"unknown event type {event['type']!r}")
 
     # ---------------------------------------------------------------- commands -> events
 
-    def next_deal_event(self) -> dict[str, Any]:
+    def next_deal_event(self) -> Dealt:
         """The event that deals the next deal (from the table's seed, so it is reproducible)."""
         assert self.match is not None
         index = len(self.match.deals)
@@ -234,7 +237,7 @@ class TableState:
     # The table's own rules, as pure functions: each checks a command against the state and returns
     # the event(s) it makes, or raises ``CommandError`` naming the rule; nothing is changed here.
 
-    def join_event(self, player_id: str, name: str, seat: object, invite: object) -> dict[str, Any]:
+    def join_event(self, player_id: str, name: str, seat: object, invite: object) -> Sit:
         """``player_id`` (called ``name``) sits at ``seat`` of this open table (an invite seat needs its token)."""
         seat = _seat_number(seat)
         self._refuse_if_expired()
@@ -260,7 +263,7 @@ class TableState:
             raise CommandError("seat_taken", f"seat {seat} is taken", params={"seat": seat})
         return {"type": "sit", "seat": seat, "player": player_id, "name": name}
 
-    def leave_event(self, player_id: str) -> dict[str, Any]:
+    def leave_event(self, player_id: str) -> Leave:
         """``player_id`` stands up from this table before its match starts."""
         seat = self.seat_of(player_id)
         if seat is None:
@@ -270,7 +273,7 @@ class TableState:
             raise CommandError("table_started", "the match has started: a bot plays for you while you are away")
         return {"type": "leave", "seat": seat}
 
-    def add_bot_event(self, player_id: str, seat: object, level: object) -> dict[str, Any]:
+    def add_bot_event(self, player_id: str, seat: object, level: object) -> BotSeated:
         """The host puts a bot of ``level`` in an empty ``seat``."""
         seat = _seat_number(seat)
         if not isinstance(level, str) or level not in BOT_LEVELS:
@@ -284,7 +287,7 @@ class TableState:
             raise CommandError("seat_taken", f"seat {seat} is taken", params={"seat": seat})
         return {"type": "bot", "seat": seat, "level": level}
 
-    def start_events(self, player_id: str, fill_bots: bool) -> list[dict[str, Any]]:
+    def start_events(self, player_id: str, fill_bots: bool) -> list[BotSeated | Start]:
         """The host starts the match: bots for the empty seats (if asked), then the start.
 
         The first deal is dealt by ``next_deal_event`` once the start is applied.
@@ -298,7 +301,7 @@ class TableState:
         if empty and not fill_bots:
             message = f"seats {empty} are empty: wait for players or fill them with bots"
             raise CommandError("seats_empty", message, params={"seats": empty})
-        events: list[dict[str, Any]] = [{"type": "bot", "seat": i, "level": "heuristic"} for i in empty]
+        events: list[BotSeated | Start] = [{"type": "bot", "seat": i, "level": "heuristic"} for i in empty]
         # RULES.md §7 recommends a random first dealer; drawn like the deals (deal_rng).
         events.append({"type": "start", "first_dealer": self.deal_rng("first-dealer").randrange(3)})
         return events
@@ -318,7 +321,7 @@ class TableState:
             return random.Random(f"{self.seed}:{purpose}")
         return random.SystemRandom()
 
-    def action_event(self, seat: int, payload: object, by: str) -> dict[str, Any]:
+    def action_event(self, seat: int, payload: object, by: Literal["player", "bot"]) -> Acted:
         """Validate ``payload`` (a record-style action without its seat) for ``seat``; the event it makes."""
         deal = self.deal
         if self.status != "playing" or deal is None or deal.is_over:
@@ -342,7 +345,7 @@ class TableState:
             raise CommandError.illegal(exc) from None
         return {"type": "action", "action": action_to_json(action), "by": by}
 
-    def chat_event(self, seat: int | None, name: str, text: object, phrase: object) -> dict[str, Any]:
+    def chat_event(self, seat: int | None, name: str, text: object, phrase: object) -> Chatted:
         """A table chat message: free between deals, preset phrases only during a deal."""
         in_deal = self.deal is not None and not self.deal.is_over
         if phrase is not None:

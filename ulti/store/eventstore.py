@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -70,7 +70,7 @@ class EventStore:
 
     # ---------------------------------------------------------------- events
 
-    async def append(self, table_id: str, seq: int, body: dict[str, Any]) -> None:
+    async def append(self, table_id: str, seq: int, body: Mapping[str, Any]) -> None:
         """Store event ``seq`` of ``table_id``; raise ``SeqConflict`` if that number is taken.
 
         Returns once the event is committed. Events appended at the same moment (by many tables)

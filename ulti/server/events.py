@@ -1,0 +1,150 @@
+"""A table's stored events, one typed shape per kind (docs/protocol.md §8).
+
+Events are JSON objects in the store and on Redis; here each kind is a ``TypedDict`` (so the code
+that makes and applies them is checked by mypy), and ``parse_event`` checks an event read from
+outside this process (the store, another process) against its kind once, as it comes in, so that
+``TableState.apply`` never meets a malformed one.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, NotRequired
+
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, with_config
+
+# pydantic reads TypedDicts from typing_extensions on Python < 3.12
+from typing_extensions import TypedDict
+
+# Events are checked as they are stored, not coerced: a string is not a seat number.
+_STRICT = ConfigDict(strict=True, extra="forbid")
+
+
+@with_config(_STRICT)
+class SeatSpec(TypedDict):
+    """A seat as the table was created: open, reserved by invite, or a bot."""
+
+    kind: Literal["open", "invite", "bot"]
+    level: NotRequired[str]
+    invite: NotRequired[str]
+
+
+@with_config(_STRICT)
+class Created(TypedDict):
+    """The table was created (its host, length, move limit, seed and seats)."""
+
+    type: Literal["created"]
+    host: str
+    deals: int
+    move_seconds: int
+    seed: int
+    seats: list[SeatSpec]
+    chosen_seed: NotRequired[bool]  # absent in events stored before seeds were secret
+    practice: NotRequired[bool]
+    cid: NotRequired[str]
+
+
+@with_config(_STRICT)
+class Sit(TypedDict):
+    """A player took a seat."""
+
+    type: Literal["sit"]
+    seat: int
+    player: str
+    name: str
+    cid: NotRequired[str]
+
+
+@with_config(_STRICT)
+class Leave(TypedDict):
+    """A player stood up before the match."""
+
+    type: Literal["leave"]
+    seat: int
+    cid: NotRequired[str]
+
+
+@with_config(_STRICT)
+class BotSeated(TypedDict):
+    """A bot took a seat."""
+
+    type: Literal["bot"]
+    seat: int
+    level: str
+    cid: NotRequired[str]
+
+
+@with_config(_STRICT)
+class Start(TypedDict):
+    """The match started with this first dealer."""
+
+    type: Literal["start"]
+    first_dealer: int
+    cid: NotRequired[str]
+
+
+@with_config(_STRICT)
+class Dealt(TypedDict):
+    """A deal was dealt: every hand (record card codes), never sent to anyone as such."""
+
+    type: Literal["deal"]
+    index: int
+    hands: list[list[str]]
+    cid: NotRequired[str]
+
+
+@with_config(_STRICT)
+class Acted(TypedDict):
+    """A game action in record form (with its seat), by a player or a bot."""
+
+    type: Literal["action"]
+    action: dict[str, Any]
+    by: NotRequired[Literal["player", "bot"]]
+    cid: NotRequired[str]
+
+
+@with_config(_STRICT)
+class Away(TypedDict):
+    """A seat's player went away (a bot plays for it) or came back."""
+
+    type: Literal["away"]
+    seat: int
+    away: bool
+    cid: NotRequired[str]
+
+
+@with_config(_STRICT)
+class Chatted(TypedDict):
+    """A chat line: free text between deals, or a preset phrase by its key."""
+
+    type: Literal["chat"]
+    seat: int | None
+    name: str
+    text: NotRequired[str]
+    phrase: NotRequired[str]
+    cid: NotRequired[str]
+
+
+@with_config(_STRICT)
+class Expired(TypedDict):
+    """An unstarted table left alone too long left the lobby."""
+
+    type: Literal["expired"]
+    cid: NotRequired[str]
+
+
+Event = Created | Sit | Leave | BotSeated | Start | Dealt | Acted | Away | Chatted | Expired
+_ADAPTER: TypeAdapter[Event] = TypeAdapter(Annotated[Event, Field(discriminator="type")])
+
+
+class BadEvent(ValueError):
+    """An event read from the store or another process does not have its kind's shape."""
+
+
+def parse_event(raw: object) -> Event:
+    """``raw`` (a decoded JSON event from outside this process) as its typed kind, or ``BadEvent``."""
+    try:
+        return _ADAPTER.validate_python(raw)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise BadEvent(f"malformed stored event at {where or 'top'}: {first['msg']}") from None
