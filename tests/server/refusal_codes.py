@@ -12,7 +12,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER_SOURCES = sorted((ROOT / "ulti" / "server").glob("*.py"))
-I18N = ROOT / "web" / "js" / "i18n.js"
+I18N = ROOT / "web" / "js" / "i18n.js"  # the wording functions and the phrase keys
+I18N_DICTIONARIES = ROOT / "web" / "js" / "i18n"  # one dictionary per language
 PROTOCOL = ROOT / "docs" / "protocol.md"
 
 #: the values (``args``) each server error code carries; every other code carries none
@@ -61,8 +62,8 @@ def protocol_error_codes() -> set[str]:
 
 
 def i18n_dictionary(lang: str) -> dict[str, str]:
-    """The quoted ``"key": "text"`` entries of ``const en``/``const hu`` in web/js/i18n.js."""
-    text = I18N.read_text()
+    """The quoted ``"key": "text"`` entries of the page's dictionary web/js/i18n/{lang}.js."""
+    text = (I18N_DICTIONARIES / f"{lang}.js").read_text()
     body = text.split(f"const {lang} = {{", 1)[1].split("\n};", 1)[0]
     return dict(re.findall(r"\"([^\"]+)\":\s*\"((?:[^\"\\]|\\.)*)\"", body))
 

@@ -1,7 +1,7 @@
 """Refusals on the wire: a stable code, the engine's rule and its values, and the page's words for each.
 
 Every rule code of the engine, every error code the server can answer with and every chat phrase
-has an English and a Hungarian wording in web/js/i18n.js that names only values the refusal carries;
+has an English and a Hungarian wording in web/js/i18n/ (en.js, hu.js) that names only values the refusal carries;
 an illegal action reaches a client as ``{"code": "illegal", "rule", "args", "message"}`` over the
 WebSocket and the table commands' refusals carry their values as ``args`` over HTTP too.
 """

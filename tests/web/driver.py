@@ -42,12 +42,14 @@ def create_table(page: Any, seats: tuple[str, str, str], start_now: bool = True,
         box.click()
     page.get_by_test_id("create-table").click()
     page.wait_for_url("**/table.html?t=*")
-    return page.url.split("t=", 1)[1].split("&", 1)[0]
+    url: str = page.url
+    return url.split("t=", 1)[1].split("&", 1)[0]
 
 
 def snapshot(page: Any) -> dict[str, Any]:
     """What the page offers now."""
-    return page.evaluate(SNAPSHOT_JS)
+    offers: dict[str, Any] = page.evaluate(SNAPSHOT_JS)
+    return offers
 
 
 def wait_sent(page: Any, before: int, timeout: float = 3.0) -> bool:

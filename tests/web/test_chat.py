@@ -65,25 +65,29 @@ def test_hungarian_refusal_text_follows_refused_rules(web_server: Any, new_page:
           const m = await import('/js/i18n.js');
           const card = (x) => `[${x}]`;
           return [
-            m.refusalText('you must follow suit (hearts)', card, 'follow'),
-            m.refusalText('you must beat the ♠K', card, 'beat'),
-            m.refusalText('you must overtrump the ♥10', card, 'overtrump'),
-            m.refusalText('you must play a trump', card, 'trump'),
-            m.refusalText('the trump 7 stays until the last trick', card, 'ulti_seven'),
-            m.refusalText('reworded by a newer server', card, 'follow', {led: 'C'}),
-            m.refusalText('you must beat the ♠K', card),
-            m.chatText('Good luck!'),
+            m.refusalText('follow', {suit: 'H'}, 'you must follow suit (hearts)', {card}),
+            m.refusalText('beat', {card: 'KS'}, 'you must beat the ♠K', {card}),
+            m.refusalText('overtrump', {card: 'TH'}, 'you must overtrump the ♥10', {card}),
+            m.refusalText('trump', {}, 'you must play a trump', {card}),
+            m.refusalText('ulti_seven', {}, 'the trump 7 stays until the last trick', {card}),
+            m.refusalText('beat', {card: 'KS'}, 'you must beat the ♠K'),
+            m.refusalText('a_newer_rule', {}, 'worded by a newer server'),
+            m.refusalText('beat', undefined, 'you must beat the ♠K'),
+            m.chatText({phrase: 'good_luck'}),
+            m.chatText({text: 'Good luck!'}),
           ];
         }"""
     )
     assert got == [
         "színre kell adni (piros)",
-        "felül kell ütni ezt: [♠K]",
-        "adúval felül kell ütni ezt: [♥10]",
+        "felül kell ütni ezt: [KS]",
+        "adúval felül kell ütni ezt: [TH]",
         "adut kell adni",
         "az adu hetes az utolsó ütésig marad",
-        "színre kell adni (makk)",
-        "felül kell ütni ezt: [♠K]",
+        "felül kell ütni ezt: ♠K",
+        "worded by a newer server",  # an unknown rule shows the server's words
+        "you must beat the ♠K",  # so does a rule without its values
         "Sok szerencsét!",
+        "Good luck!",  # free text is never translated (the server turns old phrases into keys)
     ]
     assert page.js_errors == []

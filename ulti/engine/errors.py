@@ -7,7 +7,7 @@ written for a player, naming the rule or the field.
 An ``IllegalAction`` also carries a stable rule code (``rule``, a key of ``RULES``) and the values
 its wording needs (``params``, JSON values: seat numbers, card / bid / suit codes, part and kontra
 step names). The English message is worded here, once, from the rule's template; every other
-language words the refusal from the code and the values (the page: ``web/js/i18n.js``).
+language words the refusal from the code and the values (the page: ``web/js/i18n/`` dictionaries).
 """
 
 from __future__ import annotations

@@ -2,10 +2,13 @@
 // Speaks only docs/protocol.md.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  /** `code`, and for a refused game action its `rule`, with the values (`args`) its words name (protocol §16). */
+  constructor(status, code, message, rule = undefined, args = undefined) {
     super(message || code);
     this.status = status;
     this.code = code;
+    this.rule = rule;
+    this.args = args;
   }
 }
 
@@ -25,7 +28,8 @@ export async function http(method, path, body) {
   try { data = await res.json(); } catch { data = null; }
   if (!res.ok) {
     const err = (data && data.error) || {};
-    throw new ApiError(res.status, err.code || "http_error", err.message || (data && data.detail) || res.statusText);
+    throw new ApiError(res.status, err.code || "http_error", err.message || (data && data.detail) || res.statusText,
+      err.rule, err.args);
   }
   return data;
 }

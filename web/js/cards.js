@@ -1,6 +1,7 @@
 // Cards drawn as SVG with French suits, plus sorting and names.
 // Codes are RECORD.md's: rank 7 8 9 T J Q K A, then suit C S D H.
 import { t, lang } from "./i18n.js";
+import { html } from "./html.js";
 
 export const SUITS = ["C", "S", "D", "H"];
 export const SUIT_SYMBOL = { C: "♣", S: "♠", D: "♦", H: "♥" };
@@ -43,21 +44,6 @@ export function sortHand(cards, contract) {
   });
 }
 
-/** Who wins a finished trick: highest trump, else highest card of the led suit. */
-export function trickWinner(cards, leader, trump, bid) {
-  const order = rankOrder(bid);
-  let best = 0;
-  for (let i = 1; i < cards.length; i++) {
-    const c = cards[i];
-    const b = cards[best];
-    const cTrump = trump && suitOf(c) === trump;
-    const bTrump = trump && suitOf(b) === trump;
-    if (cTrump && !bTrump) best = i;
-    else if (cTrump === bTrump && suitOf(c) === suitOf(b) && order.indexOf(rankOf(c)) < order.indexOf(rankOf(b))) best = i;
-  }
-  return (leader + best) % 3;
-}
-
 /** The short index printed in the corner: A K Q J 10 … (Á K F A 10 … in Hungarian). */
 export function rankFace(rank) {
   if (rank === "T") return "10";
@@ -91,12 +77,12 @@ const PIPS = {
 };
 
 /**
- * A card face as an SVG string (viewBox 60 x 84). `faceDown` draws the back.
+ * A card face as SVG markup (an html`…` result, viewBox 60 x 84). `faceDown` draws the back.
  * The index (rank + suit) sits in the top-left corner, so it stays visible when cards overlap.
  */
 export function cardSvg(code, { faceDown = false } = {}) {
   if (faceDown || !code) {
-    return `<svg class="card-svg" viewBox="0 0 60 84" aria-hidden="true" focusable="false">
+    return html`<svg class="card-svg" viewBox="0 0 60 84" aria-hidden="true" focusable="false">
 <rect x="1" y="1" width="58" height="82" rx="5" class="card-back"/>
 <rect x="5" y="5" width="50" height="74" rx="3" class="card-back-inner"/>
 </svg>`;
@@ -106,16 +92,16 @@ export function cardSvg(code, { faceDown = false } = {}) {
   const sym = SUIT_SYMBOL[s];
   const face = rankFace(r);
   const color = RED[s] ? "red" : "black";
-  let middle = "";
+  let middle;
   if (PIPS[r]) {
-    middle = PIPS[r].map(([x, y]) => `<text x="${x}" y="${y + 4}" class="pip">${sym}</text>`).join("");
+    middle = PIPS[r].map(([x, y]) => html`<text x="${x}" y="${y + 4}" class="pip">${sym}</text>`);
   } else if (r === "A") {
-    middle = `<text x="30" y="55" class="pip-ace">${sym}</text>`;
+    middle = html`<text x="30" y="55" class="pip-ace">${sym}</text>`;
   } else {
-    middle = `<rect x="14" y="20" width="32" height="46" rx="3" class="court"/>
+    middle = html`<rect x="14" y="20" width="32" height="46" rx="3" class="court"/>
 <text x="30" y="41" class="court-rank">${face}</text><text x="30" y="60" class="court-suit">${sym}</text>`;
   }
-  return `<svg class="card-svg ${color}" viewBox="0 0 60 84" aria-hidden="true" focusable="false">
+  return html`<svg class="card-svg ${color}" viewBox="0 0 60 84" aria-hidden="true" focusable="false">
 <rect x="1" y="1" width="58" height="82" rx="5" class="card-face"/>
 <text x="4" y="15" class="idx">${face}</text><text x="4.5" y="27" class="idx-suit">${sym}</text>
 <g class="mid">${middle}</g>

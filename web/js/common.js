@@ -1,24 +1,22 @@
 // What every page shares: the header with the menu and the language switch, the session, toasts.
 import { api, ApiError } from "./api.js";
-import { t, lang, setLang, applyStatic, onLangChange } from "./i18n.js";
-
-export function esc(s) {
-  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-}
+import { t, lang, setLang, applyStatic, onLangChange, refusalMessage } from "./i18n.js";
+import { html, setHTML } from "./html.js";
 
 /** Build the page header (menu + language switch) into <header id="site-header">. */
 export function initPage(active) {
   document.documentElement.lang = lang();
   const header = document.getElementById("site-header");
   if (header) {
-    header.innerHTML = `
+    const current = (page) => (active === page ? html`aria-current="page"` : "");
+    setHTML(header, html`
       <a class="brand" href="/index.html" data-testid="brand"><span class="brand-suits" aria-hidden="true">♣♠♦♥</span> <span data-i18n="app.title"></span></a>
-      <nav aria-label="${esc(t("nav.menu"))}" data-i18n-label="nav.menu" class="menu">
-        <a href="/index.html" data-testid="nav-lobby" ${active === "lobby" ? 'aria-current="page"' : ""} data-i18n="nav.lobby"></a>
-        <a href="/rules.html" data-testid="nav-rules" ${active === "rules" ? 'aria-current="page"' : ""} data-i18n="nav.rules"></a>
-        <a href="/matches.html" data-testid="nav-matches" ${active === "matches" ? 'aria-current="page"' : ""} data-i18n="nav.matches"></a>
+      <nav aria-label="${t("nav.menu")}" data-i18n-label="nav.menu" class="menu">
+        <a href="/index.html" data-testid="nav-lobby" ${current("lobby")} data-i18n="nav.lobby"></a>
+        <a href="/rules.html" data-testid="nav-rules" ${current("rules")} data-i18n="nav.rules"></a>
+        <a href="/matches.html" data-testid="nav-matches" ${current("matches")} data-i18n="nav.matches"></a>
         <button type="button" class="lang-btn" data-testid="lang-toggle" data-i18n="nav.lang" data-i18n-label="nav.lang.label"></button>
-      </nav>`;
+      </nav>`);
     header.querySelector(".lang-btn").addEventListener("click", () => setLang(lang() === "hu" ? "en" : "hu"));
   }
   applyStatic();
@@ -43,8 +41,9 @@ export function toast(text, kind = "info") {
   toastTimer = setTimeout(() => { el.className = "toast"; }, 3500);
 }
 
+/** The words of an error: a refusal by the server is worded from its code and values (protocol §16). */
 export function errorText(e) {
-  if (e instanceof ApiError) return e.message;
+  if (e instanceof ApiError) return refusalMessage(e);
   return String(e && e.message ? e.message : e);
 }
 
@@ -64,16 +63,16 @@ export async function currentPlayer() {
  */
 export function askName(container, existing = "") {
   return new Promise((resolve) => {
-    container.innerHTML = `
+    setHTML(container, html`
       <form class="name-form card-panel" data-testid="name-form">
         <h2 data-i18n="name.title"></h2>
         <label for="name-input" data-i18n="name.label"></label>
         <div class="row">
-          <input id="name-input" name="name" maxlength="32" required autocomplete="nickname" data-testid="name-input" value="${esc(existing)}">
+          <input id="name-input" name="name" maxlength="32" required autocomplete="nickname" data-testid="name-input" value="${existing}">
           <button type="submit" class="primary" data-testid="name-submit" data-i18n="name.go"></button>
         </div>
         <p class="form-error" role="alert" data-testid="name-error"></p>
-      </form>`;
+      </form>`);
     applyStatic(container);
     const form = container.querySelector("form");
     const input = form.querySelector("input");
@@ -88,7 +87,7 @@ export function askName(container, existing = "") {
       }
       try {
         const res = await api.session(name);
-        container.innerHTML = "";
+        setHTML(container, html``);
         resolve(res.player);
       } catch (e) {
         errEl.textContent = errorText(e);

@@ -1,7 +1,8 @@
 // The lobby: pick a name, see open tables live (watch_lobby), create, join and start tables.
 import { api, Socket, freshId } from "./api.js";
-import { initPage, currentPlayer, askName, esc, toast, errorText, saveInvites, tableUrl, seatName } from "./common.js";
-import { t, onLangChange, applyStatic } from "./i18n.js";
+import { initPage, currentPlayer, askName, toast, errorText, saveInvites, tableUrl, seatName } from "./common.js";
+import { html, setHTML } from "./html.js";
+import { t, onLangChange, applyStatic, refusalMessage } from "./i18n.js";
 
 let player = null;
 let tables = [];
@@ -15,9 +16,9 @@ const DEFAULTS = ["me", "bot.heuristic", "bot.heuristic"];
 
 function renderWho() {
   const who = document.getElementById("who");
-  if (!player) { who.innerHTML = ""; return; }
-  who.innerHTML = `<span data-testid="player-name">${esc(t("name.hello", { name: player.name }))}</span>
-    <button type="button" class="link-btn" data-testid="change-name">${esc(t("name.change"))}</button>`;
+  if (!player) { setHTML(who, html``); return; }
+  setHTML(who, html`<span data-testid="player-name">${t("name.hello", { name: player.name })}</span>
+    <button type="button" class="link-btn" data-testid="change-name">${t("name.change")}</button>`);
   who.querySelector("button").addEventListener("click", async () => {
     const slot = document.getElementById("name-slot");
     player = await askName(slot, player.name);
@@ -29,12 +30,12 @@ function renderWho() {
 function renderSeatConfig() {
   const box = document.getElementById("seat-config");
   const current = [...box.querySelectorAll("select")].map((s) => s.value);
-  box.innerHTML = [0, 1, 2].map((i) => `
-    <label class="field"><span>${esc(t("lobby.seat", { n: i + 1 }))}</span>
+  setHTML(box, html`${[0, 1, 2].map((i) => html`
+    <label class="field"><span>${t("lobby.seat", { n: i + 1 })}</span>
       <select name="seat${i}" data-testid="seat-kind-${i}">
-        ${KINDS.map((k) => `<option value="${k}" ${(current[i] || DEFAULTS[i]) === k ? "selected" : ""}>${esc(t(`seatkind.${k}`))}</option>`).join("")}
+        ${KINDS.map((k) => html`<option value="${k}" ${(current[i] || DEFAULTS[i]) === k ? "selected" : ""}>${t(`seatkind.${k}`)}</option>`)}
       </select>
-    </label>`).join("");
+    </label>`)}`);
   box.querySelectorAll("select").forEach((sel) => sel.addEventListener("change", () => {
     // Seats kept for people: do not fill them with bots at once.
     const waits = [...box.querySelectorAll("select")].some((x) => x.value === "open" || x.value === "invite");
@@ -78,29 +79,29 @@ async function onCreate(ev) {
 function renderTables() {
   const list = document.getElementById("table-list");
   if (!tables.length) {
-    list.innerHTML = `<li class="empty" data-testid="no-tables">${esc(t("lobby.none"))}</li>`;
+    setHTML(list, html`<li class="empty" data-testid="no-tables">${t("lobby.none")}</li>`);
     return;
   }
-  list.innerHTML = tables.map((tb) => {
+  setHTML(list, html`${tables.map((tb) => {
     const seats = tb.seats.map((s, i) => {
       const free = s.kind === "open" && tb.status === "open";
-      return `<li class="lobby-seat ${s.kind}">
-        <span class="seat-no">${i + 1}</span> <span class="seat-nm">${esc(seatName(s))}</span>
-        ${s.away ? `<span class="badge away">${esc(t("seat.away"))}</span>` : ""}
-        ${free ? `<button type="button" class="small" data-join="${i}" data-testid="join-${tb.table_id}-${i}">${esc(t("lobby.join", { n: i + 1 }))}</button>` : ""}
+      return html`<li class="lobby-seat ${s.kind}">
+        <span class="seat-no">${i + 1}</span> <span class="seat-nm">${seatName(s)}</span>
+        ${s.away ? html`<span class="badge away">${t("seat.away")}</span>` : ""}
+        ${free ? html`<button type="button" class="small" data-join="${i}" data-testid="join-${tb.table_id}-${i}">${t("lobby.join", { n: i + 1 })}</button>` : ""}
       </li>`;
-    }).join("");
+    });
     const time = tb.move_seconds ? t("lobby.seconds", { n: tb.move_seconds }) : t("lobby.time.none");
-    return `<li class="lobby-table" data-table="${esc(tb.table_id)}" data-testid="table-${esc(tb.table_id)}">
+    return html`<li class="lobby-table" data-table="${tb.table_id}" data-testid="table-${tb.table_id}">
       <div class="lt-head">
-        <span class="status ${tb.status}">${esc(t(`lobby.status.${tb.status}`))}</span>
-        <span>${esc(t("lobby.dealsof", { played: tb.deals_played, planned: tb.deals_planned }))}</span>
-        <span>${esc(t("lobby.time"))}: ${esc(time)}</span>
-        <a class="button small" href="${esc(tableUrl(tb.table_id))}" data-testid="open-${esc(tb.table_id)}">${esc(tb.status === "open" ? t("lobby.open") : t("lobby.watch"))}</a>
+        <span class="status ${tb.status}">${t(`lobby.status.${tb.status}`)}</span>
+        <span>${t("lobby.dealsof", { played: tb.deals_played, planned: tb.deals_planned })}</span>
+        <span>${t("lobby.time")}: ${time}</span>
+        <a class="button small" href="${tableUrl(tb.table_id)}" data-testid="open-${tb.table_id}">${tb.status === "open" ? t("lobby.open") : t("lobby.watch")}</a>
       </div>
       <ul class="lt-seats">${seats}</ul>
     </li>`;
-  }).join("");
+  })}`);
   list.querySelectorAll("button[data-join]").forEach((b) => b.addEventListener("click", async () => {
     const id = b.closest("[data-table]").dataset.table;
     const seat = Number(b.dataset.join);
@@ -139,9 +140,9 @@ function setBanner(status) {
 
 function renderLobbyChat() {
   const list = document.getElementById("lobby-chat-lines");
-  list.innerHTML = chatLines.length
-    ? chatLines.map((l) => `<li data-testid="lobby-chat-line"><strong class="chat-name">${esc(l.name || "?")}</strong>: <span class="chat-text">${esc(l.text)}</span></li>`).join("")
-    : `<li class="empty muted" data-testid="lobby-chat-empty">${esc(t("chat.empty"))}</li>`;
+  setHTML(list, chatLines.length
+    ? html`${chatLines.map((l) => html`<li data-testid="lobby-chat-line"><strong class="chat-name">${l.name || "?"}</strong>: <span class="chat-text">${l.text}</span></li>`)}`
+    : html`<li class="empty muted" data-testid="lobby-chat-empty">${t("chat.empty")}</li>`);
   list.scrollTop = list.scrollHeight;
 }
 
@@ -184,8 +185,8 @@ function startSocket() {
       } else if (msg.type === "ack") {
         chatIds.delete(msg.id);
       } else if (msg.type === "error" && chatIds.delete(msg.id)) {
-        document.getElementById("lobby-chat-error").textContent = msg.message;
-        toast(msg.message, "error");
+        document.getElementById("lobby-chat-error").textContent = refusalMessage(msg);
+        toast(refusalMessage(msg), "error");
       }
     },
   });

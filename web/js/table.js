@@ -1,9 +1,10 @@
 // The table page: a small controller that holds the state built from server messages
-// (sync / event replace it whole) and turns clicks into commands. Rendering is in render.js.
+// (sync / event replace it whole) and turns clicks into commands. Rendering is in render.js (views in view/).
 import { api, Socket, freshId, loadBids } from "./api.js";
 import { initPage, currentPlayer, askName, toast, errorText } from "./common.js";
-import { t, onLangChange, applyStatic } from "./i18n.js";
-import { cardLabel } from "./cards.js";
+import { t, onLangChange, applyStatic, refusalMessage, bidName, seatLabel } from "./i18n.js";
+import { cardLabel, cardShort } from "./cards.js";
+import { html, setHTML } from "./html.js";
 import * as R from "./render.js";
 
 const params = new URLSearchParams(location.search);
@@ -28,7 +29,7 @@ export const S = {
   connected: false,
   notFound: false,
   chatIds: new Set(), // ids of chat commands in flight
-  chatError: "", // the last refused chat's message
+  chatError: "", // the last refused chat's words
 };
 
 let socket = null;
@@ -169,6 +170,18 @@ export const handlers = {
 
 // ------------------------------------------------------------------ messages
 
+/** How a refusal at this table words its values: card labels, bid names, seats by their players' names. */
+export function refusalFmt() {
+  return {
+    card: cardShort,
+    bid: (code) => bidName(code, S.bids),
+    seat: (n) => {
+      const seat = S.state && S.state.table.seats[n];
+      return seat && seat.name ? seat.name : seatLabel(n);
+    },
+  };
+}
+
 function reopen() {
   S.awaitingSync = true;
   socket.send({ type: "open_table", table: tableId });
@@ -253,7 +266,7 @@ function onMessage(msg) {
       break;
     case "error":
       if (S.chatIds.delete(msg.id)) {
-        S.chatError = msg.code === "chat_closed" ? t("chat.closed") : msg.message;
+        S.chatError = refusalMessage(msg, refusalFmt());
         toast(S.chatError, "error");
         render();
         break;
@@ -263,7 +276,7 @@ function onMessage(msg) {
         if (msg.code === "not_found") {
           S.notFound = true;
         }
-        toast(msg.message, "error");
+        toast(refusalMessage(msg, refusalFmt()), "error");
         render();
       }
       break;
@@ -279,8 +292,8 @@ function onStatus(status) {
     S.pending = null;
     el.hidden = false;
     el.className = "conn-banner lost";
-    el.innerHTML = `<span>${t("conn.retry", { n: Math.ceil(status.retryIn / 1000) })}</span>
-      <button type="button" class="small" data-testid="reconnect-now">${t("conn.now")}</button>`;
+    setHTML(el, html`<span>${t("conn.retry", { n: Math.ceil(status.retryIn / 1000) })}</span>
+      <button type="button" class="small" data-testid="reconnect-now">${t("conn.now")}</button>`);
     el.querySelector("button").addEventListener("click", handlers.reconnectNow);
   } else if (status.state === "open") {
     if (!el.hidden) {

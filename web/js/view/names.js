@@ -1,0 +1,30 @@
+// What every view of the table shares: the seat colours and the words for seats, bids and suits.
+import { t, bidName } from "../i18n.js";
+import { SUIT_SYMBOL } from "../cards.js";
+import { seatName } from "../common.js";
+
+export const $ = (id) => document.getElementById(id);
+
+export const SEAT_COLORS = ["#f4c542", "#5ec8f2", "#f28b82"];
+
+/** The name shown for a seat: the player's name, or the bot's kind. */
+export function nameOf(S, seat) {
+  if (seat === null || seat === undefined || seat < 0) return "";
+  const s = S.state.table.seats[seat];
+  if (!s) return "";
+  if (s.kind === "bot") return t(`seatkind.bot.${s.level || "heuristic"}`);
+  return s.name || seatName(s);
+}
+
+export function bidLabel(S, code) {
+  return bidName(code, S.bids);
+}
+
+export function bidInfo(S, code) {
+  return S.bids.find((b) => b.code === code);
+}
+
+/** "♠ spades" */
+export function suitWord(suit) {
+  return `${SUIT_SYMBOL[suit]} ${t(`suit.${suit}`)}`;
+}

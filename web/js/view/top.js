@@ -1,0 +1,57 @@
+// The top bar of the felt: deal number, phase, contract or standing bid, the match's winner.
+import { t } from "../i18n.js";
+import { trumpOf } from "../cards.js";
+import { html, updateHTML } from "../html.js";
+import { $, nameOf, bidLabel, suitWord } from "./names.js";
+
+function phaseKey(st) {
+  if (st.table.status === "finished") return "finished";
+  return st.deal ? st.deal.phase : "waiting";
+}
+
+function contractHtml(S) {
+  const d = S.state.deal;
+  const c = d.contract;
+  if (c) {
+    const tr = trumpOf(c);
+    return html`<span class="contract" data-testid="contract"><span class="lbl">${t("table.contract")}:</span>
+      <strong>${bidLabel(S, c.bid)}</strong> · ${nameOf(S, c.declarer)}
+      · <span class="lbl">${t("table.trumps")}:</span> ${tr ? html`<span class="suit-${tr}">${suitWord(tr)}</span>` : (c.bid.startsWith("N-") ? t("table.notrumps") : "?")}</span>`;
+  }
+  if (d.auction && d.auction.bid) {
+    return html`<span class="contract" data-testid="contract"><span class="lbl">${t("table.standing")}:</span>
+      <strong>${bidLabel(S, d.auction.bid)}</strong> · ${nameOf(S, d.auction.bidder)}</span>`;
+  }
+  return "";
+}
+
+export function renderTop(S, h) {
+  const st = S.state;
+  const m = st.match;
+  const dealNo = t("table.deal", { n: st.deal_index + 1, m: m ? m.deals_planned : "?" });
+  const contract = contractHtml(S);
+  const winner = m && m.winner !== null && m.winner !== undefined
+    ? html`<div class="winner-banner" data-testid="match-winner" role="status">★ ${t("match.winner", { name: nameOf(S, m.winner) })}
+        <button type="button" class="primary small" data-open-sheet>${t("table.sheet")}</button></div>`
+    : "";
+  const tie = m && m.tie_break && m.winner === null ? html`<div class="tie-note" data-testid="tie-break">${t("match.tiebreak")}</div>` : "";
+  const away = st.you !== null && st.table.seats[st.you] && st.table.seats[st.you].away
+    ? html`<button type="button" class="small warn" data-testid="back-btn" data-back>${t("seat.away")} – OK</button>` : "";
+  const topHtml = html`
+    <div class="top-line">
+      <span class="deal-no" data-testid="deal-no">${dealNo}${m && m.tie_break ? html` (${t("table.tiebreak")})` : ""}</span>
+      <span class="phase" data-testid="phase">${t(`phase.${phaseKey(st)}`)}</span>
+      <span class="top-buttons">
+        ${away}
+        <button type="button" class="small ghost" data-testid="last-trick-btn" aria-pressed="${S.showLastTrick}" data-last-trick>${S.showLastTrick ? t("table.lasttrick.hide") : t("table.lasttrick")}</button>
+        <button type="button" class="small ghost" data-testid="sheet-btn" data-open-sheet>${t("table.sheet")}</button>
+      </span>
+    </div>
+    ${contract ? html`<div class="top-line">${contract}</div>` : ""}
+    ${winner}${tie}`;
+  if (!updateHTML($("felt-top"), topHtml)) return;
+  $("felt-top").querySelectorAll("[data-open-sheet]").forEach((b) => b.addEventListener("click", h.openSheet));
+  $("felt-top").querySelector("[data-last-trick]").addEventListener("click", h.toggleLastTrick);
+  const bb = $("felt-top").querySelector("[data-back]");
+  if (bb) bb.addEventListener("click", h.back);
+}

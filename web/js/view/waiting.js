@@ -1,0 +1,80 @@
+// The waiting room: the seats before the match starts, the links to them, bots and the start button.
+import { t } from "../i18n.js";
+import { seatName, loadInvites, tableUrl, copyText, toast } from "../common.js";
+import { html, updateHTML } from "../html.js";
+import { $ } from "./names.js";
+
+export function renderWaiting(S, h) {
+  const st = S.state;
+  const box = $("waiting");
+  const isHost = S.player && st.table.host === S.player.id;
+  const invites = loadInvites(st.table.table_id);
+  const seated = st.you !== null;
+  // A table whose match never started expires (protocol §8 `expired`): nothing can be done at it any more.
+  const expired = st.table.status === "expired";
+  const rows = st.table.seats.map((s, i) => {
+    const extra = [];
+    const free = (s.kind === "open" || s.kind === "invite") && !expired;
+    if (s.kind === "open" && !expired) {
+      const link = tableUrl(st.table.table_id, { seat: i });
+      extra.push(linkRow(t("table.seatlink", { n: i + 1 }), link, `seat-link-${i}`));
+      if (!seated) extra.push(html`<button type="button" class="primary small" data-testid="sit-${i}" data-sit="${i}">${t("table.sit")}</button>`);
+    }
+    if (s.kind === "invite" && invites[String(i)]) {
+      const link = tableUrl(st.table.table_id, { seat: i, invite: invites[String(i)] });
+      extra.push(linkRow(t("table.invitelink", { n: i + 1 }), link, `invite-link-${i}`));
+    }
+    if (free && isHost) {
+      extra.push(html`<span class="bot-add">
+        <select aria-label="${t("table.addbot")}" data-level="${i}" data-testid="bot-level-${i}">
+          <option value="heuristic">${t("seatkind.bot.heuristic")}</option>
+          <option value="strong">${t("seatkind.bot.strong")}</option>
+          <option value="random">${t("seatkind.bot.random")}</option>
+        </select>
+        <button type="button" class="small" data-bot="${i}" data-testid="add-bot-${i}">${t("table.addbot")}</button></span>`);
+    }
+    const you = st.you === i ? html` <span class="badge you">${t("seat.you")}</span>` : "";
+    const conn = s.kind === "player" && s.connected === false ? html` <span class="badge off">${t("seat.offline")}</span>` : "";
+    return html`<li class="wait-seat ${s.kind}" data-testid="wait-seat-${i}">
+      <div class="ws-name"><span class="seat-no">${i + 1}</span> ${s.kind === "player" ? s.name : seatName(s)}${you}${conn}</div>
+      <div class="ws-extra">${extra}</div></li>`;
+  });
+  const startBlock = expired
+    ? html`<p class="muted" data-testid="table-expired">${t("table.expired.note")}</p>`
+    : isHost
+    ? html`<div class="start-row">
+        <label class="check"><input type="checkbox" id="fill-bots" data-testid="fill-bots" checked> ${t("table.fill")}</label>
+        <button type="button" class="primary big" data-testid="start-match" id="start-btn">${t("table.start")}</button>
+      </div>`
+    : html`<p class="muted">${seated ? t("table.onlyhost") : t("table.spectator")}</p>`;
+  const fill = box.querySelector("#fill-bots");
+  const fillChecked = fill ? fill.checked : true;
+  const page = html`<h1>${t(expired ? "table.expired" : "table.waiting")}</h1>
+    <p class="muted">${t("lobby.dealsof", { played: 0, planned: st.table.deals_planned })} · ${t("lobby.time")}: ${st.table.move_seconds ? t("lobby.seconds", { n: st.table.move_seconds }) : t("lobby.time.none")}</p>
+    <h2>${t("table.seats")}</h2>
+    <ul class="wait-seats">${rows}</ul>
+    ${startBlock}
+    ${seated && !expired ? html`<button type="button" class="link-btn" data-testid="leave-table" id="leave-btn">${t("table.leave")}</button>` : ""}`;
+  if (!updateHTML(box, page)) return;
+  const f2 = box.querySelector("#fill-bots");
+  if (f2) f2.checked = fillChecked;
+  box.querySelectorAll("[data-sit]").forEach((b) => b.addEventListener("click", () => h.join(Number(b.dataset.sit))));
+  box.querySelectorAll("[data-bot]").forEach((b) => b.addEventListener("click", () => {
+    const level = box.querySelector(`select[data-level="${b.dataset.bot}"]`).value;
+    h.addBot(Number(b.dataset.bot), level);
+  }));
+  box.querySelectorAll("[data-copy]").forEach((b) => b.addEventListener("click", async () => {
+    await copyText(b.dataset.copy);
+    toast(t("table.copied"));
+  }));
+  const sb = box.querySelector("#start-btn");
+  if (sb) sb.addEventListener("click", () => h.start(box.querySelector("#fill-bots").checked));
+  const lb = box.querySelector("#leave-btn");
+  if (lb) lb.addEventListener("click", () => h.leave());
+}
+
+function linkRow(label, link, testid) {
+  return html`<div class="link-row"><label><span class="sr-only">${label}</span>
+    <input type="text" readonly value="${link}" data-testid="${testid}" aria-label="${label}"></label>
+    <button type="button" class="small" data-copy="${link}" data-testid="${testid}-copy" aria-label="${t("table.copy")}: ${label}">${t("table.copy")}</button></div>`;
+}
