@@ -1,8 +1,10 @@
-"""The bot interface and a helper to read a seat's view."""
+"""The bot interface, a helper to read a seat's view, and the registry of bot levels."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 from ulti.engine.actions import Action
@@ -25,18 +27,63 @@ def seat_and_choices(view: SeatView) -> tuple[int, SeatChoices]:
     return view.seat, view.choices
 
 
-def bot_for_level(level: str, rng: random.Random) -> Bot:
-    """A bot of ``level``: ``random``, ``heuristic``, ``strong`` or ``strong-fast`` (fewer samples, for arenas)."""
-    from ulti.bots.heuristic import HeuristicBot
+# ------------------------------------------------------------------------------------ the registry
+# The bots are imported when first made: the bot modules import this one, and the strong bot loads
+# the compiled solver, which a process that only checks level names does not need.
+
+
+def _random(rng: random.Random) -> Bot:
     from ulti.bots.random_bot import RandomBot
+
+    return RandomBot(rng)
+
+
+def _heuristic(rng: random.Random) -> Bot:
+    from ulti.bots.heuristic import HeuristicBot
+
+    return HeuristicBot(rng)
+
+
+def _strong(rng: random.Random) -> Bot:
     from ulti.bots.strong import StrongBot
 
-    if level == "random":
-        return RandomBot(rng)
-    if level == "heuristic":
-        return HeuristicBot(rng)
-    if level == "strong":
-        return StrongBot(rng)
-    if level == "strong-fast":
-        return StrongBot(rng, samples=8, time_budget=0.08, auction_samples=4, auction_budget=0.3)
-    raise ValueError(f"unknown bot level {level!r} (random, heuristic, strong or strong-fast)")
+    return StrongBot(rng)
+
+
+def _strong_fast(rng: random.Random) -> Bot:
+    from ulti.bots.strong import StrongBot
+
+    return StrongBot(rng, samples=8, time_budget=0.08, auction_samples=4, auction_budget=0.3)
+
+
+@dataclass(frozen=True)
+class Level:
+    """A bot level: its name, how to make its bot, and whether tables offer it (else arenas only)."""
+
+    name: str
+    make: Callable[[random.Random], Bot]
+    at_tables: bool = True
+
+
+#: Every bot level by name: the one list of level names (tables, arenas and the command line read it).
+LEVELS: dict[str, Level] = {
+    level.name: level
+    for level in (
+        Level("random", _random),
+        Level("heuristic", _heuristic),
+        Level("strong", _strong),
+        Level("strong-fast", _strong_fast, at_tables=False),  # fewer samples, for arenas
+    )
+}
+
+#: The levels a table may seat.
+BOT_LEVELS: tuple[str, ...] = tuple(name for name, level in LEVELS.items() if level.at_tables)
+
+
+def bot_for_level(level: str, rng: random.Random) -> Bot:
+    """A bot of ``level``: ``random``, ``heuristic``, ``strong`` or ``strong-fast`` (fewer samples, for arenas)."""
+    entry = LEVELS.get(level)
+    if entry is None:
+        names = list(LEVELS)
+        raise ValueError(f"unknown bot level {level!r} ({', '.join(names[:-1])} or {names[-1]})")
+    return entry.make(rng)

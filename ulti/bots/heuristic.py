@@ -117,7 +117,7 @@ class HeuristicBot:
             chosen = self._kontra(view, ch)
             if chosen is not None or not ch.cards:
                 return act.kontra(seat, chosen or ())
-        return act.play(seat, self._card(view, ch))
+        return act.play(seat, self.choose_card(view, ch))
 
     # ---------------------------------------------------------------- auction
 
@@ -184,7 +184,8 @@ class HeuristicBot:
 
     # ---------------------------------------------------------------- card play
 
-    def _card(self, view: SeatView, ch: SeatChoices) -> Card:
+    def choose_card(self, view: SeatView, ch: SeatChoices) -> Card:
+        """The card this bot plays from ``ch.cards`` (the strong bot breaks its ties with it)."""
         legal = ch.cards
         contract = view.contract
         current = view.trick

@@ -5,13 +5,14 @@ then nothing has changed: every check runs before the first write. ``choices(sea
 seat may do now (with the reason for each refused card), and ``seat_view(seat)`` is the only thing
 meant to leave the engine for a player: exactly what that seat may see, as an immutable ``SeatView``
 (``ulti.engine.view``) whose ``to_json()`` is the wire form (``view(seat)``).
+
+The parts ``Deal`` is built from: ``phase`` (``Phase``), ``choices`` (``Choices``, what a seat may do),
+``kontra`` (``KontraChain``, the kontra rules and the chain after trick 1).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from ulti.engine import actions as act
@@ -28,9 +29,9 @@ from ulti.engine.cards import (
     iter_cards,
     mask_of,
 )
+from ulti.engine.choices import MINOR_SUITS, Choices
 from ulti.engine.contracts import (
     KONTRA_STEP_NAMES,
-    MAX_KONTRA_LEVEL,
     TOP_RUNG,
     Bid,
     Part,
@@ -39,7 +40,9 @@ from ulti.engine.contracts import (
 from ulti.engine.contracts import (
     Kind as BidKind,
 )
-from ulti.engine.errors import CARD_HINTS, IllegalAction, RecordError, RuleArg, word
+from ulti.engine.errors import CARD_HINTS, IllegalAction, RecordError, word
+from ulti.engine.kontra import KontraChain
+from ulti.engine.phase import Phase
 from ulti.engine.play import (
     NO_TRUMP,
     Refusal,
@@ -63,82 +66,17 @@ from ulti.engine.view import (
     ContractState,
     CurrentTrick,
     Hands,
-    KontraOffer,
     LogEntry,
     Marriages,
     PlayedTrick,
-    RefusedCard,
-    SeatChoices,
     SeatMarriages,
     SeatView,
+    card_codes,
 )
 
-MINOR_SUITS = (0, 1, 2)
+__all__ = ["MINOR_SUITS", "Choices", "Deal", "Phase"]
+
 _NO_MARRIAGES: SeatMarriages = (None, None, None)
-
-
-class Phase(StrEnum):
-    """The phases of a deal."""
-
-    AUCTION = "auction"
-    TRUMP = "trump"
-    PLAY = "play"
-    DONE = "done"
-
-
-@dataclass
-class Choices:
-    """What one seat may do now. Empty (``any()`` false) when it may do nothing."""
-
-    seat: int
-    may_pass: bool = False
-    may_take: bool = False
-    bids: list[Bid] = field(default_factory=list)
-    must_discard: bool = False
-    trumps: list[int] = field(default_factory=list)
-    may_give_up: bool = False
-    kontra_parts: list[Part] = field(default_factory=list)
-    kontra_step: str = ""
-    cards: CardSet = 0
-    refused: dict[Card, str] = field(default_factory=dict)
-    #: for each refused card, which rule refuses it (a code of ``errors.CARD_HINTS``) and the values
-    #: its wording names, for clients that word it themselves
-    refused_rules: dict[Card, str] = field(default_factory=dict)
-    refused_args: dict[Card, dict[str, RuleArg]] = field(default_factory=dict)
-
-    def any(self) -> bool:
-        """Whether the seat has anything to do."""
-        return bool(
-            self.may_pass or self.may_take or self.bids or self.trumps or self.may_give_up
-            or self.kontra_step or self.cards
-        )
-
-    def freeze(self) -> SeatChoices:
-        """The choices as a view holds them (immutable)."""
-        rules, args = self.refused_rules, self.refused_args
-        return SeatChoices(
-            self.may_pass,
-            self.may_take,
-            tuple(self.bids),
-            self.must_discard,
-            tuple(self.trumps),
-            self.may_give_up,
-            KontraOffer(self.kontra_step, tuple(self.kontra_parts)) if self.kontra_step else None,
-            self.cards,
-            tuple(
-                RefusedCard(card, reason, Refusal(rules[card]), RefusedCard.freeze_args(args[card]))
-                for card, reason in self.refused.items()
-            ),
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """The choices as plain JSON values (card and bid codes): a view's ``choices``."""
-        return self.freeze().to_json()
-
-
-def _codes(cards: CardSet) -> list[str]:
-    """The codes of ``cards``, by suit then rank (the values of a refusal)."""
-    return [card_str(c) for c in iter_cards(cards)]
 
 
 def _validate_hands(hands: Sequence[CardSet], dealer: int) -> None:
@@ -158,7 +96,7 @@ def _validate_hands(hands: Sequence[CardSet], dealer: int) -> None:
         seen |= hand
 
 
-class Deal:
+class Deal(KontraChain):
     """The state of one deal. Build it from the dealt hands, then ``apply`` actions."""
 
     def __init__(self, hands: Sequence[CardSet | Iterable[Card]], dealer: int) -> None:
@@ -251,15 +189,6 @@ class Deal:
         """Whether the deal has ended (result available)."""
         return self.phase is Phase.DONE
 
-    @property
-    def in_chain(self) -> bool:
-        """Whether the kontra chain after trick 1 is open."""
-        return self.chain_level > 0
-
-    def multiplier(self, part: Part) -> int:
-        """The kontra multiplier (1..64) of ``part``."""
-        return 1 << self.levels.get(part, 0)
-
     def held_seven(self, seat: int) -> Card:
         """The trump 7 ``seat`` must hold back under the ulti rule, or -1."""
         return self.seven if seat == self.declarer else -1
@@ -313,29 +242,6 @@ class Deal:
 
     def _may_give_up(self) -> bool:
         return self.contract is not None and self.contract.code == "M-S"
-
-    def _kontra_window(self, seat: int) -> tuple[str, list[Part]]:
-        """The kontra step ``seat`` may say now and the parts it may raise ("" if none)."""
-        assert self.contract is not None
-        if self.in_chain:
-            declarer_step = self.chain_level % 2 == 0
-            if (seat == self.declarer) != declarer_step or seat in self.chain_declined:
-                return "", []
-            return KONTRA_STEP_NAMES[self.chain_level], self._ordered(self.chain_prev)
-        if self._first_trick_turn(seat):
-            open_parts = [p for p, _ in self.contract.parts if not self.levels.get(p)]
-            if open_parts:
-                return KONTRA_STEP_NAMES[1], open_parts
-        return "", []
-
-    def _first_trick_turn(self, seat: int) -> bool:
-        """Whether ``seat`` is a defender about to play its card to trick 1 (kontra time)."""
-        return not self.tricks and bool(self.trick) and seat == self.to_move and seat != self.declarer
-
-    def _ordered(self, parts: Iterable[Part]) -> list[Part]:
-        assert self.contract is not None
-        chosen = set(parts)
-        return [p for p, _ in self.contract.parts if p in chosen]
 
     # ------------------------------------------------------------------ applying actions
 
@@ -464,79 +370,6 @@ class Deal:
         self.leader = self.to_move = self.declarer
         self.seven = seven_of(trump) if self.contract.has(Part.ULTI) else -1
 
-    def _kontra(self, seat: int, parts: Sequence[Part]) -> None:
-        if self.phase is not Phase.PLAY:
-            raise IllegalAction("kontra_not_in_play")
-        assert self.contract is not None
-        if len(set(parts)) != len(parts):
-            raise IllegalAction("kontra_part_twice")
-        for part in parts:
-            if not self.contract.has(part):
-                raise IllegalAction("kontra_no_part", bid=self.contract.code, part=part.value)
-        step, allowed = self._kontra_window(seat)
-        if not step:
-            if not parts and self._first_trick_turn(seat):
-                return  # declining when every part is already doubled changes nothing
-            raise self._why_no_kontra(seat)
-        if self.in_chain:
-            extra = [p for p in parts if p not in self.chain_prev]
-            if extra:
-                prev = [p.value for p in self._ordered(self.chain_prev)]
-                raise IllegalAction("kontra_raise_only", step=step, parts=prev)
-            if not parts:
-                if seat == self.declarer:
-                    self._close_chain()
-                else:
-                    self.chain_declined.add(seat)
-                    if len(self.chain_declined) == 2:
-                        self._close_chain()
-                    else:
-                        self.to_move = self._chain_speaker()
-                return
-            for part in parts:
-                self.levels[part] = self.chain_level
-            self.chain_prev = frozenset(parts)
-            self.chain_declined = set()
-            self.chain_level += 1
-            if self.chain_level > MAX_KONTRA_LEVEL:
-                self._close_chain()
-            else:
-                self.to_move = self._chain_speaker()
-            return
-        for part in parts:
-            if part not in allowed:
-                raise IllegalAction("kontra_doubled", part=part.value)
-        for part in parts:
-            self.levels[part] = 1
-
-    def _why_no_kontra(self, seat: int) -> IllegalAction:
-        if self.in_chain:
-            name = KONTRA_STEP_NAMES[self.chain_level]
-            if seat in self.chain_declined:
-                return IllegalAction("kontra_declined", seat=seat, step=name)
-            side = "kontra_declarers_step" if self.chain_level % 2 == 0 else "kontra_defenders_step"
-            return IllegalAction(side, step=name)
-        if seat == self.declarer:
-            return IllegalAction("kontra_declarer_first")
-        if self.tricks or not self.trick:
-            return IllegalAction("kontra_not_now")
-        if seat != self.to_move:
-            return IllegalAction("kontra_not_your_card", seat=seat)
-        return IllegalAction("kontra_all_doubled")
-
-    def _chain_speaker(self) -> int:
-        """The seat a live table asks next in the chain: the declarer, or the defenders in seat order."""
-        if self.chain_level % 2 == 0:
-            return self.declarer
-        first, second = (self.declarer + 1) % 3, (self.declarer + 2) % 3
-        return second if first in self.chain_declined else first
-
-    def _close_chain(self) -> None:
-        self.chain_level = 0
-        self.chain_prev = frozenset()
-        self.chain_declined = set()
-        self.to_move = self.leader
-
     def play(self, seat: int, card: Card) -> None:
         """Play ``card`` for ``seat`` (the fast path of ``apply``); raises ``IllegalAction``."""
         if self.phase is not Phase.PLAY:
@@ -567,13 +400,13 @@ class Deal:
     def _play_error(self, seat: int, card: Card, hand: CardSet, led: int, top: Card, seven: Card) -> IllegalAction:
         refusal = refusal_of(card, hand, led, top, self.trump, seven)
         if refusal is Refusal.FOLLOW:
-            held = _codes(hand & SUIT_MASKS[led])
+            held = card_codes(hand & SUIT_MASKS[led])
             return IllegalAction("follow", seat=seat, suit=SUIT_LETTERS[led], held=held)
         if refusal is Refusal.BEAT or refusal is Refusal.OVERTRUMP:
-            better = _codes(legal_cards(hand, led, top, self.trump, -1))
+            better = card_codes(legal_cards(hand, led, top, self.trump, -1))
             return IllegalAction(refusal.value, seat=seat, card=card_str(top), held=better)
         if refusal is Refusal.TRUMP:
-            return IllegalAction("trump", seat=seat, held=_codes(hand & SUIT_MASKS[self.trump]))
+            return IllegalAction("trump", seat=seat, held=card_codes(hand & SUIT_MASKS[self.trump]))
         return IllegalAction("ulti_seven", seat=seat)
 
     def _finish_trick(self) -> None:

@@ -17,17 +17,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import SUIT_LETTERS, Card, CardSet, card_str, parse_card, parse_suit
 from ulti.engine.contracts import Bid, Part, parse_bid, parse_part
 from ulti.engine.errors import RuleArg
+from ulti.engine.phase import Phase
 from ulti.engine.play import NO_TRUMP, Refusal
 from ulti.engine.scoring import DealResult, PartResult, SilentResult, Trick
-
-if TYPE_CHECKING:
-    from ulti.engine.deal import Phase
 
 #: The wire strings of the enums (a dict lookup is several times faster than ``.value``).
 _KIND_VALUES: dict[Kind, str] = {k: k.value for k in Kind}
@@ -498,8 +496,6 @@ class SeatView:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SeatView:
         """Parse a wire view (``Deal.view(seat)``, a table view's ``deal``)."""
-        from ulti.engine.deal import Phase  # the deal builds views: import it only when parsing one
-
         shown: Mapping[str, Sequence[str]] = data["hands"]
         hands = tuple(None if (h := shown.get(str(s))) is None else codes_mask(h) for s in range(3))
         sizes = data["hand_sizes"]

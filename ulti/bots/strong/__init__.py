@@ -1,0 +1,75 @@
+"""The strong bot: deals the unseen cards many times and solves each deal exactly (double dummy).
+
+It reads only its seat's view (``Deal.seat_view(seat)``), through ``ulti.bots.sampling``:
+
+- **Card play.** Worlds consistent with the view (own hand, cards played, voids and "could not beat"
+  shown by the play, talons handled, open hands, marriage announcements), with the bid as soft
+  evidence about a declarer's hand (a likelihood each world is accepted with). Each world is solved
+  with ``Objective.CONTRACT`` once per distinct legal card (cards that are equivalent from the
+  viewer's side are solved once); the card with the best mean ``per_defender`` is played (the
+  declarer maximises it, a defender minimises it). Ties go to the heuristic bot's card.
+- **Kontra and the chain.** The same worlds, solved with and without each part raised one step: a
+  part is raised when the mean gain beats a safety margin.
+- **Auction, talon, trump, give-up.** Candidate discards (a few per trump suit, and for no-trump bids)
+  and the plausible bids of each are valued by solving a few worlds of the other hands at the start
+  of play; the best expected score (2 × per_defender as declarer) is bid, the talon is taken when the
+  best expected score with it (a few talons sampled) beats passing (a defender's rough expected loss),
+  the trump with the best mean is named, an M-S is given up when playing loses more than the 2 per
+  defender the give-up costs.
+
+Work is capped by ``samples`` and ``time_budget`` (seconds per card decision; auction decisions get
+``auction_budget``), checked between worlds.
+
+The package in reading order: ``hand`` (hand evaluation), ``settings``, ``play`` (solver positions,
+card play, kontra), ``auction`` (auction, talon, trump, give-up); ``StrongBot`` joins them here.
+"""
+
+from __future__ import annotations
+
+from ulti.bots.base import seat_and_choices
+from ulti.bots.sampling import analyse
+from ulti.bots.strong.auction import GIVE_UP, StrongAuction
+from ulti.bots.strong.hand import declarer_likelihood, discard_options, durchmars_losers, plausible_bids
+from ulti.bots.strong.play import StrongPlay, position_of, solve_value, value_after
+from ulti.bots.strong.settings import StrongSettings
+from ulti.engine import actions as act
+from ulti.engine.actions import Action, Kind
+from ulti.engine.deal import Phase
+from ulti.engine.view import SeatView
+
+
+class StrongBot(StrongPlay, StrongAuction):
+    """Sampling + double-dummy solving for card play, kontra, bidding and the talon."""
+
+    # ---------------------------------------------------------------- entry point
+
+    def act(self, view: SeatView) -> Action:
+        """The bot's action for its seat, given its view."""
+        seat, ch = seat_and_choices(view)
+        know = analyse(view)
+        if view.phase is Phase.AUCTION:
+            return self._auction(know, ch)
+        if view.phase is Phase.TRUMP:
+            return self._trump(know, ch)
+        if ch.kontra is not None:
+            last = view.log[-1] if view.log else None
+            already = last is not None and last.seat == seat and last.action is Kind.KONTRA
+            if not (already and ch.cards):
+                parts = self._kontra(know, ch)
+                if parts or not ch.cards:
+                    return act.kontra(seat, parts)
+        return act.play(seat, self._card(view, know, ch))
+
+
+__all__ = [
+    "GIVE_UP",
+    "StrongBot",
+    "StrongSettings",
+    "declarer_likelihood",
+    "discard_options",
+    "durchmars_losers",
+    "plausible_bids",
+    "position_of",
+    "solve_value",
+    "value_after",
+]

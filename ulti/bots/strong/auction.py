@@ -1,0 +1,214 @@
+"""Auction, talon, trump and give-up: bids and discards valued by solving sampled worlds at the start of play."""
+
+from __future__ import annotations
+
+import math
+import time
+
+from ulti.bots.heuristic import trump_strength
+from ulti.bots.sampling import Knowledge, Sampler, World
+from ulti.bots.solver import Position
+from ulti.bots.strong.hand import discard_cost, discard_options, plausible_bids
+from ulti.bots.strong.play import solve_value
+from ulti.bots.strong.settings import StrongSettings
+from ulti.engine import actions as act
+from ulti.engine.actions import Action
+from ulti.engine.cards import SUIT_MASKS, Card, CardSet, count, iter_cards
+from ulti.engine.contracts import BIDS_BY_CODE, Bid, parse_bid
+from ulti.engine.play import NO_TRUMP
+from ulti.engine.view import SeatChoices
+
+#: Value the declarer gets from a give-up, per defender (docs/rules.md §2.2).
+GIVE_UP = -2
+
+
+class StrongAuction(StrongSettings):
+    """The strong bot's auction, talon, trump and give-up decisions."""
+
+    # ---------------------------------------------------------------- trump and give-up
+
+    def _trump(self, know: Knowledge, ch: SeatChoices) -> Action:
+        seat = know.seat
+        assert know.contract is not None
+        suits = [0, 1, 2]
+        sampler = Sampler(know)
+        worlds = sampler.draw_many(self.rng, self.auction_samples)
+        deadline = time.perf_counter() + self.auction_budget
+        totals = [0.0, 0.0, 0.0]
+        n = 0
+        for world in worlds:
+            for t in suits:
+                pos = Position.start(world.hands, seat, know.contract, t, world.talon)
+                totals[t] += solve_value(pos)
+            n += 1
+            if time.perf_counter() > deadline:
+                break
+        if n == 0:
+            best = max(suits, key=lambda s: trump_strength(know.hand, s))
+            return act.trump(seat, best)
+        best = max(suits, key=lambda s: totals[s])
+        if ch.may_give_up and totals[best] / n < GIVE_UP - 0.25:
+            return act.give_up(seat)
+        return act.trump(seat, best)
+
+    # ---------------------------------------------------------------- auction
+
+    def _auction(self, know: Knowledge, ch: SeatChoices) -> Action:
+        seat = know.seat
+        allowed = {b.code for b in ch.bids}
+        deadline = time.perf_counter() + self.auction_budget
+        if ch.must_discard:
+            _, bid, discard = self.best_declaration(know, allowed, self.auction_samples, deadline)
+            return act.bid(seat, bid, discard)
+        if know.high_bidder == seat:
+            return self._rebid(know, allowed, deadline)
+        if not ch.may_take:
+            return act.pass_(seat)
+        standing = know.standing
+        pass_value = -self.pass_loss * standing.value if standing is not None else 0.0
+        take_value = self.take_value(know, allowed, deadline)
+        if take_value > pass_value + self.take_margin:
+            return act.take(seat)
+        return act.pass_(seat)
+
+    def _rebid(self, know: Knowledge, allowed: set[str], deadline: float) -> Action:
+        """The standing bid is the bot's own: pass (play it) or bid higher without the talon."""
+        seat = know.seat
+        standing = know.standing
+        assert standing is not None
+        sampler = Sampler(know)
+        worlds = sampler.draw_many(self.rng, self.auction_samples)
+        candidates = [standing]
+        for trump in (0, 1, 2, 3, NO_TRUMP):
+            for bid in plausible_bids(know.hand, trump, allowed):
+                if bid not in candidates:
+                    candidates.append(bid)
+        if len(candidates) == 1:
+            return act.pass_(seat)
+        values = self._bid_values(know.hand, seat, candidates, worlds, deadline, None)
+        best = max(values, key=lambda b: values[b])
+        if best != standing and values[best] > values[standing] + 0.25:
+            return act.bid(seat, best)
+        return act.pass_(seat)
+
+    def _bid_values(
+        self,
+        hand: CardSet,
+        seat: int,
+        bids: list[Bid],
+        worlds: list[World],
+        deadline: float,
+        talon: CardSet | None,
+    ) -> dict[Bid, float]:
+        """Mean per_defender of each bid declared with ``hand`` (best trump for minor bids)."""
+        configs: list[tuple[Bid, int]] = []
+        for bid in bids:
+            if not bid.has_trumps:
+                configs.append((bid, NO_TRUMP))
+            elif bid.is_hearts:
+                configs.append((bid, 3))
+            else:
+                configs += [(bid, t) for t in (0, 1, 2)]
+        totals = dict.fromkeys(configs, 0.0)
+        n = 0
+        for world in worlds:
+            hands = list(world.hands)
+            hands[seat] = hand
+            final_talon = world.talon if talon is None else talon
+            for bid, trump in configs:
+                totals[(bid, trump)] += solve_value(Position.start(hands, seat, bid, trump, final_talon))
+            n += 1
+            if time.perf_counter() > deadline:
+                break
+        out: dict[Bid, float] = {}
+        for (bid, _), total in totals.items():
+            mean = total / max(1, n)
+            out[bid] = max(out.get(bid, -math.inf), mean)
+        return out
+
+    def best_declaration(
+        self, know: Knowledge, allowed: set[str], samples: int, deadline: float
+    ) -> tuple[float, Bid, tuple[Card, Card]]:
+        """The best (2 × mean per_defender, bid, discard) for the bot holding 12 cards."""
+        hand = know.hand
+        seat = know.seat
+        sampler = Sampler(know)
+        worlds = sampler.draw_many(self.rng, samples)
+        strengths = {t: trump_strength(hand, t) for t in range(4)}
+        top = max(strengths.values())
+        trumps = [t for t in range(4) if strengths[t] >= top - 3 and count(hand & SUIT_MASKS[t]) >= 3]
+        pairs: list[tuple[tuple[Card, Card], Bid, int]] = []
+        for t in trumps:
+            for discard in discard_options(hand, t, 3):
+                kept = hand & ~((1 << discard[0]) | (1 << discard[1]))
+                for bid in plausible_bids(kept, t, allowed):
+                    pairs.append((discard, bid, t))
+        for discard in discard_options(hand, NO_TRUMP, 2):
+            kept = hand & ~((1 << discard[0]) | (1 << discard[1]))
+            for bid in plausible_bids(kept, NO_TRUMP, allowed):
+                pairs.append((discard, bid, NO_TRUMP))
+        if not pairs:
+            return self._cheapest(hand, allowed)
+        totals = [0.0] * len(pairs)
+        counts = [0] * len(pairs)
+        active = list(range(len(pairs)))
+        cache: dict[tuple[tuple[Card, Card], Bid, int], int] = {}
+        for w, world in enumerate(worlds):
+            hands = list(world.hands)
+            for k in active:
+                discard, bid, t = pairs[k]
+                talon = (1 << discard[0]) | (1 << discard[1])
+                hands[seat] = hand & ~talon
+                key = (discard, _scale_base(bid), t)
+                if key in cache and _scale_base(bid) != bid:
+                    base_value = cache[key]
+                    value = base_value * bid.value // _scale_base(bid).value
+                else:
+                    value = solve_value(Position.start(hands, seat, bid, t, talon))
+                    if _scale_base(bid) == bid:
+                        cache[key] = value
+                totals[k] += value
+                counts[k] += 1
+            cache.clear()
+            if time.perf_counter() > deadline:
+                break
+            if w == 2 and len(active) > 6:
+                active.sort(key=lambda k: -totals[k] / counts[k])
+                active = active[:6]
+        scored = [(totals[k] / counts[k], k) for k in range(len(pairs)) if counts[k]]
+        if not scored:
+            return self._cheapest(hand, allowed)
+        best_mean, k = max(scored)
+        discard, bid, _ = pairs[k]
+        return 2 * best_mean, bid, discard
+
+    def _cheapest(self, hand: CardSet, allowed: set[str]) -> tuple[float, Bid, tuple[Card, Card]]:
+        bid = min((parse_bid(c) for c in allowed), key=lambda b: b.key)
+        ranked = sorted(iter_cards(hand), key=lambda c: discard_cost(hand, c, -1))
+        return -2.0 * bid.value, bid, (ranked[0], ranked[1])
+
+    def take_value(self, know: Knowledge, allowed: set[str], deadline: float) -> float:
+        """The expected score of taking the talon and declaring the best bid over a few sampled talons."""
+        sampler = Sampler(know)
+        talons = sampler.draw_many(self.rng, 4)
+        values = []
+        start = time.perf_counter()
+        per = (deadline - start) / max(1, len(talons))
+        for i, world in enumerate(talons):
+            sub = know.taking(world.talon)
+            value, _, _ = self.best_declaration(sub, allowed, 3, start + per * (i + 1))
+            values.append(value)
+            if time.perf_counter() > deadline:
+                break
+        if not values:
+            return -math.inf
+        return sum(values) / len(values)
+
+
+_SCALE_BASE = {"N-HB": "N-B", "N-OB": "N-B", "N-HD": "N-D", "N-OD": "N-D"}
+
+
+def _scale_base(bid: Bid) -> Bid:
+    """No-trump bids that differ only in price are solved once (their values scale)."""
+    code = _SCALE_BASE.get(bid.code)
+    return BIDS_BY_CODE[code] if code else bid

@@ -1,0 +1,65 @@
+"""What one seat may do now (``Deal.choices(seat)``), and its frozen form in a view (``SeatChoices``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ulti.engine.cards import Card, CardSet
+from ulti.engine.contracts import Bid, Part
+from ulti.engine.errors import RuleArg
+from ulti.engine.play import Refusal
+from ulti.engine.view import KontraOffer, RefusedCard, SeatChoices
+
+#: The suits a trump contract may name (hearts only by a hearts bid, which names it itself).
+MINOR_SUITS = (0, 1, 2)
+
+
+@dataclass
+class Choices:
+    """What one seat may do now. Empty (``any()`` false) when it may do nothing."""
+
+    seat: int
+    may_pass: bool = False
+    may_take: bool = False
+    bids: list[Bid] = field(default_factory=list)
+    must_discard: bool = False
+    trumps: list[int] = field(default_factory=list)
+    may_give_up: bool = False
+    kontra_parts: list[Part] = field(default_factory=list)
+    kontra_step: str = ""
+    cards: CardSet = 0
+    refused: dict[Card, str] = field(default_factory=dict)
+    #: for each refused card, which rule refuses it (a code of ``errors.CARD_HINTS``) and the values
+    #: its wording names, for clients that word it themselves
+    refused_rules: dict[Card, str] = field(default_factory=dict)
+    refused_args: dict[Card, dict[str, RuleArg]] = field(default_factory=dict)
+
+    def any(self) -> bool:
+        """Whether the seat has anything to do."""
+        return bool(
+            self.may_pass or self.may_take or self.bids or self.trumps or self.may_give_up
+            or self.kontra_step or self.cards
+        )
+
+    def freeze(self) -> SeatChoices:
+        """The choices as a view holds them (immutable)."""
+        rules, args = self.refused_rules, self.refused_args
+        return SeatChoices(
+            self.may_pass,
+            self.may_take,
+            tuple(self.bids),
+            self.must_discard,
+            tuple(self.trumps),
+            self.may_give_up,
+            KontraOffer(self.kontra_step, tuple(self.kontra_parts)) if self.kontra_step else None,
+            self.cards,
+            tuple(
+                RefusedCard(card, reason, Refusal(rules[card]), RefusedCard.freeze_args(args[card]))
+                for card, reason in self.refused.items()
+            ),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The choices as plain JSON values (card and bid codes): a view's ``choices``."""
+        return self.freeze().to_json()
