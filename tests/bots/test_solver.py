@@ -12,15 +12,36 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
+import ulti.bots.solver as solver
+import ulti.bots.solver._dd as dd
 from ulti.bots.solver import Objective, ObjectiveKind, Position, solve
-from ulti.engine.cards import card_points, iter_cards
+from ulti.engine.cards import (
+    CARD_POINT_VALUE,
+    PLAIN_ORDER_STRENGTH,
+    POINT_CARDS,
+    TRUMP_ORDER_STRENGTH,
+    card_points,
+    iter_cards,
+)
 from ulti.engine.contracts import BIDS_BY_CODE, Part
 from ulti.engine.deal import Deal, Phase
-from ulti.engine.play import NO_TRUMP, seven_of
-from ulti.engine.scoring import counting_marriages, marriages_of
+from ulti.engine.play import NO_TRUMP, TRICKS_PER_DEAL, seven_of
+from ulti.engine.scoring import (
+    HEARTS_FACTOR,
+    HUNDRED,
+    LAST_TRICK_BONUS,
+    LOST_ULTI_EXTRA,
+    SILENT_DURCHMARS,
+    SILENT_HUNDRED_FACTOR,
+    SILENT_ULTI_LOST,
+    SILENT_ULTI_WON,
+    counting_marriages,
+    marriages_of,
+)
 
 # (family, bid code, trump)
 FAMILIES = [
@@ -108,7 +129,7 @@ def leaf_value(deal: Deal, objective: Objective) -> int:
     for trick in deal.tricks:
         if trick.winner == deal.declarer:
             taken |= sum(1 << c for c in trick.cards)
-    total = card_points(taken) + (10 if last.winner == deal.declarer else 0) + objective.marriages
+    total = card_points(taken) + (LAST_TRICK_BONUS if last.winner == deal.declarer else 0) + objective.marriages
     if not deal.won[deal.declarer]:
         total = 0
     return int(total >= objective.threshold)
@@ -236,3 +257,53 @@ def test_rejects_positions_it_cannot_solve() -> None:
     with pytest.raises(ValueError):
         Position.from_deal(finished)
     assert position.tricks_done == 9
+
+
+def test_the_rule_constants_come_from_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The wrapper hands the search exactly the engine's constants (none is written in ``_dd.pyx``)."""
+    calls: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+    real = dd.solve_internal
+
+    def spy(*args: Any) -> tuple[int, int, int]:
+        calls.append((args[6], args[12], args[13]))  # trump, rules, contract
+        return real(*args)
+
+    monkeypatch.setattr(dd, "solve_internal", spy)
+    rng = random.Random("constants")
+    for _family, code, trump in FAMILIES:
+        solve(Position.from_deal(random_position(rng, code, trump, 2)), Objective.CONTRACT)
+    assert len(calls) == len(FAMILIES)
+    for (_family, code, _), (trump, rules, contract) in zip(FAMILIES, calls, strict=True):
+        fwd, back = solver._MAPS[trump]
+        points, card_value, last_trick, hundred, tricks, trump7 = rules
+        assert solver._map_mask(points, back) == POINT_CARDS
+        assert (card_value, last_trick, hundred) == (CARD_POINT_VALUE, LAST_TRICK_BONUS, HUNDRED)
+        assert tricks == TRICKS_PER_DEAL
+        assert trump7 == (fwd[seven_of(trump)] if trump != NO_TRUMP else -1)
+        strength = PLAIN_ORDER_STRENGTH if trump == NO_TRUMP else TRUMP_ORDER_STRENGTH
+        assert all(fwd[c] == (c & ~7) | strength[c & 7] for c in range(32))
+        if BIDS_BY_CODE[code].has_trumps:
+            factor = HEARTS_FACTOR if BIDS_BY_CODE[code].is_hearts else 1
+            assert contract[4] == LOST_ULTI_EXTRA * factor
+            assert contract[10:14] == (
+                SILENT_ULTI_WON * factor, SILENT_ULTI_LOST * factor, SILENT_DURCHMARS * factor, SILENT_HUNDRED_FACTOR,
+            )
+
+
+def test_the_search_counts_the_last_trick_bonus_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the last-trick bonus raised to 1000, "at least 1000 points" holds exactly when the
+    declarer takes the last trick; with the engine's 10 it never does."""
+    rng = random.Random("last-trick")
+    seen = set()
+    for _ in range(30):
+        deal = random_position(rng, "M-S", rng.randrange(3), 1)
+        position = Position.from_deal(deal)
+        assert solve(position, Objective.points(1000)).value is False
+        while deal.phase is Phase.PLAY:  # one card each: the last trick is forced
+            deal.play(seat_to_play(deal), next(iter_cards(deal.legal_card_mask())))
+        takes_last = deal.tricks[-1].winner == deal.declarer
+        with monkeypatch.context() as patch:
+            patch.setattr(solver, "LAST_TRICK_BONUS", 1000)
+            assert solve(position, Objective.points(1000)).value is takes_last
+        seen.add(takes_last)
+    assert seen == {True, False}

@@ -40,12 +40,15 @@ SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(8)
 
 FULL_DECK: CardSet = (1 << 32) - 1
 SUIT_MASKS: tuple[CardSet, ...] = tuple(0xFF << (8 * s) for s in range(4))
-#: Aces and tens: 10 card points each (docs/rules.md §0.3).
+#: Card points of each ace and ten (docs/rules.md §0.3).
+CARD_POINT_VALUE = 10
+#: Aces and tens: ``CARD_POINT_VALUE`` card points each (docs/rules.md §0.3).
 POINT_CARDS: CardSet = sum((1 << (s * 8 + ACE)) | (1 << (s * 8 + TEN)) for s in range(4))
 
-# Strength of each natural rank under the two orders (docs/rules.md §3.1); higher is stronger.
-_TRUMP_ORDER_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)  # A 10 K Q J 9 8 7
-_PLAIN_ORDER_STRENGTH = (0, 1, 2, 3, 4, 5, 6, 7)  # A K Q J 10 9 8 7
+#: Strength (0..7, higher is stronger) of each natural rank in a contract with trumps (docs/rules.md §3.1).
+TRUMP_ORDER_STRENGTH: tuple[int, ...] = (0, 1, 2, 6, 3, 4, 5, 7)  # A 10 K Q J 9 8 7
+#: Strength of each natural rank in a no-trump contract (docs/rules.md §3.1).
+PLAIN_ORDER_STRENGTH: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7)  # A K Q J 10 9 8 7
 
 
 def _higher_masks(strength: tuple[int, ...]) -> tuple[CardSet, ...]:
@@ -61,9 +64,9 @@ def _higher_masks(strength: tuple[int, ...]) -> tuple[CardSet, ...]:
 
 
 #: ``HIGHER_TRUMP_ORDER[c]``: cards of c's suit that beat c in a contract with trumps.
-HIGHER_TRUMP_ORDER: tuple[CardSet, ...] = _higher_masks(_TRUMP_ORDER_STRENGTH)
+HIGHER_TRUMP_ORDER: tuple[CardSet, ...] = _higher_masks(TRUMP_ORDER_STRENGTH)
 #: ``HIGHER_PLAIN_ORDER[c]``: cards of c's suit that beat c in a no-trump contract.
-HIGHER_PLAIN_ORDER: tuple[CardSet, ...] = _higher_masks(_PLAIN_ORDER_STRENGTH)
+HIGHER_PLAIN_ORDER: tuple[CardSet, ...] = _higher_masks(PLAIN_ORDER_STRENGTH)
 
 
 def card_str(card: Card) -> str:
@@ -171,7 +174,7 @@ def card_points(mask: CardSet) -> int:
     >>> card_points(FULL_DECK)
     80
     """
-    return 10 * (mask & POINT_CARDS).bit_count()
+    return CARD_POINT_VALUE * (mask & POINT_CARDS).bit_count()
 
 
 def format_cards(mask: CardSet) -> str:

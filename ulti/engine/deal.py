@@ -45,6 +45,7 @@ from ulti.engine.kontra import KontraChain
 from ulti.engine.phase import Phase
 from ulti.engine.play import (
     NO_TRUMP,
+    TRICKS_PER_DEAL,
     Refusal,
     legal_cards,
     refusal_of,
@@ -421,7 +422,7 @@ class Deal(KontraChain):
         contract = self.contract
         assert contract is not None
         n = len(self.tricks)
-        if n == 10 or (
+        if n == TRICKS_PER_DEAL or (
             not contract.has_trumps
             and (winner == self.declarer) == contract.has(Part.BETLI)
         ):

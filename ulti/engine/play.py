@@ -24,6 +24,9 @@ from ulti.engine.errors import CARD_HINTS, RuleArg, word
 NO_TRUMP = -1
 """The ``trump`` value of a no-trump contract."""
 
+TRICKS_PER_DEAL = 10
+"""Tricks in a deal played out (RULES.md §3; a no-trump contract may end earlier, §3.6)."""
+
 
 def higher_table(trump: int) -> tuple[CardSet, ...]:
     """The "cards that beat this one within its suit" table for a contract with ``trump``."""

@@ -12,10 +12,27 @@ from typing import Any
 
 from ulti.engine.cards import KING, QUEEN, SUIT_LETTERS, CardSet, card_points
 from ulti.engine.contracts import PART_ORDER, Bid, Part
-from ulti.engine.play import NO_TRUMP, seven_of
+from ulti.engine.play import NO_TRUMP, TRICKS_PER_DEAL, seven_of
 
 GIVE_UP_PER_DEFENDER = -2
 """docs/rules.md §2.2: the declarer who concedes pays 2 to each defender."""
+
+LAST_TRICK_BONUS = 10
+"""docs/rules.md §4.4: points for the side that takes the last trick."""
+HUNDRED = 100
+"""docs/rules.md §4.5, §5.4: the total of a 100 (40-100, 20-100, the silent 100 doubling the Simple game)."""
+SILENT_HUNDRED_FACTOR = 2
+"""docs/rules.md §5.4: a silent 100 (either side) multiplies the Simple game's value."""
+HEARTS_FACTOR = 2
+"""docs/rules.md §5.3, §5.4: hearts double the silent bonuses and the lost-ulti extra."""
+SILENT_ULTI_WON = 2
+"""docs/rules.md §5.4: a silent ulti won (per defender, before the hearts factor)."""
+SILENT_ULTI_LOST = 4
+"""docs/rules.md §5.4: a silent ulti lost (per defender, before the hearts factor)."""
+SILENT_DURCHMARS = 3
+"""docs/rules.md §5.4: a silent durchmars (per defender, before the hearts factor)."""
+LOST_ULTI_EXTRA = 4
+"""docs/rules.md §5.3: the extra a lost ulti costs, never multiplied by kontra (times the hearts factor)."""
 
 
 @dataclass(frozen=True)
@@ -230,7 +247,7 @@ def settle(
         cards_won[trick.winner] |= (1 << trick.cards[0]) | (1 << trick.cards[1]) | (1 << trick.cards[2])
     decl_tricks = won_by[declarer]
     def_tricks = len(tricks) - decl_tricks
-    all_ten = len(tricks) == 10
+    all_ten = len(tricks) == TRICKS_PER_DEAL
     hearts = bid.is_hearts
     parts: list[PartResult] = []
 
@@ -255,13 +272,13 @@ def settle(
         )
 
     # Trump contracts are always played to trick 10 (§3.6).
-    last = tricks[9]
+    last = tricks[TRICKS_PER_DEAL - 1]
     defenders = [s for s in range(3) if s != declarer]
     decl_marriages = marriages_of(start_hands[declarer], trump)
-    decl_total = card_points(cards_won[declarer]) + (10 if last.winner == declarer else 0)
+    decl_total = card_points(cards_won[declarer]) + (LAST_TRICK_BONUS if last.winner == declarer else 0)
     decl_total += counting_marriages(bid, True, *decl_marriages)
     def_cards = cards_won[defenders[0]] | cards_won[defenders[1]]
-    def_total = card_points(def_cards | talon) + (10 if last.winner != declarer else 0)
+    def_total = card_points(def_cards | talon) + (LAST_TRICK_BONUS if last.winner != declarer else 0)
     for seat in defenders:
         def_total += counting_marriages(bid, False, *marriages_of(start_hands[seat], trump))
     if decl_tricks == 0:
@@ -273,27 +290,27 @@ def settle(
     seven = seven_of(trump)
     seven_seat = next((s for s in range(3) if last.card_of(s) == seven), -1)
     seven_won = seven_seat >= 0 and last.winner == seven_seat
-    silent_double = 2 if hearts else 1
+    silent_double = HEARTS_FACTOR if hearts else 1
 
     if not bid.has(Part.ULTI) and seven_seat >= 0:
         if seven_seat == declarer:
-            amount = 2 * silent_double if seven_won else -4 * silent_double
+            amount = SILENT_ULTI_WON * silent_double if seven_won else -SILENT_ULTI_LOST * silent_double
             silent.append(SilentResult("ulti", "declarer", seven_won, amount))
         else:
-            amount = -2 * silent_double if seven_won else 4 * silent_double
+            amount = -SILENT_ULTI_WON * silent_double if seven_won else SILENT_ULTI_LOST * silent_double
             silent.append(SilentResult("ulti", "defenders", seven_won, amount))
 
     simple_factor = 1
-    if bid.has(Part.SIMPLE) and (decl_total >= 100 or def_total >= 100):
-        simple_factor = 2
-        side = "declarer" if decl_total >= 100 else "defenders"
+    if bid.has(Part.SIMPLE) and (decl_total >= HUNDRED or def_total >= HUNDRED):
+        simple_factor = SILENT_HUNDRED_FACTOR
+        side = "declarer" if decl_total >= HUNDRED else "defenders"
         silent.append(SilentResult("100", side, side == "declarer", 0))
 
     if not bid.has(Part.DURCHMARS):
-        if decl_tricks == 10:
-            silent.append(SilentResult("durchmars", "declarer", True, 3 * silent_double))
-        elif won_by[defenders[0]] == 10 or won_by[defenders[1]] == 10:
-            silent.append(SilentResult("durchmars", "defenders", False, -3 * silent_double))
+        if decl_tricks == TRICKS_PER_DEAL:
+            silent.append(SilentResult("durchmars", "declarer", True, SILENT_DURCHMARS * silent_double))
+        elif won_by[defenders[0]] == TRICKS_PER_DEAL or won_by[defenders[1]] == TRICKS_PER_DEAL:
+            silent.append(SilentResult("durchmars", "defenders", False, -SILENT_DURCHMARS * silent_double))
 
     for part in PART_ORDER:
         value = bid.part_value(part)
@@ -305,15 +322,15 @@ def settle(
         elif part is Part.ULTI:
             won = last.winner == declarer and last.card_of(declarer) == seven
         elif part is Part.FORTY_HUNDRED:
-            won = decl_marriages[0] == 1 and decl_total >= 100
+            won = decl_marriages[0] == 1 and decl_total >= HUNDRED
         elif part is Part.TWENTY_HUNDRED:
-            won = decl_marriages[1] > 0 and decl_total >= 100
+            won = decl_marriages[1] > 0 and decl_total >= HUNDRED
         else:  # durchmars
-            won = decl_tricks == 10
+            won = decl_tricks == TRICKS_PER_DEAL
         mult = multipliers.get(part, 1)
         amount = value * mult if won else -value * mult
         if part is Part.ULTI and not won:
-            amount -= 8 if hearts else 4
+            amount -= LOST_ULTI_EXTRA * silent_double
         parts.append(PartResult(part, won, value, mult, amount))
 
     per_defender = sum(p.per_defender for p in parts) + sum(s.per_defender for s in silent)
@@ -327,6 +344,6 @@ def settle(
         points=(decl_total, def_total),
         per_defender=per_defender,
         scores=scores_for(declarer, per_defender),
-        tricks=10,
+        tricks=TRICKS_PER_DEAL,
         ended_early=False,
     )

@@ -41,16 +41,32 @@ from enum import Enum
 from typing import ClassVar
 
 import ulti.bots.solver._dd as _dd
-from ulti.engine.cards import CardSet, card_points, iter_cards
+from ulti.engine.cards import (
+    CARD_POINT_VALUE,
+    PLAIN_ORDER_STRENGTH,
+    POINT_CARDS,
+    TRUMP_ORDER_STRENGTH,
+    CardSet,
+    card_points,
+    iter_cards,
+)
 from ulti.engine.contracts import Bid, Part
 from ulti.engine.deal import Deal, Phase
-from ulti.engine.play import NO_TRUMP, seven_of
-from ulti.engine.scoring import counting_marriages, marriages_of
+from ulti.engine.play import NO_TRUMP, TRICKS_PER_DEAL, seven_of
+from ulti.engine.scoring import (
+    HEARTS_FACTOR,
+    HUNDRED,
+    LAST_TRICK_BONUS,
+    LOST_ULTI_EXTRA,
+    SILENT_DURCHMARS,
+    SILENT_HUNDRED_FACTOR,
+    SILENT_ULTI_LOST,
+    SILENT_ULTI_WON,
+    counting_marriages,
+    marriages_of,
+)
 
 __all__ = ["Objective", "ObjectiveKind", "Position", "SolveResult", "solve"]
-
-_TRUMP_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)  # natural rank -> place in A 10 K Q J 9 8 7
-_RANK_OF_TRUMP_STRENGTH = tuple(_TRUMP_STRENGTH.index(s) for s in range(8))
 
 
 class ObjectiveKind(Enum):
@@ -176,12 +192,13 @@ class SolveResult:
 
 
 def _to_internal(trump: int) -> tuple[list[int], list[int]]:
-    """Card maps engine -> internal (``suit * 8 + strength``) and back, for a contract's order."""
-    if trump == NO_TRUMP:
-        ident = list(range(32))
-        return ident, ident
-    fwd = [(c & ~7) | _TRUMP_STRENGTH[c & 7] for c in range(32)]
-    back = [(c & ~7) | _RANK_OF_TRUMP_STRENGTH[c & 7] for c in range(32)]
+    """Card maps engine -> internal (``suit * 8 + strength``) and back, for a contract's rank order
+    (``ulti.engine.cards``: ``TRUMP_ORDER_STRENGTH`` or ``PLAIN_ORDER_STRENGTH``)."""
+    strength = PLAIN_ORDER_STRENGTH if trump == NO_TRUMP else TRUMP_ORDER_STRENGTH
+    fwd = [(c & ~7) | strength[c & 7] for c in range(32)]
+    back = [0] * 32
+    for c in range(32):
+        back[fwd[c]] = c
     return fwd, back
 
 
@@ -195,6 +212,20 @@ def _map_mask(mask: CardSet, table: list[int]) -> int:
     return out
 
 
+def _rules(trump: int, fwd: list[int]) -> tuple[int, ...]:
+    """The rule constants the search needs, from ``ulti.engine``: (point cards in the internal
+    encoding, card points per point card, last-trick bonus, the 100, tricks in a deal, the trump 7)."""
+    seven = seven_of(trump)
+    return (
+        _map_mask(POINT_CARDS, fwd),
+        CARD_POINT_VALUE,
+        LAST_TRICK_BONUS,
+        HUNDRED,
+        TRICKS_PER_DEAL,
+        fwd[seven] if seven >= 0 else -1,
+    )
+
+
 def _contract_params(pos: Position) -> tuple[int, ...]:
     bid = pos.bid
     mult = pos.multipliers
@@ -205,8 +236,8 @@ def _contract_params(pos: Position) -> tuple[int, ...]:
     if not bid.has_trumps:
         part, value = bid.parts[0]
         nt_kind = 1 if part is Part.BETLI else 2
-        return (nt_kind, value * mult.get(part, 1), 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0)
-    hearts = bid.is_hearts
+        return (nt_kind, value * mult.get(part, 1), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0)
+    factor = HEARTS_FACTOR if bid.is_hearts else 1
     forty, twenties = marriages_of(pos.start_hands[pos.declarer], pos.trump)
     decl_marr = counting_marriages(bid, True, forty, twenties)
     def_marr = sum(
@@ -219,13 +250,16 @@ def _contract_params(pos: Position) -> tuple[int, ...]:
         0,
         vm(Part.SIMPLE),
         vm(Part.ULTI),
-        8 if hearts else 4,
+        LOST_ULTI_EXTRA * factor,
         vm(Part.FORTY_HUNDRED),
         vm(Part.TWENTY_HUNDRED),
         vm(Part.DURCHMARS),
         forty,
         1 if twenties else 0,
-        2 if hearts else 1,
+        SILENT_ULTI_WON * factor,
+        SILENT_ULTI_LOST * factor,
+        SILENT_DURCHMARS * factor,
+        SILENT_HUNDRED_FACTOR,
         decl_marr,
         def_marr,
     )
@@ -233,7 +267,7 @@ def _contract_params(pos: Position) -> tuple[int, ...]:
 
 def _check(pos: Position, objective: Objective) -> None:
     n = pos.tricks_done
-    if n >= 10:
+    if n >= TRICKS_PER_DEAL:
         raise ValueError("the deal is over: no trick left to play")
     if not pos.bid.has_trumps:
         decl_won = pos.won[pos.declarer]
@@ -247,7 +281,7 @@ def _check(pos: Position, objective: Objective) -> None:
     sizes = [h.bit_count() for h in pos.hands]
     for i in range(3):
         seat = (pos.leader + i) % 3
-        want = 10 - n - (1 if i < len(pos.trick) else 0)
+        want = TRICKS_PER_DEAL - n - (1 if i < len(pos.trick) else 0)
         if sizes[seat] != want:
             raise ValueError(f"seat {seat} holds {sizes[seat]} cards, expected {want}")
 
@@ -290,6 +324,7 @@ def solve(
         objective.kind.value,
         objective.threshold,
         objective.marriages,
+        _rules(trump, fwd),
         _contract_params(position),
         transposition,
         grouping,

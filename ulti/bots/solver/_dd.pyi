@@ -15,6 +15,7 @@ def solve_internal(
     obj: int,
     threshold: int,
     marr: int,
+    rules: tuple[int, ...],
     contract: tuple[int, ...],
     use_tt: bool,
     use_group: bool,

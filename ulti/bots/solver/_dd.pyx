@@ -12,6 +12,10 @@ never reads an old one) is probed at the start of every trick, keyed on the thre
 leader and the accumulated state the objective needs. Equivalent cards (adjacent in the suit's
 order among the cards still in play, same seat, same point class, never the trump 7) are searched
 once.
+
+Every constant of the rules (the point cards, their value, the last-trick bonus, the 100, the number of
+tricks, the trump 7, the silent bonuses, the contract's values) comes in from the wrapper, which takes
+it from ``ulti.engine``; the constants here are structural (table sizes, transposition-table bits).
 """
 
 from libc.stdint cimport int32_t, uint32_t, uint64_t
@@ -35,6 +39,8 @@ cdef enum:
     NT_BETLI = 1
     NT_DURCHMARS = 2
     INF = 1000000000
+    MAX_TRICKS = 10      # a hand holds at most this many cards (move arrays)
+    MAX_POINT_CARDS = 8  # table sizes indexed by the number of point cards taken (0..8)
     TT_BITS = 20
     HIST_CAP = 60000
 
@@ -62,6 +68,11 @@ cdef struct Ctx:
     int use_group
     int group_points
     uint32_t points  # point cards (aces, tens) in the internal encoding
+    int card_value   # card points of each point card
+    int all_points   # card points of the whole deck
+    int last_trick   # the last-trick bonus
+    int hundred      # the total of a 100
+    int tricks       # tricks in a deal
     int nt_kind
     int nt_value
     int simple_vm
@@ -75,15 +86,20 @@ cdef struct Ctx:
     int has_durch
     int has40
     int has20
-    int sd
+    int su_won       # silent ulti won / lost, silent durchmars (hearts factor included)
+    int su_lost
+    int sdurch
+    int hundred_factor  # the Simple game's multiplier after a silent 100
     int decl_marr
     int def_marr
     long long nodes
     int hist[3][32]
-    int leafv[9][8][3][4]     # trump contract leaf: [dpts/10][winners][last winner][seat of trump 7 in trick 10 + 1]
-    int bmin[9][9][8][4]      # value bounds: [dpts/10][points left/10][winners][trump 7: 0 gone, 1 + holder]
-    int bmax[9][9][8][4]
-    char bdone[9][9][8][4]
+    # trump contract leaf: [dcards][winners][last winner][seat of trump 7 in the last trick + 1]
+    int leafv[MAX_POINT_CARDS + 1][8][3][4]
+    # value bounds: [dcards][point cards left][winners][trump 7: 0 gone, 1 + holder]
+    int bmin[MAX_POINT_CARDS + 1][MAX_POINT_CARDS + 1][8][4]
+    int bmax[MAX_POINT_CARDS + 1][MAX_POINT_CARDS + 1][8][4]
+    char bdone[MAX_POINT_CARDS + 1][MAX_POINT_CARDS + 1][8][4]
 
 
 cdef struct State:
@@ -94,7 +110,7 @@ cdef struct State:
     int top          # the card winning the trick so far
     int topseat
     int done         # tricks completed
-    int dpts         # card points in the declarer's tricks
+    int dcards       # point cards in the declarer's tricks
     int winners      # bit s: seat s has won a trick
 
 
@@ -217,22 +233,23 @@ cdef inline uint64_t mix(uint64_t x) noexcept nogil:
 cdef inline uint32_t key_extra(Ctx* c, State* s) noexcept nogil:
     cdef uint32_t acc = 0
     if c.obj == OBJ_POINTS:
-        acc = <uint32_t>(s.dpts // 10) | ((<uint32_t>((s.winners >> c.declarer) & 1)) << 4)
+        acc = <uint32_t>s.dcards | ((<uint32_t>((s.winners >> c.declarer) & 1)) << 4)
     elif c.obj == OBJ_CONTRACT:
-        acc = <uint32_t>(s.dpts // 10) | ((<uint32_t>s.winners) << 4)
+        acc = <uint32_t>s.dcards | ((<uint32_t>s.winners) << 4)
     return <uint32_t>s.leader | (acc << 2)
 
 
 cdef int contract_leaf(Ctx* c, State* s, int winner) noexcept nogil:
-    """per_defender of a finished trump contract (``scoring.settle``), trick 10 still in ``s.trick``."""
+    """per_defender of a finished trump contract (``scoring.settle``), the last trick still in ``s.trick``."""
     cdef int d = c.declarer
     cdef int last_dec = winner == d
     cdef int dt, ft, val = 0, factor = 1, i, s7 = -1, seat, won, amt, dcard = -1
     cdef int win = s.winners
-    dt = s.dpts + (10 if last_dec else 0) + c.decl_marr
+    cdef int dpts = s.dcards * c.card_value
+    dt = dpts + (c.last_trick if last_dec else 0) + c.decl_marr
     if not ((win >> d) & 1):
         dt = 0
-    ft = 80 - s.dpts + (0 if last_dec else 10) + c.def_marr
+    ft = c.all_points - dpts + (0 if last_dec else c.last_trick) + c.def_marr
     if (win & ~(1 << d)) == 0:
         ft = 0
     for i in range(3):
@@ -243,16 +260,16 @@ cdef int contract_leaf(Ctx* c, State* s, int winner) noexcept nogil:
             dcard = s.trick[i]
     if not c.has_ulti and s7 >= 0:
         if s7 == d:
-            val += 2 * c.sd if winner == s7 else -4 * c.sd
+            val += c.su_won if winner == s7 else -c.su_lost
         else:
-            val += -2 * c.sd if winner == s7 else 4 * c.sd
-    if c.has_simple and (dt >= 100 or ft >= 100):
-        factor = 2
+            val += -c.su_won if winner == s7 else c.su_lost
+    if c.has_simple and (dt >= c.hundred or ft >= c.hundred):
+        factor = c.hundred_factor
     if not c.has_durch:
         if win == (1 << d):
-            val += 3 * c.sd
+            val += c.sdurch
         elif win == (1 << ((d + 1) % 3)) or win == (1 << ((d + 2) % 3)):
-            val -= 3 * c.sd
+            val -= c.sdurch
     if c.has_simple:
         amt = c.simple_vm * factor
         val += amt if dt > ft else -amt
@@ -262,9 +279,9 @@ cdef int contract_leaf(Ctx* c, State* s, int winner) noexcept nogil:
         else:
             val -= c.ulti_vm + c.ulti_extra
     if c.f100_vm:
-        val += c.f100_vm if (c.has40 and dt >= 100) else -c.f100_vm
+        val += c.f100_vm if (c.has40 and dt >= c.hundred) else -c.f100_vm
     if c.t100_vm:
-        val += c.t100_vm if (c.has20 and dt >= 100) else -c.t100_vm
+        val += c.t100_vm if (c.has20 and dt >= c.hundred) else -c.t100_vm
     if c.has_durch:
         val += c.durch_vm if win == (1 << d) else -c.durch_vm
     return val
@@ -278,8 +295,8 @@ cdef void fill_leaf_table(Ctx* c) noexcept nogil:
     for s7 in range(-1, 3):
         for i in range(3):
             f.trick[i] = c.trump7 if i == s7 else -2
-        for dp in range(9):
-            f.dpts = dp * 10
+        for dp in range(MAX_POINT_CARDS + 1):
+            f.dcards = dp
             for win in range(8):
                 f.winners = win
                 for winner in range(3):
@@ -290,7 +307,7 @@ cdef void fill_leaf_table(Ctx* c) noexcept nogil:
 cdef inline void contract_bounds(Ctx* c, State* s, int* mn, int* mx) noexcept nogil:
     """Bounds on a trump contract's value from a trick start: over every final declarer's card
     points, set of trick winners, last-trick winner and trump-7 fate still possible."""
-    cdef int dp0 = s.dpts // 10
+    cdef int dp0 = s.dcards
     cdef int rem = __builtin_popcount(c.points & (s.hands[0] | s.hands[1] | s.hands[2]))
     cdef int w0 = s.winners
     cdef int st = 0, i, dp, win, last, v, lo = INF, hi = -INF
@@ -334,7 +351,7 @@ cdef inline int terminal(Ctx* c, State* s, int winner, int* value) noexcept nogi
         if winner == d:
             value[0] = 0
             return 1
-        if s.done == 10:
+        if s.done == c.tricks:
             value[0] = 1
             return 1
         return 0
@@ -342,12 +359,12 @@ cdef inline int terminal(Ctx* c, State* s, int winner, int* value) noexcept nogi
         if winner != d:
             value[0] = 0
             return 1
-        if s.done == 10:
+        if s.done == c.tricks:
             value[0] = 1
             return 1
         return 0
     if obj == OBJ_ULTI:
-        if s.done == 10:
+        if s.done == c.tricks:
             value[0] = 0
             if winner == d:
                 for i in range(3):
@@ -356,8 +373,8 @@ cdef inline int terminal(Ctx* c, State* s, int winner, int* value) noexcept nogi
             return 1
         return 0
     if obj == OBJ_POINTS:
-        if s.done == 10:
-            total = s.dpts + (10 if winner == d else 0) + c.marr
+        if s.done == c.tricks:
+            total = s.dcards * c.card_value + (c.last_trick if winner == d else 0) + c.marr
             if not ((s.winners >> d) & 1):
                 total = 0
             value[0] = 1 if total >= c.threshold else 0
@@ -368,7 +385,7 @@ cdef inline int terminal(Ctx* c, State* s, int winner, int* value) noexcept nogi
         if winner == d:
             value[0] = -c.nt_value
             return 1
-        if s.done == 10:
+        if s.done == c.tricks:
             value[0] = c.nt_value
             return 1
         return 0
@@ -376,16 +393,16 @@ cdef inline int terminal(Ctx* c, State* s, int winner, int* value) noexcept nogi
         if winner != d:
             value[0] = -c.nt_value
             return 1
-        if s.done == 10:
+        if s.done == c.tricks:
             value[0] = c.nt_value
             return 1
         return 0
-    if s.done == 10:
-        total = 0  # the seat that played the trump 7 to trick 10, + 1 (0: nobody)
+    if s.done == c.tricks:
+        total = 0  # the seat that played the trump 7 to the last trick, + 1 (0: nobody)
         for i in range(3):
             if s.trick[i] == c.trump7:
                 total = (s.leader + i) % 3 + 1
-        value[0] = c.leafv[s.dpts // 10][s.winners][winner][total]
+        value[0] = c.leafv[s.dcards][s.winners][winner][total]
         return 1
     return 0
 
@@ -394,7 +411,7 @@ cdef int play_eval(Ctx* c, State* s, int seat, int m, int alpha, int beta) noexc
     """Play card ``m`` for ``seat``, search the rest, undo; the value."""
     cdef uint32_t bit = (<uint32_t>1u) << m
     cdef int old_top = s.top, old_topseat = s.topseat
-    cdef int old_dpts, old_winners, old_leader, winner, v, pts, t0, t1, t2
+    cdef int old_dcards, old_winners, old_leader, winner, v, t0, t1, t2
     s.hands[seat] ^= bit
     s.trick[s.n] = m
     if s.n == 0 or ((m >> 3) == (s.top >> 3) and m > s.top) or ((m >> 3) == c.trump and (s.top >> 3) != c.trump):
@@ -405,13 +422,12 @@ cdef int play_eval(Ctx* c, State* s, int seat, int m, int alpha, int beta) noexc
         v = search(c, s, alpha, beta)
     else:
         winner = s.topseat
-        old_dpts = s.dpts
+        old_dcards = s.dcards
         old_winners = s.winners
         old_leader = s.leader
         if winner == c.declarer:
-            pts = __builtin_popcount(c.points & (((<uint32_t>1u) << s.trick[0]) | ((<uint32_t>1u) << s.trick[1])
-                                                  | ((<uint32_t>1u) << s.trick[2])))
-            s.dpts += 10 * pts
+            s.dcards += __builtin_popcount(c.points & (((<uint32_t>1u) << s.trick[0]) | ((<uint32_t>1u) << s.trick[1])
+                                                       | ((<uint32_t>1u) << s.trick[2])))
         s.winners |= 1 << winner
         s.done += 1
         if not terminal(c, s, winner, &v):
@@ -427,7 +443,7 @@ cdef int play_eval(Ctx* c, State* s, int seat, int m, int alpha, int beta) noexc
             s.trick[1] = t1
             s.trick[2] = t2
         s.done -= 1
-        s.dpts = old_dpts
+        s.dcards = old_dcards
         s.winners = old_winners
     s.n -= 1
     s.top = old_top
@@ -455,8 +471,8 @@ cdef int gen_moves(Ctx* c, State* s, int seat, int* moves) noexcept nogil:
 cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
     cdef int seat, nm, i, j, best, bestm, v, tmp, ttmove = -1, maximizing
     cdef int a0, b0, d = c.declarer, remaining, bmn, bmx
-    cdef int moves[10]
-    cdef int scores[10]
+    cdef int moves[MAX_TRICKS]
+    cdef int scores[MAX_TRICKS]
     cdef TTEntry* e = NULL
     cdef uint32_t extra = 0, h
     cdef uint64_t hv
@@ -466,10 +482,10 @@ cdef int search(Ctx* c, State* s, int alpha, int beta) noexcept nogil:
             if not ((s.hands[d] >> c.trump7) & 1u):
                 return 0
         elif c.obj == OBJ_POINTS:
-            if ((s.winners >> d) & 1) and s.dpts + c.marr >= c.threshold:
+            if ((s.winners >> d) & 1) and s.dcards * c.card_value + c.marr >= c.threshold:
                 return 1
-            remaining = 10 * __builtin_popcount(c.points & (s.hands[0] | s.hands[1] | s.hands[2]))
-            if s.dpts + remaining + 10 + c.marr < c.threshold:
+            remaining = __builtin_popcount(c.points & (s.hands[0] | s.hands[1] | s.hands[2]))
+            if (s.dcards + remaining) * c.card_value + c.last_trick + c.marr < c.threshold:
                 return 0
         elif c.obj == OBJ_CONTRACT:
             contract_bounds(c, s, &bmn, &bmx)
@@ -571,7 +587,7 @@ cdef int contract_value(Ctx* c, State* s) noexcept nogil:
     each step a null-window search ("is the value at least x?") sharing the transposition table."""
     cdef int vals[1024]
     cdef int nv = 0, dp, win, winner, s7, i, j, x, lo, hi, mid, r, seen
-    for dp in range(9):
+    for dp in range(MAX_POINT_CARDS + 1):
         for win in range(1, 8):
             for winner in range(3):
                 if not ((win >> winner) & 1):
@@ -626,38 +642,40 @@ cdef void next_gen() noexcept nogil:
 def solve_internal(
     hands, trick, int leader, int done, int dpts, int winners,
     int trump, int declarer, int seven, int obj, int threshold, int marr,
-    contract, bint use_tt, bint use_group, bint want_best,
+    rules, contract, bint use_tt, bint use_group, bint want_best,
 ):
     """Solve one position given in the internal card encoding.
 
-    ``trick`` lists the cards of the trick in progress in play order; ``contract`` is the tuple
-    (nt_kind, nt_value, simple_vm, ulti_vm, ulti_extra, f100_vm, t100_vm, durch_vm, has40, has20,
-    silent_double, decl_marr, def_marr). Returns (value, best-card mask or 0, nodes).
+    ``trick`` lists the cards of the trick in progress in play order; ``dpts`` is the card points in
+    the declarer's tricks so far. ``rules`` is the tuple (point-card mask in the internal encoding,
+    card points per point card, last-trick bonus, the 100, tricks in a deal, the trump 7 or -1);
+    ``contract`` is the tuple (nt_kind, nt_value, simple_vm, ulti_vm, ulti_extra, f100_vm, t100_vm,
+    durch_vm, has40, has20, silent ulti won, silent ulti lost, silent durchmars, silent-100 factor,
+    decl_marr, def_marr). Returns (value, best-card mask or 0, nodes).
     """
     cdef Ctx c
     cdef State s
     cdef int i, v, seat, x, nt_scale
-    cdef int moves[10]
     cdef int rep_of[32]
     cdef uint32_t legal, inplay, best_mask = 0, rest
     cdef int best_rep[32]
+    (c.points, c.card_value, c.last_trick, c.hundred, c.tricks, c.trump7) = rules
+    if __builtin_popcount(c.points) > MAX_POINT_CARDS or c.card_value <= 0 or not 0 < c.tricks <= MAX_TRICKS:
+        raise ValueError(f"rules out of the solver's range: {rules!r}")
+    c.all_points = __builtin_popcount(c.points) * c.card_value
     if _tt == NULL or use_tt:
         next_gen()
     c.trump = trump
     c.declarer = declarer
     c.seven = seven
-    c.trump7 = trump * 8 if trump >= 0 else -1
     c.obj = obj
     c.threshold = threshold
     c.marr = marr
     c.use_tt = use_tt
     c.use_group = use_group
     c.group_points = obj == OBJ_POINTS or obj == OBJ_CONTRACT
-    c.points = 0
-    for i in range(4):
-        c.points |= ((<uint32_t>0xC0u) if trump >= 0 else (<uint32_t>0x88u)) << (8 * i)
     (c.nt_kind, c.nt_value, c.simple_vm, c.ulti_vm, c.ulti_extra, c.f100_vm, c.t100_vm, c.durch_vm,
-     c.has40, c.has20, c.sd, c.decl_marr, c.def_marr) = contract
+     c.has40, c.has20, c.su_won, c.su_lost, c.sdurch, c.hundred_factor, c.decl_marr, c.def_marr) = contract
     c.has_simple = c.simple_vm != 0
     c.has_ulti = c.ulti_vm != 0
     c.has_durch = c.durch_vm != 0
@@ -670,7 +688,7 @@ def solve_internal(
     s.n = 0
     s.leader = leader
     s.done = done
-    s.dpts = dpts
+    s.dcards = dpts // c.card_value
     s.winners = winners
     s.top = -1
     s.topseat = -1
