@@ -94,6 +94,13 @@ async def start(actor: TableActor) -> None:
     await actor.run(command)
 
 
+async def stop(actor: TableActor, host: RecordingHost) -> None:
+    """Cancel the actor's pending bot moves and wait for the bot threads, before the test's loop closes
+    (a bot thread finishing after it would fail in its own thread, during whichever test runs then)."""
+    actor.close()
+    await asyncio.get_running_loop().run_in_executor(None, host.executor.shutdown, True)
+
+
 async def rebuilt(store: EventStore, table_id: str) -> TableState:
     state = TableState(table_id)
     for event in await store.events(table_id):
@@ -107,10 +114,12 @@ async def test_every_event_is_stored_before_it_is_reported(store: EventStore) ->
     actor = new_actor(store, host)
     await create(actor, [{"kind": "open"}, {"kind": "open"}, {"kind": "open"}])
 
-    async def sit() -> None:
-        await actor.emit(actor.state.join_event(HOST, "Host", 0, None))
+    # three people (no bots): nothing is pending once the command is done, so what was reported is all
+    for seat, player in enumerate((HOST, "p1", "p2")):
+        async def sit(seat: int = seat, player: str = player) -> None:
+            await actor.emit(actor.state.join_event(player, f"Player {seat}", seat, None))
 
-    await actor.run(sit)
+        await actor.run(sit)
     await start(actor)
     assert host.stored_when_reported and all(host.stored_when_reported)
     assert [seq for seq, _ in host.committed] == list(range(1, len(host.committed) + 1))
@@ -118,7 +127,8 @@ async def test_every_event_is_stored_before_it_is_reported(store: EventStore) ->
     # each viewer's version of the deal event hides the others' hands
     deal_views = host.views[-1][1]
     assert all("hands" not in view for view in deal_views.values())
-    assert host.lobby.count("t1") >= 3  # created, sit, start (and the bots) change the lobby
+    assert host.lobby.count("t1") >= 5  # created, three sits and the start change the lobby
+    await stop(actor, host)
 
 
 @pytest.mark.asyncio
@@ -179,7 +189,7 @@ async def test_bots_play_the_match_to_its_end_and_the_log_rebuilds_it(store: Eve
     async with asyncio.timeout(120):
         while actor.state.status != "finished":
             await asyncio.sleep(0.02)
-    actor.close()
+    await stop(actor, host)
     assert actor.state.match is not None and actor.state.match.winner() is not None
     replayed = await rebuilt(store, "t1")
     assert replayed.match is not None

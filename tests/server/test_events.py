@@ -8,20 +8,21 @@ from typing import Any
 
 import pytest
 
-from tests.server.test_actor import RecordingHost, create, new_actor, start
+from tests.server.test_actor import RecordingHost, create, new_actor, start, stop
 from ulti.server.events import BadEvent, parse_event
 from ulti.store import EventStore
 
 
 @pytest.mark.asyncio
 async def test_every_event_of_a_whole_match_parses_unchanged(store: EventStore) -> None:
-    actor = new_actor(store, RecordingHost(store))
+    host = RecordingHost(store)
+    actor = new_actor(store, host)
     await create(actor, [{"kind": "bot", "level": "random"}] * 3)
     await start(actor)
     async with asyncio.timeout(120):
         while actor.state.status != "finished":
             await asyncio.sleep(0.02)
-    actor.close()
+    await stop(actor, host)
     stored = await store.events("t1")
     assert {e["type"] for e in stored} >= {"created", "start", "deal", "action"}
     assert [parse_event(e) for e in stored] == stored

@@ -1,5 +1,8 @@
 """The hub: this process's table actors and replicas, its connections, the lobby and its chat.
 
+Assembled from parts, one concern each (see ``hubcore.py``): ``ownership.py``, ``broadcast.py``,
+``lobby.py``, ``connections.py``; this module holds the tables' operations and reading them.
+
 Every change to a table is an operation (``join``, ``act``, ``chat``, ``back``, …) run by the
 table's actor in the process that owns the table. In one process that is always this one. With
 ``--redis`` (``cluster.py``) the hub sends the operation to the owner, takes a table over when its
@@ -9,24 +12,32 @@ owner is gone, and keeps a replica of every table its clients watch, fed by the 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import logging
 import multiprocessing
 import random
-import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from ulti.server.actor import TableActor
 from ulti.server.auth import new_id
+from ulti.server.broadcast import Broadcast
 from ulti.server.cluster import Cluster, OwnerUnavailable
 from ulti.server.config import Settings
-from ulti.server.events import Created, Event, SeatSpec, parse_event
+from ulti.server.connections import Connections
+from ulti.server.events import Created, Event, SeatSpec
+from ulti.server.hubcore import (
+    LOBBY_CHAT_HISTORY,
+    ROUTING_ATTEMPTS,
+    Connection,
+    HubCore,
+    Replica,
+    TableSource,
+)
+from ulti.server.lobby import Lobby
 from ulti.server.logs import log
 from ulti.server.metrics import Metrics
+from ulti.server.ownership import Ownership
 from ulti.server.seam import Filtered
 from ulti.server.tablestate import (
     CommandError,
@@ -36,57 +47,10 @@ from ulti.server.tablestate import (
 from ulti.server.throttle import Throttle
 from ulti.store import EventStore, SeqConflict
 
-LOBBY_CHAT_HISTORY = 50
-RECENT_CLIENT_IDS = 512
-OUTBOX_LIMIT = 1000
-LOBBY_STATUSES = ("open", "playing")  # the tables the lobby lists; the others may be unloaded when idle
-SWEEP_EVERY_MAX = 30.0  # seconds between idle sweeps at most (less when the configured times are short)
-ROUTING_ATTEMPTS = 60  # about the time a dead owner's lease takes to expire, and then some
+__all__ = ["Connection", "Hub", "Replica", "TableSource"]
 
 
-
-@dataclass(eq=False)
-class Connection:
-    """One client's WebSocket: who it is, what it watches, and its outgoing queue."""
-
-    player_id: str
-    name: str
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
-    table_id: str | None = None
-    watches_lobby: bool = False
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue ``message`` for this client; a client that stops reading is cut off, not waited for."""
-        if self.outbox.qsize() < OUTBOX_LIMIT:
-            self.outbox.put_nowait(message)
-        else:
-            self.outbox.put_nowait(None)  # the writer closes the socket
-
-
-class TableSource(Protocol):
-    """Something views can be made from: an actor (owner) or a replica."""
-
-    @property
-    def table_id(self) -> str:
-        """The table's id."""
-        ...
-
-    state: TableState
-    deadline: float | None
-    present: set[int]
-
-
-@dataclass
-class Replica:
-    """A read-only copy of a table owned by another process, kept current by its published events."""
-
-    table_id: str
-    state: TableState
-    deadline: float | None = None
-    present: set[int] = field(default_factory=set)
-
-
-class Hub:
+class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
     """Everything live in this server process."""
 
     def __init__(
@@ -182,19 +146,6 @@ class Hub:
         if self._processes is not None:
             self._processes.shutdown(wait=False, cancel_futures=True)
 
-    def _spawn(self, coro: Awaitable[None]) -> None:
-        task: asyncio.Task[None] = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _load_state(self, table_id: str) -> TableState:
-        state = TableState(table_id)
-        for raw in await self.store.events(table_id):
-            state.apply(parse_event(raw))  # checked as it comes in: apply never meets a malformed event
-        if state.seq == 0:
-            raise CommandError("not_found", f"no table {table_id!r}")
-        return state
-
     async def _adopt(self, table_id: str) -> TableActor:
         """Become the live actor of ``table_id`` (its lease already held in a cluster)."""
         state = await self._load_state(table_id)
@@ -213,112 +164,6 @@ class Hub:
                 actor.present.add(seat)
         log("table resumed", table=table_id, seq=state.seq)
         return actor
-
-    # ---------------------------------------------------------------- cluster: ownership
-
-    async def _take_over(self, table_id: str) -> bool:
-        assert self.cluster is not None
-        # One adoption per table at a time: the orphan scan and a command may both try at once.
-        lock = self._adopting.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            if table_id in self.actors and table_id in self.cluster.owned:
-                return True
-            if not await self.cluster.acquire(table_id):
-                return False
-            try:
-                await self._adopt(table_id)
-            except Exception:
-                await self.cluster.release(table_id)
-                raise
-            return True
-
-    async def _drop(self, table_id: str) -> None:
-        """Stop acting for a table this process no longer owns; keep watching it as a replica."""
-        actor = self.actors.pop(table_id, None)
-        if actor is not None:
-            actor.close()
-        if self.cluster is not None:
-            with contextlib.suppress(Exception):
-                await self.cluster.release(table_id)
-        if any(c.table_id == table_id for c in self.connections):
-            await self._replica(table_id)
-
-    async def _on_lease_lost(self, table_id: str) -> None:
-        await self._drop(table_id)
-
-    async def lost_table(self, table_id: str) -> None:
-        """An actor found that another process stored an event it meant to store: give the table up."""
-        log("table taken over elsewhere", table=table_id)
-        await self._drop(table_id)
-
-    async def _adopt_orphans_forever(self) -> None:
-        """Take over the unfinished tables whose owner is gone, so that every match finishes."""
-        assert self.cluster is not None
-        while True:
-            try:
-                ids = [t for t in await self.store.table_ids(["open", "playing"]) if t not in self.actors]
-                if ids:
-                    owners = await self.cluster.redis.mget([f"ulti:lease:{t}" for t in ids])
-                    for table_id, owner in zip(ids, owners, strict=True):
-                        if owner is None:
-                            await self._take_over(table_id)
-            except Exception:
-                logging.getLogger("ulti").exception("orphan scan failed")
-            await asyncio.sleep(self.cluster.lease_ms / 2000)
-
-    # ---------------------------------------------------------------- idle tables
-
-    async def _sweep_forever(self) -> None:
-        """Expire unstarted tables and unload idle ones, now and then, for as long as the server runs."""
-        settings = self.settings
-        # a quarter of the shorter time: a table goes at most 25% later than its due time
-        every = min(SWEEP_EVERY_MAX, settings.unload_idle_seconds / 4, settings.expire_unstarted_seconds / 4)
-        while True:
-            await asyncio.sleep(max(0.05, every))
-            try:
-                await self.sweep()
-            except Exception:
-                logging.getLogger("ulti").exception("idle sweep failed")
-
-    async def sweep(self) -> None:
-        """Expire the unstarted tables left alone too long, then unload the idle tables out of the lobby.
-
-        A finished table (about 290 KB) would otherwise stay in memory for as long as the process runs.
-        A table is unloaded only when nothing here depends on it: nobody watches it, no operation
-        runs on it, its lock is free and it has no pending bot move, timer or absence countdown.
-        It is loaded again from its log (``_load_state``) whenever someone asks for it.
-        """
-        for table_id, actor in list(self.actors.items()):
-            if self.actors.get(table_id) is not actor or actor.state.status != "open":
-                continue
-            if self.cluster is not None and table_id not in self.cluster.owned:
-                continue  # being given up: whoever owns the table now expires it
-            try:
-                await actor.expire_if_due(self.settings.expire_unstarted_seconds)
-            except SeqConflict:
-                await self._drop(table_id)  # another process took the table over
-            except CommandError as exc:  # pragma: no cover - expiring refuses nothing
-                log("expiry refused", logging.ERROR, table=table_id, error=exc.message)
-        watched = {c.table_id for c in self.connections}
-        now = time.monotonic()
-        for table_id, actor in list(self.actors.items()):
-            idle = now - actor.idle_since >= self.settings.unload_idle_seconds
-            if idle and actor.state.status not in LOBBY_STATUSES and table_id not in watched and not actor.is_busy():
-                await self._unload(table_id, actor)
-
-    async def _unload(self, table_id: str, actor: TableActor) -> None:
-        """Forget an idle table here (its log keeps everything); in a cluster, give up its lease too."""
-        if self.actors.get(table_id) is not actor:
-            return
-        del self.actors[table_id]
-        actor.close()
-        lock = self._adopting.get(table_id)
-        if lock is not None and not lock.locked():
-            del self._adopting[table_id]
-        if self.cluster is not None:
-            with contextlib.suppress(Exception):
-                await self.cluster.release(table_id)
-        log("idle table unloaded", table=table_id, status=actor.state.status)
 
     # ---------------------------------------------------------------- operations
 
@@ -536,7 +381,6 @@ class Hub:
         await self.execute(table_id, "start", {"player": player_id, "fill_bots": fill_bots})
 
     # ---------------------------------------------------------------- reading tables
-
     async def source(self, table_id: str) -> TableSource:
         """The freshest state of ``table_id`` this process has: its actor, a replica, or the log."""
         actor = self.actors.get(table_id)
@@ -578,205 +422,3 @@ class Hub:
             # that may have taken a while (an owner's failover): sync from what is current now
             source = self.actors.get(table_id) or self.replicas.get(table_id) or source
         return source
-
-    async def _on_table_event(self, data: dict[str, Any]) -> None:
-        """An event published by a table's owner: update the replica and tell the watchers here."""
-        table_id = data["table"]
-        replica = self.replicas.get(table_id)
-        if replica is None or table_id in self.actors:
-            return
-        if data.get("kind") == "presence":
-            replica.present = set(data["present"])
-            await self.presence_changed(replica, data["seat"], data["connected"])
-            return
-        seq = data["seq"]
-        if seq <= replica.state.seq:
-            return
-        outgoing: list[Filtered] = []
-        if seq == replica.state.seq + 1:
-            event = parse_event(data["event"])
-            replica.state.apply(event)
-            outgoing.append(self.filter_event(replica, seq, event))
-        else:  # a gap (missed message): catch up from the log, which holds every published event
-            for raw in await self.store.events(table_id, after=replica.state.seq):
-                event = parse_event(raw)
-                replica.state.apply(event)
-                outgoing.append(self.filter_event(replica, replica.state.seq, event))
-        replica.deadline = data.get("deadline")
-        replica.present = set(data.get("present", []))
-        self.broadcast_events(replica, outgoing)
-
-    async def presence_changed(self, source: TableSource, seat: int, connected: bool) -> None:
-        """Tell the table's watchers (here and in other processes) that a seat's player came or went."""
-        message = {"type": "presence", "seat": seat, "connected": connected}
-        for conn in self.connections:
-            if conn.table_id == source.table_id:
-                conn.send(message)
-        if self.cluster is not None and isinstance(source, TableActor):
-            await self.cluster.publish_table(
-                source.table_id,
-                {"table": source.table_id, "kind": "presence", "seat": seat, "connected": connected,
-                 "present": sorted(source.present)},
-            )
-
-    def presence_soon(self, source: TableSource, seat: int, connected: bool) -> None:
-        """``presence_changed`` from synchronous code."""
-        self._spawn(self.presence_changed(source, seat, connected))
-
-    async def publish(self, actor: TableActor, events: list[tuple[int, Event]]) -> None:
-        """The owner tells the other processes about its stored events (cluster mode)."""
-        if self.cluster is None:
-            return
-        for seq, event in events:
-            await self.cluster.publish_table(
-                actor.table_id,
-                {"table": actor.table_id, "seq": seq, "event": event, "deadline": actor.deadline,
-                 "present": sorted(actor.present)},
-            )
-
-    # ---------------------------------------------------------------- broadcasting
-
-    def filter_event(self, source: TableSource, seq: int, event: Event) -> Filtered:
-        """Event ``seq`` as each seat watching the table (and spectators, None) may see it."""
-        state = source.state
-        seats = {state.seat_of(c.player_id) for c in self.connections if c.table_id == source.table_id}
-        return seq, {seat: state.public_event(event, seat) for seat in seats}
-
-    def broadcast_events(self, source: TableSource, events: list[Filtered]) -> None:
-        """Send filtered events to every connection watching the table, each with its seat's view."""
-        if not events:
-            return
-        state = source.state
-        views: dict[int | None, dict[str, Any]] = {}
-        for conn in self.connections:
-            if conn.table_id != source.table_id:
-                continue
-            seat = state.seat_of(conn.player_id)
-            if seat not in views:
-                views[seat] = self.table_view(source, seat)
-            for seq, filtered in events:
-                if seat in filtered:
-                    conn.send({"type": "event", "seq": seq, "event": filtered[seat], "state": views[seat]})
-
-    def table_view(self, source: TableSource, seat: int | None) -> dict[str, Any]:
-        """The table's view for ``seat`` with who is connected and the move deadline."""
-        view = source.state.view(seat)
-        for i, seat_view in enumerate(view["table"]["seats"]):
-            seat_view["connected"] = (i in source.present) if source.state.seats[i].kind == "player" else None
-        view["deadline"] = source.deadline
-        return view
-
-    # ---------------------------------------------------------------- the lobby
-
-    async def open_tables(self) -> list[dict[str, Any]]:
-        """The lobby list: tables still open or being played, newest first."""
-        if self.cluster is not None:
-            return await self.store.table_summaries(LOBBY_STATUSES)
-        states = [a.state for a in self.actors.values() if a.state.status in LOBBY_STATUSES]
-        return [s.summary() for s in reversed(states)]
-
-    async def lobby_update(self, changed: Collection[str]) -> dict[str, Any]:
-        """The lobby push for the tables ``changed``: their summaries if listed, else their ids in ``removed``.
-
-        Only what changed travels (a summary is about 300 bytes; the whole list of 300 tables is 88 KB).
-        """
-        if self.cluster is not None:
-            listed = await self.store.table_summaries_of(changed, LOBBY_STATUSES)
-        else:
-            # newest first, as in the full list (the actors are in the order the tables were loaded)
-            states = [a.state for a in self.actors.values() if a.table_id in changed]
-            listed = [s.summary() for s in reversed(states) if s.status in LOBBY_STATUSES]
-        removed = sorted(set(changed) - {s["table_id"] for s in listed})
-        return {"type": "lobby_update", "tables": listed, "removed": removed}
-
-    def lobby_changed(self, table_id: str) -> None:
-        """Note that ``table_id``'s lobby entry changed; watchers here (and in other processes) get it soon."""
-        first = not self._lobby_changes
-        self._lobby_changes.add(table_id)
-        if first:  # the changes of one event-loop turn go out in one push
-            with contextlib.suppress(RuntimeError):
-                asyncio.get_running_loop().call_soon(lambda: self._spawn(self._send_lobby(publish=True)))
-
-    async def _send_lobby(self, publish: bool, changed: Collection[str] | None = None) -> None:
-        """Push the changed entries to this process's lobby watchers (and name them to the other processes)."""
-        if changed is None:
-            changed, self._lobby_changes = self._lobby_changes, set()
-        if not changed:
-            return
-        if publish and self.cluster is not None:
-            await self.cluster.publish_lobby({"kind": "changed", "tables": sorted(changed)})
-        # In a cluster the summaries are read from the store: without the lock an older read could be
-        # sent after a newer one and leave watchers with a stale entry.
-        async with self._lobby_order:
-            watchers = [c for c in self.connections if c.watches_lobby]
-            if not watchers:
-                return
-            message = await self.lobby_update(changed)
-            for conn in watchers:
-                conn.send(message)
-
-    async def _on_lobby(self, data: dict[str, Any]) -> None:
-        if data.get("kind") == "changed" and isinstance(data.get("tables"), list):
-            await self._send_lobby(publish=False, changed=[str(t) for t in data["tables"]])
-        elif data.get("kind") == "changed":
-            # a process of an older version names no tables: its watchers here get the whole list
-            message = {"type": "lobby", "tables": await self.open_tables()}
-            for conn in [c for c in self.connections if c.watches_lobby]:
-                conn.send(message)
-        elif data.get("kind") == "chat":
-            self._deliver_lobby_line(data["line"])
-
-    async def lobby_message(self, conn: Connection, text: object) -> None:
-        """A lobby chat line from ``conn`` (to every process's lobby watchers)."""
-        if not isinstance(text, str) or not text.strip() or len(text) > 300:
-            raise CommandError("bad_chat", "text must be a non-empty string of at most 300 characters")
-        line = {"name": conn.name, "text": text.strip()}  # checked at the edge (inputs.clean_text)
-        self._deliver_lobby_line(line)
-        if self.cluster is not None:
-            await self.cluster.publish_lobby({"kind": "chat", "line": line})
-
-    def _deliver_lobby_line(self, line: dict[str, Any]) -> None:
-        self.lobby_chat.append(line)
-        for other in self.connections:
-            if other.watches_lobby:
-                other.send({"type": "lobby_chat", "line": line})
-
-    # ---------------------------------------------------------------- connections
-
-    def seen_client_id(self, player_id: str, client_id: str) -> bool:
-        """Whether ``client_id`` was already used by ``player_id`` (and remember it)."""
-        recent = self.client_ids.setdefault(player_id, deque(maxlen=RECENT_CLIENT_IDS))
-        if client_id in recent:
-            return True
-        recent.append(client_id)
-        return False
-
-    async def disconnected(self, conn: Connection) -> None:
-        """``conn`` closed; if it was the last of a seated player, start the absence countdown."""
-        self.connections.discard(conn)
-        await self.left_table(conn)
-
-    async def left_table(self, conn: Connection) -> None:
-        """``conn`` no longer watches its table (closed or switched tables)."""
-        table_id = conn.table_id
-        if table_id is None:
-            return
-        conn.table_id = None
-        actor = self.actors.get(table_id)
-        if actor is not None:
-            actor.touch()  # an idle table is unloaded some time after its last watcher left
-        source = actor or self.replicas.get(table_id)
-        if source is None:
-            return
-        if self.cluster is not None and not any(c.table_id == table_id for c in self.connections):
-            replica = self.replicas.pop(table_id, None)
-            if replica is not None:
-                await self.cluster.unwatch_table(table_id)
-        seat = source.state.seat_of(conn.player_id)
-        if seat is None:
-            return
-        if self.cluster is not None:
-            await self.cluster.presence(table_id, conn.player_id, -1)
-        if not await self._is_present(table_id, conn.player_id):
-            with contextlib.suppress(CommandError):
-                await self.execute(table_id, "left", {"player": conn.player_id})

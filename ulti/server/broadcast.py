@@ -1,0 +1,104 @@
+"""The hub's broadcasting: each watcher's version of an event, replicas fed by other processes, presence."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ulti.server.actor import TableActor
+from ulti.server.events import Event, parse_event
+from ulti.server.hubcore import (
+    HubCore,
+    TableSource,
+)
+from ulti.server.seam import Filtered
+
+
+class Broadcast(HubCore):
+    """The hub's broadcasting: each watcher's version of an event, replicas fed by other processes, presence."""
+
+    # ---------------------------------------------------------------- replicas, presence and publishing
+    async def _on_table_event(self, data: dict[str, Any]) -> None:
+        """An event published by a table's owner: update the replica and tell the watchers here."""
+        table_id = data["table"]
+        replica = self.replicas.get(table_id)
+        if replica is None or table_id in self.actors:
+            return
+        if data.get("kind") == "presence":
+            replica.present = set(data["present"])
+            await self.presence_changed(replica, data["seat"], data["connected"])
+            return
+        seq = data["seq"]
+        if seq <= replica.state.seq:
+            return
+        outgoing: list[Filtered] = []
+        if seq == replica.state.seq + 1:
+            event = parse_event(data["event"])
+            replica.state.apply(event)
+            outgoing.append(self.filter_event(replica, seq, event))
+        else:  # a gap (missed message): catch up from the log, which holds every published event
+            for raw in await self.store.events(table_id, after=replica.state.seq):
+                event = parse_event(raw)
+                replica.state.apply(event)
+                outgoing.append(self.filter_event(replica, replica.state.seq, event))
+        replica.deadline = data.get("deadline")
+        replica.present = set(data.get("present", []))
+        self.broadcast_events(replica, outgoing)
+
+    async def presence_changed(self, source: TableSource, seat: int, connected: bool) -> None:
+        """Tell the table's watchers (here and in other processes) that a seat's player came or went."""
+        message = {"type": "presence", "seat": seat, "connected": connected}
+        for conn in self.connections:
+            if conn.table_id == source.table_id:
+                conn.send(message)
+        if self.cluster is not None and isinstance(source, TableActor):
+            await self.cluster.publish_table(
+                source.table_id,
+                {"table": source.table_id, "kind": "presence", "seat": seat, "connected": connected,
+                 "present": sorted(source.present)},
+            )
+
+    def presence_soon(self, source: TableSource, seat: int, connected: bool) -> None:
+        """``presence_changed`` from synchronous code."""
+        self._spawn(self.presence_changed(source, seat, connected))
+
+    async def publish(self, actor: TableActor, events: list[tuple[int, Event]]) -> None:
+        """The owner tells the other processes about its stored events (cluster mode)."""
+        if self.cluster is None:
+            return
+        for seq, event in events:
+            await self.cluster.publish_table(
+                actor.table_id,
+                {"table": actor.table_id, "seq": seq, "event": event, "deadline": actor.deadline,
+                 "present": sorted(actor.present)},
+            )
+
+
+    def filter_event(self, source: TableSource, seq: int, event: Event) -> Filtered:
+        """Event ``seq`` as each seat watching the table (and spectators, None) may see it."""
+        state = source.state
+        seats = {state.seat_of(c.player_id) for c in self.connections if c.table_id == source.table_id}
+        return seq, {seat: state.public_event(event, seat) for seat in seats}
+
+    def broadcast_events(self, source: TableSource, events: list[Filtered]) -> None:
+        """Send filtered events to every connection watching the table, each with its seat's view."""
+        if not events:
+            return
+        state = source.state
+        views: dict[int | None, dict[str, Any]] = {}
+        for conn in self.connections:
+            if conn.table_id != source.table_id:
+                continue
+            seat = state.seat_of(conn.player_id)
+            if seat not in views:
+                views[seat] = self.table_view(source, seat)
+            for seq, filtered in events:
+                if seat in filtered:
+                    conn.send({"type": "event", "seq": seq, "event": filtered[seat], "state": views[seat]})
+
+    def table_view(self, source: TableSource, seat: int | None) -> dict[str, Any]:
+        """The table's view for ``seat`` with who is connected and the move deadline."""
+        view = source.state.view(seat)
+        for i, seat_view in enumerate(view["table"]["seats"]):
+            seat_view["connected"] = (i in source.present) if source.state.seats[i].kind == "player" else None
+        view["deadline"] = source.deadline
+        return view

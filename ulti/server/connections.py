@@ -1,0 +1,58 @@
+"""The hub's connections: command ids already used, closed sockets and seats left."""
+
+from __future__ import annotations
+
+import contextlib
+from collections import deque
+
+from ulti.server.hubcore import (
+    RECENT_CLIENT_IDS,
+    Connection,
+    HubCore,
+)
+from ulti.server.tablestate import (
+    CommandError,
+)
+
+
+class Connections(HubCore):
+    """The hub's connections: command ids already used, closed sockets and seats left."""
+
+
+    def seen_client_id(self, player_id: str, client_id: str) -> bool:
+        """Whether ``client_id`` was already used by ``player_id`` (and remember it)."""
+        recent = self.client_ids.setdefault(player_id, deque(maxlen=RECENT_CLIENT_IDS))
+        if client_id in recent:
+            return True
+        recent.append(client_id)
+        return False
+
+    async def disconnected(self, conn: Connection) -> None:
+        """``conn`` closed; if it was the last of a seated player, start the absence countdown."""
+        self.connections.discard(conn)
+        await self.left_table(conn)
+
+    async def left_table(self, conn: Connection) -> None:
+        """``conn`` no longer watches its table (closed or switched tables)."""
+        table_id = conn.table_id
+        if table_id is None:
+            return
+        conn.table_id = None
+        actor = self.actors.get(table_id)
+        if actor is not None:
+            actor.touch()  # an idle table is unloaded some time after its last watcher left
+        source = actor or self.replicas.get(table_id)
+        if source is None:
+            return
+        if self.cluster is not None and not any(c.table_id == table_id for c in self.connections):
+            replica = self.replicas.pop(table_id, None)
+            if replica is not None:
+                await self.cluster.unwatch_table(table_id)
+        seat = source.state.seat_of(conn.player_id)
+        if seat is None:
+            return
+        if self.cluster is not None:
+            await self.cluster.presence(table_id, conn.player_id, -1)
+        if not await self._is_present(table_id, conn.player_id):
+            with contextlib.suppress(CommandError):
+                await self.execute(table_id, "left", {"player": conn.player_id})

@@ -1,0 +1,137 @@
+"""What every part of the hub shares: its state, the connection and replica types, and two helpers.
+
+The hub (``hub.py``) is assembled from parts, one concern each: ``ownership.py`` (which tables this
+process acts for, and idle tables), ``broadcast.py`` (what each watcher is sent), ``lobby.py`` and
+``connections.py``; ``hub.py`` itself holds the tables' operations and reading. Each part is a
+mixin over ``HubCore``, which declares the state they share and the few methods one part asks of
+another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Awaitable
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ulti.server.actor import TableActor
+from ulti.server.cluster import Cluster
+from ulti.server.config import Settings
+from ulti.server.events import parse_event
+from ulti.server.metrics import Metrics
+from ulti.server.tablestate import (
+    CommandError,
+    TableState,
+)
+from ulti.server.throttle import Throttle
+from ulti.store import EventStore
+
+LOBBY_CHAT_HISTORY = 50
+RECENT_CLIENT_IDS = 512
+OUTBOX_LIMIT = 1000
+LOBBY_STATUSES = ("open", "playing")  # the tables the lobby lists; the others may be unloaded when idle
+SWEEP_EVERY_MAX = 30.0  # seconds between idle sweeps at most (less when the configured times are short)
+ROUTING_ATTEMPTS = 60  # about the time a dead owner's lease takes to expire, and then some
+
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client's WebSocket: who it is, what it watches, and its outgoing queue."""
+
+    player_id: str
+    name: str
+    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    table_id: str | None = None
+    watches_lobby: bool = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message`` for this client; a client that stops reading is cut off, not waited for."""
+        if self.outbox.qsize() < OUTBOX_LIMIT:
+            self.outbox.put_nowait(message)
+        else:
+            self.outbox.put_nowait(None)  # the writer closes the socket
+
+
+class TableSource(Protocol):
+    """Something views can be made from: an actor (owner) or a replica."""
+
+    @property
+    def table_id(self) -> str:
+        """The table's id."""
+        ...
+
+    state: TableState
+    deadline: float | None
+    present: set[int]
+
+
+@dataclass
+class Replica:
+    """A read-only copy of a table owned by another process, kept current by its published events."""
+
+    table_id: str
+    state: TableState
+    deadline: float | None = None
+    present: set[int] = field(default_factory=set)
+
+
+class HubCore:
+    """The state the hub's parts share (set by ``Hub.__init__``) and the methods they call across parts."""
+
+    store: EventStore
+    settings: Settings
+    cluster: Cluster | None
+    metrics: Metrics
+    executor: ThreadPoolExecutor
+    actors: dict[str, TableActor]
+    replicas: dict[str, Replica]
+    connections: set[Connection]
+    throttle: Throttle
+    lobby_chat: deque[dict[str, Any]]
+    client_ids: dict[str, deque[str]]
+    _lobby_changes: set[str]
+    _lobby_order: asyncio.Lock
+    _tasks: set[asyncio.Task[None]]
+    _adopting: dict[str, asyncio.Lock]
+    _processes: ProcessPoolExecutor | None
+
+    def _spawn(self, coro: Awaitable[None]) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+    async def _load_state(self, table_id: str) -> TableState:
+        state = TableState(table_id)
+        for raw in await self.store.events(table_id):
+            state.apply(parse_event(raw))  # checked as it comes in: apply never meets a malformed event
+        if state.seq == 0:
+            raise CommandError("not_found", f"no table {table_id!r}")
+        return state
+
+
+    # Defined by other parts (hub.py, ownership.py, broadcast.py); declared here so that each part
+    # type-checks on its own. The real methods come first in the hub's method order.
+
+    async def _adopt(self, table_id: str) -> TableActor:
+        raise NotImplementedError
+
+    async def _replica(self, table_id: str) -> Replica:
+        raise NotImplementedError
+
+    async def _drop(self, table_id: str) -> None:
+        raise NotImplementedError
+
+    async def _is_present(self, table_id: str, player_id: str | None) -> bool:
+        raise NotImplementedError
+
+    async def execute(self, table_id: str, op: str, args: dict[str, Any]) -> Any:
+        """Run operation ``op`` on ``table_id`` at its owner (``hub.py``)."""
+        raise NotImplementedError
+
+    def presence_soon(self, source: TableSource, seat: int, connected: bool) -> None:
+        """Tell the watchers a seat's player came or went (``broadcast.py``)."""
+        raise NotImplementedError

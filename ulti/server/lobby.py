@@ -1,0 +1,95 @@
+"""The hub's lobby: the list of open tables pushed as changes, and the lobby chat."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Collection
+from typing import Any
+
+from ulti.server.hubcore import (
+    LOBBY_STATUSES,
+    Connection,
+    HubCore,
+)
+from ulti.server.tablestate import (
+    CommandError,
+)
+
+
+class Lobby(HubCore):
+    """The hub's lobby: the list of open tables pushed as changes, and the lobby chat."""
+
+
+    async def open_tables(self) -> list[dict[str, Any]]:
+        """The lobby list: tables still open or being played, newest first."""
+        if self.cluster is not None:
+            return await self.store.table_summaries(LOBBY_STATUSES)
+        states = [a.state for a in self.actors.values() if a.state.status in LOBBY_STATUSES]
+        return [s.summary() for s in reversed(states)]
+
+    async def lobby_update(self, changed: Collection[str]) -> dict[str, Any]:
+        """The lobby push for the tables ``changed``: their summaries if listed, else their ids in ``removed``.
+
+        Only what changed travels (a summary is about 300 bytes; the whole list of 300 tables is 88 KB).
+        """
+        if self.cluster is not None:
+            listed = await self.store.table_summaries_of(changed, LOBBY_STATUSES)
+        else:
+            # newest first, as in the full list (the actors are in the order the tables were loaded)
+            states = [a.state for a in self.actors.values() if a.table_id in changed]
+            listed = [s.summary() for s in reversed(states) if s.status in LOBBY_STATUSES]
+        removed = sorted(set(changed) - {s["table_id"] for s in listed})
+        return {"type": "lobby_update", "tables": listed, "removed": removed}
+
+    def lobby_changed(self, table_id: str) -> None:
+        """Note that ``table_id``'s lobby entry changed; watchers here (and in other processes) get it soon."""
+        first = not self._lobby_changes
+        self._lobby_changes.add(table_id)
+        if first:  # the changes of one event-loop turn go out in one push
+            with contextlib.suppress(RuntimeError):
+                asyncio.get_running_loop().call_soon(lambda: self._spawn(self._send_lobby(publish=True)))
+
+    async def _send_lobby(self, publish: bool, changed: Collection[str] | None = None) -> None:
+        """Push the changed entries to this process's lobby watchers (and name them to the other processes)."""
+        if changed is None:
+            changed, self._lobby_changes = self._lobby_changes, set()
+        if not changed:
+            return
+        if publish and self.cluster is not None:
+            await self.cluster.publish_lobby({"kind": "changed", "tables": sorted(changed)})
+        # In a cluster the summaries are read from the store: without the lock an older read could be
+        # sent after a newer one and leave watchers with a stale entry.
+        async with self._lobby_order:
+            watchers = [c for c in self.connections if c.watches_lobby]
+            if not watchers:
+                return
+            message = await self.lobby_update(changed)
+            for conn in watchers:
+                conn.send(message)
+
+    async def _on_lobby(self, data: dict[str, Any]) -> None:
+        if data.get("kind") == "changed" and isinstance(data.get("tables"), list):
+            await self._send_lobby(publish=False, changed=[str(t) for t in data["tables"]])
+        elif data.get("kind") == "changed":
+            # a process of an older version names no tables: its watchers here get the whole list
+            message = {"type": "lobby", "tables": await self.open_tables()}
+            for conn in [c for c in self.connections if c.watches_lobby]:
+                conn.send(message)
+        elif data.get("kind") == "chat":
+            self._deliver_lobby_line(data["line"])
+
+    async def lobby_message(self, conn: Connection, text: object) -> None:
+        """A lobby chat line from ``conn`` (to every process's lobby watchers)."""
+        if not isinstance(text, str) or not text.strip() or len(text) > 300:
+            raise CommandError("bad_chat", "text must be a non-empty string of at most 300 characters")
+        line = {"name": conn.name, "text": text.strip()}  # checked at the edge (inputs.clean_text)
+        self._deliver_lobby_line(line)
+        if self.cluster is not None:
+            await self.cluster.publish_lobby({"kind": "chat", "line": line})
+
+    def _deliver_lobby_line(self, line: dict[str, Any]) -> None:
+        self.lobby_chat.append(line)
+        for other in self.connections:
+            if other.watches_lobby:
+                other.send({"type": "lobby_chat", "line": line})
