@@ -112,8 +112,24 @@ _WORDING = _Wording()
 
 
 def word(template: str, params: dict[str, RuleArg]) -> str:
-    """``template`` (from ``RULES`` or ``CARD_HINTS``) with its fields filled from ``params``."""
-    return _WORDING.vformat(template, (), params)
+    """``template`` (from ``RULES`` or ``CARD_HINTS``) with its fields filled from ``params``.
+
+    >>> word("you must beat the {card:label}", {"card": "KS"})
+    'you must beat the ♠K'
+    """
+    # Remembered: ``Deal.choices`` words a hint for every refused card of every position, and the
+    # same few (rule, card) pairs come back all the time; ``Formatter`` costs microseconds a call.
+    key = (template, *((name, tuple(v) if isinstance(v, list) else v) for name, v in sorted(params.items())))
+    text = _WORDED.get(key)
+    if text is None:
+        if len(_WORDED) >= _WORDED_MAX:
+            _WORDED.clear()
+        text = _WORDED[key] = _WORDING.vformat(template, (), params)
+    return text
+
+
+_WORDED: dict[tuple[object, ...], str] = {}
+_WORDED_MAX = 4096
 
 
 class UltiError(Exception):
