@@ -4,15 +4,13 @@ tables expire, and an unloaded finished table is taken up again by whichever pro
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.cluster.conftest import Cluster
+from tests.server.helpers import until
 from tests.services import Postgres, Redis
 from ulti.server.client import GameClient
 
@@ -26,15 +24,6 @@ async def login(base: str, name: str, connect: bool = False) -> GameClient:
     if connect:
         await client.connect()
     return client
-
-
-async def until(condition: Any, timeout: float, what: str) -> None:
-    """Wait until the async ``condition()`` holds, polling."""
-    deadline = time.monotonic() + timeout
-    while not await condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not reached within {timeout} s: {what}")
-        await asyncio.sleep(0.05)
 
 
 @pytest.mark.asyncio

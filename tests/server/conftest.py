@@ -83,11 +83,16 @@ class ServerProcess:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    """A fresh server with its own SQLite file, no waiting (bots act at once)."""
+    """A fresh server with its own SQLite file, no waiting (bots act at once).
+
+    Whatever a test does with it, the server must log no traceback: checked when the test ends.
+    """
     srv = ServerProcess(db_url=f"sqlite+aiosqlite:///{tmp_path / 'ulti.db'}")
     srv.start(tmp_path / "server.log")
     yield srv
     srv.stop()
+    log = (tmp_path / "server.log").read_text()
+    assert "Traceback" not in log, log[-3000:]
 
 
 @pytest.fixture

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 import httpx2
@@ -46,3 +48,12 @@ async def three_players(
     if start:
         await clients[0].http("POST", f"/api/tables/{table_id}/start", {})
     return table_id, clients
+
+
+async def until(condition: Any, timeout: float, what: str) -> None:
+    """Wait until the async ``condition()`` holds, polling; fail naming ``what`` after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while not await condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not reached within {timeout} s: {what}")
+        await asyncio.sleep(0.05)

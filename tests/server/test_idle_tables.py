@@ -18,6 +18,7 @@ import httpx2
 import pytest
 
 from tests.server.conftest import ServerProcess
+from tests.server.helpers import until
 from ulti.server.client import GameClient, ServerError, apply_lobby_update
 
 BOTS = [{"kind": "bot", "level": "random"}] * 3
@@ -35,15 +36,6 @@ def rss_mb(pid: int) -> float:
 async def loaded_tables(client: GameClient) -> int:
     """How many table actors the server holds in memory (``/healthz``)."""
     return int((await client.http("GET", "/healthz"))["tables"])
-
-
-async def until(condition: Any, timeout: float, what: str) -> None:
-    """Wait until the async ``condition()`` holds, polling."""
-    deadline = time.monotonic() + timeout
-    while not await condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not reached within {timeout} s: {what}")
-        await asyncio.sleep(0.05)
 
 
 def no_tracebacks(srv: ServerProcess) -> None:

@@ -8,10 +8,7 @@ import asyncio
 import io
 import logging
 import random
-import re
-import shutil
 import socket
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -25,8 +22,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.typing import Origin
 
-from tests.server.conftest import ServerProcess, free_port
+from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
+from tests.services import nginx_from_docs
 from ulti.bots.random_bot import RandomBot
 from ulti.engine.record import action_to_json
 from ulti.engine.view import SeatView
@@ -34,7 +32,6 @@ from ulti.server import logs
 from ulti.server.client import GameClient, ServerError
 from ulti.server.metrics import Metrics
 
-DEPLOY_DOC = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 
@@ -268,36 +265,11 @@ async def test_bad_input_is_counted_not_logged(server: ServerProcess) -> None:
 # ---------------------------------------------------------------- who may read it
 
 
-def nginx_config(listen: int, upstream: int, folder: Path) -> str:
-    """The ```nginx block of docs/deploy.md, its three upstreams all pointing at one test server."""
-    block = re.search(r"```nginx\n(.*?)```", DEPLOY_DOC.read_text(), re.S)
-    assert block is not None
-    config = re.sub(r"127\.0\.0\.1:800[123]", f"127.0.0.1:{upstream}", block.group(1))
-    config = config.replace("listen 8000;", f"listen 127.0.0.1:{listen};")
-    return config.replace("pid /run/ulti-nginx.pid;", f"pid {folder}/nginx.pid;\nerror_log {folder}/error.log;")
-
-
 @pytest.fixture
 def nginx_in_front(server: ServerProcess, tmp_path: Path) -> Iterator[str]:
-    """The documented nginx configuration in front of ``server``; yields the proxy's base URL."""
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    if not Path(nginx).exists():
-        pytest.skip("nginx is not installed")
-    listen = free_port()
-    conf = tmp_path / "nginx.conf"
-    conf.write_text(nginx_config(listen, server.port, tmp_path))
-    proc = subprocess.Popen([nginx, "-p", str(tmp_path), "-c", str(conf), "-e", str(tmp_path / "error.log"),
-                             "-g", "daemon off;"])
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", listen), timeout=0.2):
-                break
-        except OSError:
-            time.sleep(0.05)
-    yield f"http://127.0.0.1:{listen}"
-    proc.terminate()
-    proc.wait(10)
+    """The documented nginx configuration, its three upstreams all this test server; the proxy's URL."""
+    with nginx_from_docs([server.port] * 3, tmp_path) as url:
+        yield url
 
 
 @pytest.mark.asyncio

@@ -12,9 +12,6 @@ from ulti.server.hubcore import (
     Connection,
     HubCore,
 )
-from ulti.server.tablestate import (
-    CommandError,
-)
 
 
 class Lobby(HubCore):
@@ -79,11 +76,10 @@ class Lobby(HubCore):
         elif data.get("kind") == "chat":
             self._deliver_lobby_line(data["line"])
 
-    async def lobby_message(self, conn: Connection, text: object) -> None:
-        """A lobby chat line from ``conn`` (to every process's lobby watchers)."""
-        if not isinstance(text, str) or not text.strip() or len(text) > 300:
-            raise CommandError("bad_chat", "text must be a non-empty string of at most 300 characters")
-        line = {"name": conn.name, "text": text.strip()}  # checked at the edge (inputs.clean_text)
+    async def lobby_message(self, conn: Connection, text: str) -> None:
+        """A lobby chat line from ``conn`` (to every process's lobby watchers); ``text`` was checked at
+        the edge (``inputs.clean_text``)."""
+        line = {"name": conn.name, "text": text}
         self._deliver_lobby_line(line)
         if self.cluster is not None:
             await self.cluster.publish_lobby({"kind": "chat", "line": line})

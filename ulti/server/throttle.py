@@ -46,7 +46,6 @@ class MessageBucket:
     tokens: float = 0.0
     last_refill: float = field(default_factory=time.monotonic)
     last_refusal: float = 0.0  # when the player was last told they send too fast
-    dropped: int = 0  # messages over the rate since the last one accepted
 
     def __post_init__(self) -> None:
         """Start full."""
@@ -58,10 +57,8 @@ class MessageBucket:
         self.tokens = min(2 * self.rate, self.tokens + (now - self.last_refill) * self.rate)
         self.last_refill = now
         if self.tokens < 1:
-            self.dropped += 1
             return False
         self.tokens -= 1
-        self.dropped = 0
         return True
 
     def should_answer(self) -> bool:
