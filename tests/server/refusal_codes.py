@@ -24,6 +24,10 @@ ERROR_ARGS: dict[str, set[str]] = {
     "seat_taken": {"seat"},
     "seats_empty": {"seats"},
     "not_your_turn": {"seat"},
+    "rate_limited": {"retry_after"},
+    "too_many_connections": {"limit"},
+    "too_large": {"max_bytes"},
+    "too_deep": {"max_depth"},
 }
 #: codes the page makes itself (api.js: the server could not be reached)
 CLIENT_CODES = {"network"}

@@ -12,7 +12,7 @@ import asyncio
 import json
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from string import Formatter
 from typing import Any
 
@@ -38,7 +38,9 @@ from ulti.engine.record import action_to_json
 from ulti.engine.view import SeatView
 from ulti.server.client import GameClient
 from ulti.server.errors import CommandError
+from ulti.server.inputs import MAX_DEPTH, BadInput, decode_json
 from ulti.server.tablestate import PRESET_PHRASES, TableState
+from ulti.server.throttle import Quotas, Throttle
 
 HOST, ANNA = "host0000", "anna0000"
 EN, HU = i18n_dictionary("en"), i18n_dictionary("hu")
@@ -148,6 +150,32 @@ def test_table_commands_carry_their_values() -> None:
         assert (error.value.code, error.value.params) == (code, params)
         assert error.value.to_json()["args"] == params
         assert set(params) == ERROR_ARGS[code]
+
+
+def test_edge_refusals_carry_the_limit_they_enforce() -> None:
+    """Size, depth, rate and socket quotas name their limit in ``args``, so the page can say it."""
+    refusals: list[CommandError] = []
+    parses: tuple[Callable[[], object], ...] = (
+        lambda: decode_json(b"[" + b"1," * 40 + b"1]", 64),
+        lambda: decode_json("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1), 4096),
+    )
+    for call in parses:
+        with pytest.raises(BadInput) as error:
+            call()
+        refusals.append(error.value)
+    throttle = Throttle(Quotas(sessions_per_address="1/minute", connections_per_player=1))
+    throttle.new_session("10.0.0.1")
+    throttle.open_connection("p1", "10.0.0.1")
+    for call in (lambda: throttle.new_session("10.0.0.1"), lambda: throttle.open_connection("p1", "10.0.0.2")):
+        with pytest.raises(BadInput) as error:
+            call()
+        refusals.append(error.value)
+    too_large, too_deep, rate_limited, too_many = refusals
+    assert too_large.params == {"max_bytes": 64} and too_deep.params == {"max_depth": MAX_DEPTH}
+    assert too_many.params == {"limit": 1}
+    assert set(rate_limited.params) == {"retry_after"} and 1 <= rate_limited.params["retry_after"] <= 60
+    for refusal in refusals:
+        assert set(refusal.to_json()["args"]) == ERROR_ARGS[refusal.code], refusal.code
 
 
 def test_chat_phrases_are_stored_as_keys_and_old_english_phrases_still_load() -> None:

@@ -19,7 +19,8 @@ from tests.web.driver import create_table, sign_in
 from ulti.engine.errors import CARD_HINTS, RULES, IllegalAction
 from ulti.server.tablestate import PRESET_PHRASES
 
-SAMPLE_VALUES: dict[str, Any] = {"seat": 1, "name": "Anna", "seats": [1, 2], "suit": "C", "card": "KC"}
+SAMPLE_VALUES: dict[str, Any] = {"seat": 1, "name": "Anna", "seats": [1, 2], "suit": "C", "card": "KC",
+                                 "retry_after": 7, "limit": 4, "max_bytes": 65536, "max_depth": 16}
 
 WORD_ALL_JS = """async (samples) => {
   const m = await import('/js/i18n.js');

@@ -14,12 +14,14 @@ from ulti.engine.actions import Action
 from ulti.engine.cards import (
     ACE,
     KING,
+    PLAIN_ORDER_STRENGTH,
     POINT_CARDS,
     QUEEN,
     SEVEN,
     SUIT_LETTERS,
     SUIT_MASKS,
     TEN,
+    TRUMP_ORDER_STRENGTH,
     Card,
     CardSet,
     count,
@@ -30,13 +32,10 @@ from ulti.engine.deal import Phase
 from ulti.engine.play import beats, trick_winner_index
 from ulti.engine.view import SeatChoices, SeatView
 
-# Strength of a card inside its suit (0 = the 7); used to sort and to judge winners.
-_TRUMP_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)
-_PLAIN_STRENGTH = tuple(range(8))
-
 
 def _strength(card: Card, trumps: bool) -> int:
-    return (_TRUMP_STRENGTH if trumps else _PLAIN_STRENGTH)[card & 7]
+    # the card's place inside its suit in the engine's rank order; used to sort and to judge winners
+    return (TRUMP_ORDER_STRENGTH if trumps else PLAIN_ORDER_STRENGTH)[card & 7]
 
 
 def _has(hand: CardSet, suit: int, rank: int) -> bool:

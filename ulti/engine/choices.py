@@ -7,7 +7,7 @@ from typing import Any
 
 from ulti.engine.cards import Card, CardSet
 from ulti.engine.contracts import Bid, Part
-from ulti.engine.errors import RuleArg
+from ulti.engine.errors import CARD_HINTS, RuleArg, word
 from ulti.engine.play import Refusal
 from ulti.engine.view import KontraOffer, RefusedCard, SeatChoices
 
@@ -29,11 +29,17 @@ class Choices:
     kontra_parts: list[Part] = field(default_factory=list)
     kontra_step: str = ""
     cards: CardSet = 0
-    refused: dict[Card, str] = field(default_factory=dict)
     #: for each refused card, which rule refuses it (a code of ``errors.CARD_HINTS``) and the values
     #: its wording names, for clients that word it themselves
     refused_rules: dict[Card, str] = field(default_factory=dict)
     refused_args: dict[Card, dict[str, RuleArg]] = field(default_factory=dict)
+
+    @property
+    def refused(self) -> dict[Card, str]:
+        """Why each refused card may not be played, in English (worded on demand: most callers,
+        the bots and the random players among them, only need ``cards``)."""
+        args = self.refused_args
+        return {card: word(CARD_HINTS[rule], args[card]) for card, rule in self.refused_rules.items()}
 
     def any(self) -> bool:
         """Whether the seat has anything to do."""

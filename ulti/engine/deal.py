@@ -7,13 +7,13 @@ meant to leave the engine for a player: exactly what that seat may see, as an im
 (``ulti.engine.view``) whose ``to_json()`` is the wire form (``view(seat)``).
 
 The parts ``Deal`` is built from: ``phase`` (``Phase``), ``choices`` (``Choices``, what a seat may do),
-``kontra`` (``KontraChain``, the kontra rules and the chain after trick 1).
+``kontra`` (``KontraChain``, the kontra rules and the chain after trick 1) and ``dealviews``
+(``DealViews``, what each seat may see).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from ulti.engine import actions as act
 from ulti.engine.actions import Action, Kind
@@ -31,7 +31,6 @@ from ulti.engine.cards import (
 )
 from ulti.engine.choices import MINOR_SUITS, Choices
 from ulti.engine.contracts import (
-    KONTRA_STEP_NAMES,
     TOP_RUNG,
     Bid,
     Part,
@@ -40,8 +39,8 @@ from ulti.engine.contracts import (
 from ulti.engine.contracts import (
     Kind as BidKind,
 )
-from ulti.engine.errors import CARD_HINTS, IllegalAction, RecordError, word
-from ulti.engine.kontra import KontraChain
+from ulti.engine.dealviews import DealViews
+from ulti.engine.errors import IllegalAction, RecordError
 from ulti.engine.phase import Phase
 from ulti.engine.play import (
     NO_TRUMP,
@@ -56,29 +55,17 @@ from ulti.engine.play import (
 from ulti.engine.scoring import (
     DealResult,
     Trick,
-    counting_marriages,
     give_up_result,
-    marriages_of,
     settle,
 )
 from ulti.engine.view import (
-    AuctionState,
-    ChainState,
-    ContractState,
-    CurrentTrick,
-    Hands,
     LogEntry,
-    Marriages,
     PlayedTrick,
     SeatMarriages,
-    SeatView,
     card_codes,
 )
 
 __all__ = ["MINOR_SUITS", "Choices", "Deal", "Phase"]
-
-_NO_MARRIAGES: SeatMarriages = (None, None, None)
-
 
 def _validate_hands(hands: Sequence[CardSet], dealer: int) -> None:
     if dealer not in (0, 1, 2):
@@ -97,7 +84,7 @@ def _validate_hands(hands: Sequence[CardSet], dealer: int) -> None:
         seen |= hand
 
 
-class Deal(KontraChain):
+class Deal(DealViews):
     """The state of one deal. Build it from the dealt hands, then ``apply`` actions."""
 
     def __init__(self, hands: Sequence[CardSet | Iterable[Card]], dealer: int) -> None:
@@ -236,7 +223,6 @@ class Deal(KontraChain):
                 led, top, seven = self.led_suit(), self.top_card(), self.held_seven(seat)
                 ch.cards = legal_cards(hand, led, top, self.trump, seven)
                 for card, (refusal, args) in refusals(hand, led, top, self.trump, seven).items():
-                    ch.refused[card] = word(CARD_HINTS[refusal.value], args)
                     ch.refused_rules[card] = refusal.value
                     ch.refused_args[card] = args
         return ch
@@ -447,145 +433,6 @@ class Deal(KontraChain):
         )
         self.phase = Phase.DONE
         self.to_move = -1
-
-    # ------------------------------------------------------------------ views
-
-    def hands_open(self) -> bool:
-        """Whether all hands are face up: an open contract after trick 1 and its kontra chain."""
-        contract = self.contract
-        return (
-            contract is not None and contract.is_open and self.phase is Phase.PLAY
-            and bool(self.tricks) and not self.in_chain
-        )
-
-    def marriage_announcement(self, seat: int) -> Marriages | None:
-        """The marriages ``seat`` announced with its card to trick 1 (trump contracts), else None."""
-        if not self.start_hands or self.trump == NO_TRUMP or self.contract is None:
-            return None
-        played = bool(self.tricks) or (seat - self.leader) % 3 < len(self.trick)
-        if not played:
-            return None
-        forty, twenties = marriages_of(self.start_hands[seat], self.trump)
-        counting = counting_marriages(self.contract, seat == self.declarer, forty, twenties)
-        return Marriages(forty, twenties, counting)
-
-    def _seat_marriages(self) -> SeatMarriages:
-        # Fixed once a seat has announced: computed until all three have, then kept.
-        if self._marriages is not None:
-            return self._marriages
-        if not self.start_hands or self.trump == NO_TRUMP:
-            return _NO_MARRIAGES
-        a, b, c = (self.marriage_announcement(s) for s in range(3))
-        if a is not None and b is not None and c is not None:
-            self._marriages = (a, b, c)
-        return (a, b, c)
-
-    def _public_log(self, viewer: int | None) -> list[LogEntry]:
-        # Views are built after every action for every watcher: extend a cached log, never rebuild it.
-        # A spectator's entries change once, when the deal ends (discards become visible).
-        # The list is the cache itself: callers copy it.
-        done = self.phase is Phase.DONE
-        key = (viewer, done)
-        entries, talon = self._log_cache.get(key, ([], 0))
-        history = self.history
-        if len(entries) < len(history):
-            plain = self._plain_log
-            plain.extend(LogEntry.of(action, False, 0) for action in history[len(plain) :])
-            for i in range(len(entries), len(history)):
-                action = history[i]
-                taken = 0
-                if action.kind is Kind.TAKE:
-                    taken = talon
-                elif action.discard is not None:
-                    talon = (1 << action.discard[0]) | (1 << action.discard[1])
-                else:
-                    entries.append(plain[i])  # nothing in it is hidden from anybody
-                    continue
-                # a spectator sees the discards and talon pick-ups only once the deal is over
-                own = viewer == action.seat or (viewer is None and done)
-                entries.append(LogEntry.of(action, True, taken) if own else plain[i])
-            self._log_cache[key] = (entries, talon)
-        return entries
-
-    def public_entry(self, index: int, viewer: int | None) -> dict[str, Any]:
-        """Action ``index`` of the history as ``viewer`` may see it (discards and taken cards only if own)."""
-        return self._public_log(viewer)[index].to_json()
-
-    def seat_view(self, seat: int | None) -> SeatView:
-        """What ``seat`` may see now (``None``: a spectator, who sees no hidden card before the end)."""
-        phase = self.phase
-        done = phase is Phase.DONE
-        hands = self.hands
-        shown: Hands
-        if done or self.hands_open():
-            shown = (hands[0], hands[1], hands[2])
-        else:
-            shown = (
-                hands[0] if seat == 0 else None,
-                hands[1] if seat == 1 else None,
-                hands[2] if seat == 2 else None,
-            )
-        contract = self.contract
-        high_bid = self.high_bid
-        talon = self.talon
-        won = self.won
-        choices = None
-        if seat is not None:
-            ch = self.choices(seat)
-            if ch.any():
-                choices = ch.freeze()
-        dealt = self.dealt
-        played = self._played
-        if len(played) < len(self.tricks):
-            played.extend(PlayedTrick.of(t) for t in self.tricks[len(played) :])
-        # positional, in field order: views are built per seat per event, and keywords cost here
-        return SeatView(
-            seat,
-            self.dealer,
-            self.opener,
-            phase,
-            self.to_move,
-            shown,  # hands
-            (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count()),  # hand_sizes
-            tuple(self._public_log(seat)),  # log
-            AuctionState(
-                high_bid,
-                self.high_bidder if high_bid else None,
-                self.passes,
-                self.obliged if phase is Phase.AUCTION else False,
-            ),
-            talon if talon and (done or (seat is not None and seat == self.talon_by)) else None,
-            (
-                ContractState(
-                    contract,
-                    self.declarer,
-                    None if self.trump == NO_TRUMP or phase is Phase.TRUMP else self.trump,
-                )
-                if contract
-                else None
-            ),
-            tuple((p, self.multiplier(p)) for p in self._ordered(self.levels)) if contract else (),  # kontra
-            (
-                ChainState(
-                    KONTRA_STEP_NAMES[self.chain_level],
-                    tuple(self._ordered(self.chain_prev)),
-                    tuple(sorted(self.chain_declined)),
-                )
-                if self.in_chain
-                else None
-            ),
-            CurrentTrick(self.leader, tuple(self.trick)) if self.start_hands else None,
-            tuple(played),  # tricks
-            (won[0], won[1], won[2]),
-            self._seat_marriages(),
-            self.result,
-            (dealt[0], dealt[1], dealt[2]) if done else None,
-            choices,
-        )
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """``seat_view(seat)`` as JSON: the wire form (docs/protocol.md §10, the table view's ``deal``)."""
-        return self.seat_view(seat).to_json()
 
     # ------------------------------------------------------------------ enumeration
 

@@ -373,7 +373,8 @@ async def _excess(conn: Connection, bucket: MessageBucket, settings: Settings) -
     """
     if bucket.should_answer():
         message = f"too many messages: at most {settings.rate_per_second:g} per second; the excess was dropped"
-        conn.send({"type": "error", "id": None, "code": "rate_limited", "message": message})
+        # the allowance refills within a second: the page can say when to try again
+        conn.send({"type": "error", "id": None, "code": "rate_limited", "message": message, "args": {"retry_after": 1}})
     await asyncio.sleep(bucket.pause())
     bucket.no_credit()
 

@@ -90,7 +90,9 @@ class RequestGuard:
             await self.app(scope, bounded_receive, tracking_send)
         except BodyTooLarge:
             if not started:
-                await self._answer(send, 413, "too_large", f"a request body may be at most {limit} bytes")
+                await self._answer(
+                    send, 413, "too_large", f"a request body may be at most {limit} bytes", {"max_bytes": limit}
+                )
 
     def _has_session_cookie(self, headers: list[tuple[str, str]]) -> bool:
         # every Cookie header, parsed as Starlette parses them (keys stripped): no spelling slips by
@@ -98,29 +100,35 @@ class RequestGuard:
             name == "cookie" and self.cookie_name in cookie_parser(value) for name, value in headers
         )
 
-    def _refusal(self, scope: Scope, headers: dict[str, str], session_cookie: bool) -> tuple[int, str, str] | None:
+    def _refusal(
+        self, scope: Scope, headers: dict[str, str], session_cookie: bool
+    ) -> tuple[int, str, str, dict[str, Any] | None] | None:
         length = headers.get("content-length")
         if length is not None and (not (length.isascii() and length.isdigit()) or int(length) > self.max_body_bytes):
-            return 413, "too_large", f"a request body may be at most {self.max_body_bytes} bytes"
+            limit = self.max_body_bytes
+            return 413, "too_large", f"a request body may be at most {limit} bytes", {"max_bytes": limit}
         if scope["method"] not in STATE_CHANGING or not scope["path"].startswith("/api/"):
             return None
         content_type = headers.get("content-type", "").split(";")[0].strip().lower()
         has_body = length not in (None, "0") or "transfer-encoding" in headers
         if has_body and content_type != "application/json":
-            return 415, "bad_content_type", "a request body must be JSON (content-type: application/json)"
+            return 415, "bad_content_type", "a request body must be JSON (content-type: application/json)", None
         # Only a bearer token authenticates without the cookie: any other Authorization (a proxy's
         # Basic credentials, which browsers attach by themselves) leaves the cookie in charge.
         bearer = headers.get("authorization", "").lower().startswith("bearer ")
         if not bearer and session_cookie:
             origin = headers.get("origin")
             if origin is None or not same_origin(origin, headers.get("host"), self.allowed_origins):
-                return 403, "bad_origin", "a request authenticated by the session cookie must come from this site"
+                return 403, "bad_origin", "a request authenticated by the session cookie must come from this site", None
         return None
 
-    async def _answer(self, send: Send, status: int, code: str, message: str) -> None:
+    async def _answer(self, send: Send, status: int, code: str, message: str, args: dict[str, Any] | None) -> None:
         if self.on_refusal is not None:
             self.on_refusal(code)
-        body = orjson.dumps({"error": {"code": code, "message": message}})
+        error: dict[str, Any] = {"code": code, "message": message}
+        if args:
+            error["args"] = args  # the values the page words the refusal with (docs/protocol.md §16)
+        body = orjson.dumps({"error": error})
         await send(
             {
                 "type": "http.response.start",

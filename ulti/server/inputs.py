@@ -64,15 +64,21 @@ def decode_json(raw: str | bytes, max_bytes: int, what: str = "message") -> Any:
     """
     size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
-        raise BadInput("too_large", f"a {what} may be at most {max_bytes} bytes")
+        raise BadInput("too_large", f"a {what} may be at most {max_bytes} bytes", params={"max_bytes": max_bytes})
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         if "depth limit" in str(exc):
-            raise BadInput("too_deep", f"a {what} may nest at most {MAX_DEPTH} levels of arrays and objects") from None
+            raise BadInput(
+                "too_deep", f"a {what} may nest at most {MAX_DEPTH} levels of arrays and objects",
+                params={"max_depth": MAX_DEPTH},
+            ) from None
         raise BadInput("bad_json", f"malformed JSON: {_first_line(str(exc))}") from None
     if _depth(data, MAX_DEPTH) > MAX_DEPTH:
-        raise BadInput("too_deep", f"a {what} may nest at most {MAX_DEPTH} levels of arrays and objects")
+        raise BadInput(
+            "too_deep", f"a {what} may nest at most {MAX_DEPTH} levels of arrays and objects",
+            params={"max_depth": MAX_DEPTH},
+        )
     return data
 
 

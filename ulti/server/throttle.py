@@ -105,13 +105,16 @@ class Throttle:
     def open_connection(self, player_id: str, address: str) -> None:
         """A WebSocket of ``player_id`` from ``address`` is about to be accepted; count it as open."""
         if self._open_by_player[player_id] >= self.quotas.connections_per_player:
+            limit = self.quotas.connections_per_player
             raise BadInput(
                 "too_many_connections",
-                f"at most {self.quotas.connections_per_player} connections per player: close another tab first",
+                f"at most {limit} connections per player: close another tab first",
+                params={"limit": limit},
             )
         if self._open_by_address[address] >= self.quotas.connections_per_address:
+            limit = self.quotas.connections_per_address
             raise BadInput(
-                "too_many_connections", f"at most {self.quotas.connections_per_address} connections per address"
+                "too_many_connections", f"at most {limit} connections per address", params={"limit": limit}
             )
         self._hit(self.quotas.connects_per_address, "connect", address, "connections from your address")
         self._hit(self.quotas.connects_per_player, "connect-player", player_id, "connections by you")
@@ -146,4 +149,6 @@ class Throttle:
             return
         reset = self._limiter.get_window_stats(item, kind, key).reset_time
         wait = max(1, math.ceil(reset - time.time()))
-        raise BadInput("rate_limited", f"too many {what} (at most {rate}): try again in {wait} s")
+        raise BadInput(
+            "rate_limited", f"too many {what} (at most {rate}): try again in {wait} s", params={"retry_after": wait}
+        )
