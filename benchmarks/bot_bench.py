@@ -1,23 +1,40 @@
-"""Strong bot speed (``make bench``): seconds per card decision and per auction decision, one core.
+"""Strong and expert bot speed (``make bench``): seconds per card decision and per auction decision, one core.
 
 A fixed set of positions (fixed seeds): deals played by heuristic bots, every view in which a seat had
 to play a card (the kontra steps are timed as card decisions, being decided at the same time) and
-every auction view (discard and bid, take or pass). The strong bot at its default settings decides
-each once. Printed: median, p95 and max seconds; the card figures also for decisions with a real
-choice (at least two legal cards).
+every auction view (discard and bid, take or pass). The strong bot, then the expert bot, at their
+default settings (a fixed number of worlds per decision; the time budgets are only safety stops, whose
+count is printed) decide each once. Printed: median, p95 and max CPU seconds; the card figures also for
+decisions with a real choice (at least two legal cards).
 
-    python -m benchmarks.bot_bench [--deals N] [--seed S]   # default 20 deals
+Then the declarer's opening lead in each contract family (``--leads`` declarer-friendly deals per
+family: ``benchmarks.solver_bench.friendly_deals``), the strong bot against the old strong bot
+(``benchmarks.baseline.old_bot``: the old card decision on the old search) on the same views with the
+same seeds, in CPU seconds of this process (one core; on a shared machine the fair measure):
+
+- **default settings**: the bots as they play (32 worlds, the safety stop checked between worlds);
+- **fixed work**: all 32 worlds whatever the time (the safety stop out of reach), so that old and new
+  do the same work and the figure is the search's speed alone.
+
+    python -m benchmarks.bot_bench [--deals N] [--seed S] [--leads L]   # default 20 deals, 40 leads
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import statistics
 import time
+from collections.abc import Callable
 
+from benchmarks.baseline import old_solver
+from benchmarks.baseline.old_bot import OldStrongBot
+from benchmarks.solver_bench import friendly_deals
+from ulti.bots.expert import ExpertBot
 from ulti.bots.heuristic import HeuristicBot
+from ulti.bots.solver import clear_table
 from ulti.bots.strong import StrongBot
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
@@ -27,6 +44,9 @@ TARGET_CARD_MEDIAN = 0.3
 TARGET_CARD_P95 = 1.5
 TARGET_AUCTION_MEDIAN = 1.0
 TARGET_AUCTION_P95 = 3.0
+TARGET_LEAD_MEDIAN = 0.15
+TARGET_LEAD_P95 = 0.6
+LEAD_CODES = ["M-S", "M-SU", "M-40", "M-20", "M-40UD", "H-S", "H-SU", "N-B", "N-D"]
 
 
 def pin_to_one_core() -> None:
@@ -63,22 +83,50 @@ def report(label: str, times: list[float], median_target: float, p95_target: flo
           f"  (target median <= {median_target} s, p95 <= {p95_target} s: {verdict})")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--deals", type=int, default=20, help="heuristic deals whose positions are timed")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    pin_to_one_core()
-    views = positions(args.deals, args.seed)
-    bot = StrongBot(random.Random(args.seed))
+def lead_views(code: str, n: int, seed: int) -> list[SeatView]:
+    """The declarer's view at his opening lead in ``n`` declarer-friendly deals of ``code``."""
+    views = []
+    for p in friendly_deals(code, n, seed):
+        deal = Deal.at_play(list(p.hands), (p.declarer + 2) % 3, p.declarer, p.bid, p.trump, p.talon)
+        views.append(deal.seat_view(p.declarer))
+    return views
+
+
+def lead_times(views: list[SeatView], make: Callable[[random.Random], StrongBot]) -> list[float]:
+    """CPU seconds of each decision (a fresh bot per view, seeded by its index; the new search's table
+    emptied first, untimed, so that no decision reuses what an earlier run of the same view stored)."""
+    times = []
+    for i, view in enumerate(views):
+        bot = make(random.Random(i))
+        clear_table()
+        start = time.process_time()
+        bot.act(view)
+        times.append(time.process_time() - start)
+    return times
+
+
+def lead_report(code: str, mode: str, old: list[float], new: list[float]) -> bool:
+    """Print old and new; whether the new figures meet the targets."""
+    old, new = sorted(old), sorted(new)
+    p95 = min(len(new) - 1, int(0.95 * len(new)))
+    om, op, nm, np_ = statistics.median(old), old[p95], statistics.median(new), new[p95]
+    ok = nm <= TARGET_LEAD_MEDIAN and np_ <= TARGET_LEAD_P95
+    print(f"  {code:7s} {mode:16s} old median {om:6.3f} s p95 {op:6.3f} s   new median {nm:6.3f} s p95 {np_:6.3f} s"
+          f"   old/new median x{om / max(nm, 1e-6):5.1f}  {'ok' if ok else 'OVER TARGET'}")
+    return ok
+
+
+def decision_report(name: str, bot: StrongBot, views: list[SeatView], args: argparse.Namespace) -> None:
+    """Time ``bot``'s decision on every view and print the figures by kind of decision."""
     card_all: list[float] = []
     card_choice: list[float] = []
     auction: list[float] = []
     other: list[float] = []
     for view in views:
-        start = time.perf_counter()
+        # CPU seconds of this process: on a shared machine the load does not inflate them
+        start = time.process_time()
         bot.act(view)
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         choices = view.choices
         if view.phase is Phase.AUCTION:
             auction.append(elapsed)
@@ -88,11 +136,39 @@ def main() -> None:
                 card_choice.append(elapsed)
         else:
             other.append(elapsed)
-    print(f"Strong bot (default settings), {args.deals} heuristic deals (seed {args.seed}), one core")
+    print(f"{name} bot (default settings), {args.deals} heuristic deals (seed {args.seed}), one core,"
+          f" safety stops {bot.safety_stops}")
     report("card decisions (all)", card_all, TARGET_CARD_MEDIAN, TARGET_CARD_P95)
     report("card decisions (two or more legal cards)", card_choice, TARGET_CARD_MEDIAN, TARGET_CARD_P95)
     report("auction decisions (talon, discard, bid)", auction, TARGET_AUCTION_MEDIAN, TARGET_AUCTION_P95)
     report("trump / give-up decisions", other, TARGET_AUCTION_MEDIAN, TARGET_AUCTION_P95)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", type=int, default=20, help="heuristic deals whose positions are timed")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--leads", type=int, default=40, help="declarer-friendly deals per family for the leads")
+    args = parser.parse_args()
+    pin_to_one_core()
+    old_solver()  # compiled before any timing
+    views = positions(args.deals, args.seed)
+    for name, make in (("Strong", StrongBot), ("Expert", ExpertBot)):
+        decision_report(name, make(random.Random(args.seed)), views, args)
+    print(f"Declarer's opening lead, {args.leads} declarer-friendly deals per family, CPU seconds, old bot / new bot"
+          f" (target new median <= {TARGET_LEAD_MEDIAN} s, p95 <= {TARGET_LEAD_P95} s):")
+    missed = 0
+    for code in LEAD_CODES:
+        views = lead_views(code, args.leads, args.seed)
+        for mode, budget in (("default settings", None), ("fixed work", math.inf)):
+            def make_old(rng: random.Random, budget: float | None = budget) -> StrongBot:
+                return OldStrongBot(rng) if budget is None else OldStrongBot(rng, time_budget=budget)
+
+            def make_new(rng: random.Random, budget: float | None = budget) -> StrongBot:
+                return StrongBot(rng) if budget is None else StrongBot(rng, time_budget=budget)
+
+            missed += not lead_report(code, mode, lead_times(views, make_old), lead_times(views, make_new))
+    print(f"Leads: {'every target met' if not missed else f'{missed} rows over target'}")
 
 
 if __name__ == "__main__":

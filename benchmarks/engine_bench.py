@@ -1,7 +1,15 @@
 """Engine speed figures (``make bench``): medians of repeated runs on one core, with ratios.
 
 Printed figures:
-- random legal card-play games per second (fresh deal, fixed trump contract, 10 random tricks, scored);
+- random legal card-play games per second (fresh deal, fixed trump contract, 10 random tricks, scored)
+  through ``Deal`` (the public API), the old card-play path and settlement (``benchmarks.baseline``:
+  ``old_deal``, ``old_scoring``) against the new ones in the same run on the same games (CPU time of
+  this process, interleaved repeats), and through the core alone (``legal_cards``,
+  ``trick_winner_index`` and ``settle`` on plain ints). Twice, with two harnesses, each the same for
+  old and new: the issue's (each deal shuffled and each card drawn with ``random_card`` inside the
+  timed loop: about a quarter of the new path's time), and a lean one (the same kind of games: the
+  deals drawn before the timing, each card drawn uniformly from the legal ones with one
+  ``random()``), whose figure is closer to the engine's own;
 - complete random legal deals per second (auction with talon, kontra, play, scoring), and the same
   with random bots acting from their typed views (``Deal.seat_view``);
 - wire views per second (``Deal.view``: the JSON a server sends, for every seat and a spectator after
@@ -24,17 +32,20 @@ import tempfile
 import time
 from collections.abc import Callable
 
+from benchmarks.baseline.old_deal import OldDeal
 from ulti.bots.random_bot import RandomBot, random_card, random_legal_action
 from ulti.cli import score_text
 from ulti.engine.cards import iter_cards
 from ulti.engine.contracts import BIDS_BY_CODE
 from ulti.engine.deal import Deal
 from ulti.engine.dealing import deal_hands
-from ulti.engine.play import legal_cards
+from ulti.engine.play import legal_cards, trick_winner_index
 from ulti.engine.record import deal_to_record
+from ulti.engine.scoring import Trick, settle
 
 REPEATS = 5
 PEER_GAMES_PER_S = 3_300
+PEER_DEAL_GAMES_PER_S = 4_490  # the peer's engine, games/s, as the issue measured it beside ours (5,070/s then)
 PEER_GENERATIONS_PER_S = 290_000
 
 
@@ -54,8 +65,8 @@ def median_rate(work: Callable[[], int], repeats: int = REPEATS) -> float:
     return statistics.median(rates)
 
 
-def card_play_games(n: int, seed: int = 1) -> int:
-    """Play ``n`` random card-play games through ``Deal.play``; return n."""
+def card_play_games(n: int, seed: int = 1, deal_class: type[Deal] = Deal) -> int:
+    """Play ``n`` random card-play games through ``Deal.play`` (or ``deal_class``'s); return n."""
     rng = random.Random(seed)
     bid = BIDS_BY_CODE["M-S"]
     for _ in range(n):
@@ -63,10 +74,119 @@ def card_play_games(n: int, seed: int = 1) -> int:
         talon_cards = list(iter_cards(hands[1]))[:2]
         talon = (1 << talon_cards[0]) | (1 << talon_cards[1])
         hands[1] &= ~talon
-        deal = Deal.at_play(hands, 0, 1, bid, 1, talon)
+        deal = deal_class.at_play(hands, 0, 1, bid, 1, talon)
         while deal.result is None:
             deal.play(deal.to_move, random_card(deal.legal_card_mask(), rng))
     return n
+
+
+Dealt = tuple[list[int], int]
+
+
+def drawn_deals(n: int, seed: int = 1) -> list[Dealt]:
+    """``n`` deals as ``card_play_games`` draws them (10-card hands, talon), drawn before any timing."""
+    rng = random.Random(seed)
+    out: list[Dealt] = []
+    for _ in range(n):
+        hands = deal_hands(rng, 0)
+        talon_cards = list(iter_cards(hands[1]))[:2]
+        talon = (1 << talon_cards[0]) | (1 << talon_cards[1])
+        hands[1] &= ~talon
+        out.append((hands, talon))
+    return out
+
+
+def lean_games(deals: list[Dealt], deal_class: type[Deal] = Deal, seed: int = 1) -> int:
+    """Random legal games through ``deal_class`` on ready ``deals`` (the lean harness): each card drawn
+    uniformly from ``legal_card_mask()`` with one ``random()``; return how many games were played."""
+    rand = random.Random(seed).random
+    bid = BIDS_BY_CODE["M-S"]
+    for hands, talon in deals:
+        deal = deal_class.at_play(hands, 0, 1, bid, 1, talon)
+        while deal.result is None:
+            mask = deal.legal_card_mask()
+            for _ in range(int(rand() * mask.bit_count())):
+                mask &= mask - 1  # drop the lowest card: the k-th card is then the lowest left
+            deal.play(deal.to_move, (mask & -mask).bit_length() - 1)
+    return len(deals)
+
+
+def core_games(n: int, seed: int = 1) -> int:
+    """The games of ``card_play_games`` (same deals, same random cards) on the core alone: plain ints,
+    ``legal_cards``, ``trick_winner_index`` and ``settle``, no ``Deal``; return n."""
+    rng = random.Random(seed)
+    bid = BIDS_BY_CODE["M-S"]
+    trump = 1
+    for _ in range(n):
+        hands = deal_hands(rng, 0)
+        talon_cards = list(iter_cards(hands[1]))[:2]
+        talon = (1 << talon_cards[0]) | (1 << talon_cards[1])
+        hands[1] &= ~talon
+        start = tuple(hands)
+        leader = 1
+        tricks = []
+        for _ in range(10):
+            cards: list[int] = []
+            led = top = -1
+            for i in range(3):
+                seat = (leader + i) % 3
+                card = random_card(legal_cards(hands[seat], led, top, trump, -1), rng)
+                hands[seat] ^= 1 << card
+                cards.append(card)
+                led = cards[0] >> 3
+                top = cards[trick_winner_index(cards, trump)]
+            winner = (leader + trick_winner_index(cards, trump)) % 3
+            tricks.append(Trick(leader, (cards[0], cards[1], cards[2]), winner))
+            leader = winner
+        settle(bid=bid, declarer=1, trump=trump, tricks=tricks, start_hands=start, talon=talon, multipliers={})
+    return n
+
+
+Replay = tuple[list[int], int, list[tuple[int, int]]]
+
+
+def recorded_games(n: int, seed: int = 1) -> list[Replay]:
+    """The games of ``card_play_games`` as (hands, talon, [(seat, card), ...]), to replay without the
+    random choices (so that only the engine is timed)."""
+    rng = random.Random(seed)
+    bid = BIDS_BY_CODE["M-S"]
+    out: list[Replay] = []
+    for _ in range(n):
+        hands = deal_hands(rng, 0)
+        talon_cards = list(iter_cards(hands[1]))[:2]
+        talon = (1 << talon_cards[0]) | (1 << talon_cards[1])
+        hands[1] &= ~talon
+        deal = Deal.at_play(hands, 0, 1, bid, 1, talon)
+        moves = []
+        while deal.result is None:
+            card = random_card(deal.legal_card_mask(), rng)
+            moves.append((deal.to_move, card))
+            deal.play(deal.to_move, card)
+        out.append((hands, talon, moves))
+    return out
+
+
+def replay_games(games: list[Replay], deal_class: type[Deal]) -> int:
+    """Replay ``games`` through ``deal_class``: at_play, then legal_card_mask and play per card (scored)."""
+    bid = BIDS_BY_CODE["M-S"]
+    for hands, talon, moves in games:
+        deal = deal_class.at_play(hands, 0, 1, bid, 1, talon)
+        for seat, card in moves:
+            deal.legal_card_mask()
+            deal.play(seat, card)
+    return len(games)
+
+
+def cpu_rates(works: dict[str, Callable[[], int]], repeats: int = 9) -> dict[str, float]:
+    """Median units per CPU second of each work, the works' repeats interleaved (on a shared machine
+    the process's CPU time is the fair measure of one core, and interleaving spreads any drift)."""
+    rates: dict[str, list[float]] = {name: [] for name in works}
+    for _ in range(repeats):
+        for name, work in works.items():
+            start = time.process_time()
+            units = work()
+            rates[name].append(units / (time.process_time() - start))
+    return {name: statistics.median(r) for name, r in rates.items()}
 
 
 def complete_deals(n: int, seed: int = 2) -> int:
@@ -185,6 +305,27 @@ def main() -> None:
     games = median_rate(lambda: card_play_games(2_000))
     print(f"card-play games/s        {games:10,.0f}   target 6,000 ({games / 6000:.2f}x); "
           f"peer 3,300 ({games / PEER_GAMES_PER_S:.2f}x)")
+    replays = recorded_games(1_000)
+    ready = drawn_deals(1_000)
+    cpu = cpu_rates({
+        "old": lambda: card_play_games(1_000, deal_class=OldDeal),
+        "new": lambda: card_play_games(1_000),
+        "old lean": lambda: lean_games(ready, OldDeal),
+        "new lean": lambda: lean_games(ready, Deal),
+        "core": lambda: core_games(1_000),
+        "old replay": lambda: replay_games(replays, OldDeal),
+        "new replay": lambda: replay_games(replays, Deal),
+    })
+    lean = cpu["new lean"] / cpu["old lean"]
+    print(f"  through Deal, CPU time, lean harness (deals drawn untimed, one random() per card): new"
+          f" {cpu['new lean']:,.0f}, old {cpu['old lean']:,.0f} games/s (new/old {lean:.2f}x, target 2x);"
+          f" peer as measured by the issue 4,490 games/s, ours then 5,070: new at"
+          f" {5_070 * lean / PEER_DEAL_GAMES_PER_S:.2f}x the peer's (target 2x)")
+    print(f"  through Deal, CPU time, the issue's harness (shuffle and random_card timed): new {cpu['new']:,.0f},"
+          f" old {cpu['old']:,.0f} games/s (new/old {cpu['new'] / cpu['old']:.2f}x); core alone"
+          f" {cpu['core']:,.0f} (Deal/core {cpu['new'] / cpu['core']:.2f})")
+    print(f"  the same games replayed (no random choices timed): new {cpu['new replay']:,.0f}, old"
+          f" {cpu['old replay']:,.0f} games/s (new/old {cpu['new replay'] / cpu['old replay']:.2f}x; settle included)")
     deals = median_rate(lambda: complete_deals(500))
     print(f"complete deals/s         {deals:10,.0f}   target 2,000 ({deals / 2000:.2f}x)")
     viewed = median_rate(lambda: complete_deals_with_views(200), repeats=3)

@@ -18,17 +18,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import uvloop
 
-from ulti.bots.random_bot import RandomBot
-from ulti.engine.record import action_to_json
-from ulti.engine.view import SeatView
 from ulti.server.client import GameClient, ServerError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.server.conftest import ServerProcess
+from benchmarks.ceiling import CeilingProcess, run_ceiling
+from tests.server.conftest import ServerProcess, free_port
 from tests.server.helpers import three_players
 from tests.services import Postgres, Redis, start_postgres, start_redis
 
@@ -74,9 +73,34 @@ async def seat_table(bases: list[str], http: httpx2.AsyncClient, index: int) -> 
     """Create one table with three connected players (spread over the processes) and start it."""
     spread = [bases[(index + i) % len(bases)] for i in range(3)]
     _, clients = await three_players(
-        spread, deals=12, start=True, names=f"load{index}", http_client=http, keep_messages=False
+        spread, deals=12, start=True, names=f"load{index}", http_client=http, keep_messages=False, events="patch"
     )
     return clients
+
+
+def random_action(deal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A random legal action (without its seat) read from a seat's wire view: the random bot's
+    choice (``ulti.bots.random_bot``), made from the view's ``choices`` without parsing the view."""
+    choices = deal["choices"]
+    options: list[dict[str, Any]] = []
+    if choices["may_pass"]:
+        options += [{"action": "pass"}] * 4  # passing often keeps random auctions short
+    if choices["may_take"]:
+        options.append({"action": "take"})
+    if choices["bids"]:
+        bid: dict[str, Any] = {"action": "bid", "bid": rng.choice(choices["bids"][:6])}
+        if choices["must_discard"]:
+            bid["discard"] = rng.sample(deal["hands"][str(deal["seat"])], 2)
+        options.append(bid)
+    options += [{"action": "trump", "suit": suit} for suit in choices["trumps"]]
+    if choices["may_give_up"]:
+        options.append({"action": "give_up"})
+    if choices["cards"]:
+        options.append({"action": "play", "card": rng.choice(choices["cards"])})
+    kontra = choices["kontra"]
+    if kontra is not None and (not options or rng.random() < 0.3):
+        return {"action": "kontra", "parts": [p for p in kontra["parts"] if rng.random() < 0.5]}
+    return rng.choice(options)
 
 
 async def player_loop(client: GameClient, seed: int, think: float, stop_at: float, latencies: list[float]) -> int:
@@ -93,8 +117,7 @@ async def player_loop(client: GameClient, seed: int, think: float, stop_at: floa
         await asyncio.sleep(think * rng.uniform(0.5, 1.5))
         assert client.state is not None
         seq = client.seq
-        action = action_to_json(RandomBot(rng).act(SeatView.from_json(client.state["deal"])))
-        action.pop("seat")
+        action = random_action(client.state["deal"], rng)
         start = time.perf_counter()
         try:
             answer = await client.act(action)
@@ -171,8 +194,33 @@ async def run_load(tables: int, seconds: float, think: float, processes: int = 0
     }
 
 
+def run_ceiling_once(tables: int, seconds: float, think: float) -> dict[str, float]:
+    """One run of the bare WebSocket server (``benchmarks/ceiling.py``) with the load run's traffic shape."""
+    with tempfile.TemporaryDirectory() as tmp:
+        server = CeilingProcess(free_port())
+        try:
+            server.start(Path(tmp) / "ceiling.log")
+            assert server.proc is not None
+            pid = server.proc.pid
+            return uvloop.run(run_ceiling(server.port, tables, seconds, think, lambda: cpu_seconds(pid)))
+        finally:
+            server.stop()
+
+
+def _line(kind: str, r: dict[str, float]) -> str:
+    return (
+        f"{kind:34s} {int(r['tables']):4d} tables ({3 * int(r['tables'])} sockets): "
+        f"{r['actions_per_s']:7.1f} actions/s, p50 {r['p50_ms']:6.1f} ms, p99 {r['p99_ms']:6.1f} ms"
+    )
+
+
 def main() -> None:
-    """Print the load figures for each table count (and each process count with --processes)."""
+    """Print the load figures for each table count (and each process count with --processes).
+
+    With the ceiling (the default), each run of the game server alternates with a run of a bare
+    WebSocket server of the same traffic shape (``benchmarks/ceiling.py``), and the medians of the
+    rounds are printed with the game server's throughput and p99 as ratios to the ceiling's.
+    """
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tables", type=int, nargs="+", default=[50, 200])
     parser.add_argument("--seconds", type=float, default=20.0)
@@ -181,26 +229,72 @@ def main() -> None:
         "--processes", type=int, nargs="*", default=[0],
         help="0 = one process on SQLite; N = N processes on PostgreSQL and Redis (e.g. --processes 1 3)",
     )
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each configuration (medians are printed)")
+    parser.add_argument(
+        "--no-ceiling", dest="ceiling", action="store_false",
+        help="skip the bare WebSocket server run (benchmarks/ceiling.py) that each run is compared with",
+    )
     args = parser.parse_args()
     print(
         "What limits the scaling is printed under each run: the CPU each party used, in cores. When the"
         f" total reaches the {CORES} cores of this machine, more server processes cannot add throughput here."
     )
     print(f"load run: {args.seconds:g} s per run, think {args.think:g} s; latency = command to its broadcast")
+    if args.ceiling:
+        print(
+            "ceiling: a bare WebSocket server (uvicorn sans-I/O websockets on uvloop, orjson; no game, no store)"
+            " answering each command with a small event to the table's 3 sockets and an ack, run alternately"
+        )
     for processes in args.processes:
         kind = "1 process, SQLite" if processes == 0 else f"{processes} processes, PostgreSQL + Redis"
         for tables in args.tables:
-            r = uvloop.run(run_load(tables, args.seconds, args.think, processes))
+            runs: list[dict[str, float]] = []
+            ceilings: list[dict[str, float]] = []
+            for _ in range(args.rounds):
+                if args.ceiling:
+                    ceilings.append(run_ceiling_once(tables, args.seconds, args.think))
+                    c = ceilings[-1]
+                    print(_line("  ceiling (bare WebSocket server)", c))
+                    print(
+                        f"{'':34s} CPU in cores: server {c['cpu_servers']:.2f}, load generator {c['cpu_generator']:.2f}"
+                        f"; CPU per action: {_per_action(c)}"
+                    )
+                r = uvloop.run(run_load(tables, args.seconds, args.think, processes))
+                runs.append(r)
+                print(
+                    f"{_line(kind, r)}, {r['kb_per_table']:6.0f} KiB/table (servers' RSS {r['server_rss_mb']:.0f} MiB)"
+                )
+                busy = r["cpu_servers"] + r["cpu_generator"] + r["cpu_services"]
+                print(
+                    f"{'':34s} CPU in cores: servers {r['cpu_servers']:.2f}, load generator {r['cpu_generator']:.2f}, "
+                    f"PostgreSQL+Redis {r['cpu_services']:.2f} = {busy:.2f} of {CORES} cores; "
+                    f"CPU per action: {_per_action(r)}"
+                )
+            if not args.ceiling:
+                continue
+            game, bare = _medians(runs), _medians(ceilings)
+            rounds = f"median of {args.rounds} rounds" if args.rounds > 1 else "1 round"
             print(
-                f"{kind:34s} {r['tables']:4d} tables ({3 * r['tables']} sockets): "
-                f"{r['actions_per_s']:7.1f} actions/s, p50 {r['p50_ms']:6.1f} ms, p99 {r['p99_ms']:6.1f} ms, "
-                f"{r['kb_per_table']:6.0f} KiB/table (servers' RSS {r['server_rss_mb']:.0f} MiB)"
+                f"{kind:34s} {tables:4d} tables, {rounds}: game {game['actions_per_s']:.1f} actions/s p99 "
+                f"{game['p99_ms']:.1f} ms; ceiling {bare['actions_per_s']:.1f} actions/s p99 {bare['p99_ms']:.1f} ms; "
+                f"throughput {_ratio(runs, ceilings, 'actions_per_s'):.2f}x the ceiling's, "
+                f"p99 {_ratio(runs, ceilings, 'p99_ms'):.1f}x the ceiling's"
             )
-            busy = r["cpu_servers"] + r["cpu_generator"] + r["cpu_services"]
-            print(
-                f"{'':34s} CPU in cores: servers {r['cpu_servers']:.2f}, load generator {r['cpu_generator']:.2f}, "
-                f"PostgreSQL+Redis {r['cpu_services']:.2f} = {busy:.2f} of {CORES} cores"
-            )
+
+
+def _per_action(r: dict[str, float]) -> str:
+    """The server's and the load generator's CPU time per action (microseconds)."""
+    per = 1e6 / r["actions_per_s"] if r["actions_per_s"] else float("nan")
+    return f"server {r['cpu_servers'] * per:.0f} us, generator {r['cpu_generator'] * per:.0f} us"
+
+
+def _medians(runs: list[dict[str, float]]) -> dict[str, float]:
+    return {key: statistics.median(r[key] for r in runs) for key in ("actions_per_s", "p50_ms", "p99_ms")}
+
+
+def _ratio(runs: list[dict[str, float]], ceilings: list[dict[str, float]], key: str) -> float:
+    """The median over rounds of each run's figure divided by the ceiling run next to it."""
+    return statistics.median(r[key] / c[key] for r, c in zip(runs, ceilings, strict=True) if c[key])
 
 
 if __name__ == "__main__":

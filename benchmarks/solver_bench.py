@@ -1,38 +1,48 @@
-"""Double-dummy solver speed (``make bench``): full 10-trick solves from the start of play, one core.
+"""Double-dummy solver speed (``make bench``): full 10-trick solves from the start of play, one core,
+the old search (``benchmarks.baseline``: the solver before the DDS-style search) against the new one
+in the same run, on the same deals.
 
-For each contract family, a fixed set of random deals (fixed seeds) with a plausible contract: the
-declarer is the seat (and, for minor-suit bids, the trump suit) that suits the bid best. Printed
-per family: median, p95 and max milliseconds per solve and nodes per second, for the win/lose
-objectives and for the whole contract's value (``Objective.CONTRACT``), value only
-(``best_cards=False``), and the contract value with the best cards too.
+Deal sets (fixed seeds), ``--deals`` per family:
 
-    python -m benchmarks.solver_bench [--deals N]   # default 200 deals per family
+- **uniform**: random deals; the declarer is the seat (and, for minor-suit bids, the trump suit) that
+  suits the bid best;
+- **declarer-friendly**: the declarer's 12 cards are dealt until they make a hand the strong bot would
+  bid the contract with (after its best discard: the bid among its plausible bids, and a declarer
+  likelihood of at least one half; for a betli, low cards); the defenders share the other 20.
+
+Printed per family and set: median, p95 and nodes per solve for the value (``best_cards=False``) and
+for the best card (``best_cards=True``), old and new, and the ratio of the medians (old / new); then
+the whole contract's value (``Objective.CONTRACT``), what each technique of the new search saves in
+nodes, and the peak memory of a solving process. The new search's table is emptied (untimed) before
+every solve: each figure is a cold solve. Times are CPU time of this process (pinned to one core): on a
+machine shared with other work that is the fair measure of one core.
+
+    python -m benchmarks.solver_bench [--deals N] [--seed S]   # default 200 deals per family
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
+import subprocess
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 
-from ulti.bots.solver import Objective, Position, solve
+import ulti.bots.solver._dd as dd
+from benchmarks.baseline import old_solver, pin_to_one_core, using_old_solver
+from ulti.bots.solver import Objective, Position, clear_table, solve, table_bytes
+from ulti.bots.strong.hand import declarer_likelihood, discard_options, plausible_bids
 from ulti.engine.cards import ACE, KING, QUEEN, SEVEN, TEN, CardSet, iter_cards
 from ulti.engine.contracts import BIDS_BY_CODE, Bid
 from ulti.engine.play import NO_TRUMP
 from ulti.engine.scoring import counting_marriages, marriages_of
 
-TARGET_WIN_LOSE_MEDIAN_MS = 1.0
-TARGET_CONTRACT_MEDIAN_MS = 10.0
-TARGET_CONTRACT_P95_MS = 50.0
-
-
-def pin_to_one_core() -> None:
-    """Run on one core so that figures compare across machines of this kind."""
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+TARGET_VALUE_MEDIAN_MS = 0.5
+TARGET_BEST_MEDIAN_MS = 1.0
+OLD_TABLE_BYTES = (1 << 20) * 32  # the old search's fixed table: 2**20 entries of 32 bytes
 
 
 def _suit(hand: CardSet, suit: int) -> list[int]:
@@ -74,7 +84,7 @@ def choose(code: str, hands: list[CardSet]) -> tuple[int, int] | None:
 
 
 def deals(code: str, n: int, seed: int) -> list[Position]:
-    """``n`` start-of-play positions for ``code`` (fixed seed)."""
+    """``n`` start-of-play positions for ``code``, uniform set (fixed seed)."""
     rng = random.Random(f"{seed}-{code}")
     bid = BIDS_BY_CODE[code]
     out: list[Position] = []
@@ -91,6 +101,32 @@ def deals(code: str, n: int, seed: int) -> list[Position]:
     return out
 
 
+def friendly_deals(code: str, n: int, seed: int) -> list[Position]:
+    """``n`` start-of-play positions for ``code``, declarer-friendly set (fixed seed): the declarer's
+    12 cards would make the strong bot bid ``code`` (see the module's docstring)."""
+    rng = random.Random(f"{seed}-friendly-{code}")
+    bid = BIDS_BY_CODE[code]
+    trumps = [NO_TRUMP] if not bid.has_trumps else [3] if bid.is_hearts else [0, 1, 2]
+    out: list[Position] = []
+    while len(out) < n:
+        cards = list(range(32))
+        rng.shuffle(cards)
+        twelve = sum(1 << c for c in cards[:12])
+        for trump in trumps:
+            a, b = discard_options(twelve, trump, 1)[0]
+            talon = (1 << a) | (1 << b)
+            kept = twelve & ~talon
+            if bid in plausible_bids(kept, trump, {code}) and declarer_likelihood(bid, trump, kept) >= 0.5:
+                declarer = rng.randrange(3)
+                hands = [0, 0, 0]
+                hands[declarer] = kept
+                hands[(declarer + 1) % 3] = sum(1 << c for c in cards[12:22])
+                hands[(declarer + 2) % 3] = sum(1 << c for c in cards[22:32])
+                out.append(Position.start(hands, declarer, bid, trump, talon))
+                break
+    return out
+
+
 def simple_game_threshold(position: Position) -> Objective:
     """The Simple game as a points objective: the declarer's total that beats the defenders'
     (when both sides take a trick): more than half of 90 plus all counting marriages."""
@@ -103,72 +139,149 @@ def simple_game_threshold(position: Position) -> Objective:
     return Objective.points((total + 10) // 2, marriages[position.declarer])
 
 
-# (label, bid code, objective for a position); win/lose first, then whole-contract values
-WIN_LOSE: list[tuple[str, str, Callable[[Position], Objective]]] = [
+ObjectiveOf = Callable[[Position], Objective]
+
+# (label, bid code, objective for a position)
+WIN_LOSE: list[tuple[str, str, ObjectiveOf]] = [
+    ("simple game (M-S, points)", "M-S", simple_game_threshold),
     ("ulti (M-SU)", "M-SU", lambda p: Objective.ULTI),
     ("betli (N-B)", "N-B", lambda p: Objective.BETLI),
-    ("simple game (M-S, points)", "M-S", simple_game_threshold),
     ("durchmars (N-D)", "N-D", lambda p: Objective.DURCHMARS),
     ("durchmars (M-40UD)", "M-40UD", lambda p: Objective.DURCHMARS),
 ]
 CONTRACT_CODES = ["M-S", "M-SU", "M-40", "M-20", "M-40UD", "H-S", "H-SU", "N-B", "N-D"]
+SETS: dict[str, Callable[[str, int, int], list[Position]]] = {"uniform": deals, "friendly": friendly_deals}
 
 
-def measure(positions: list[Position], objective_of: Callable[[Position], Objective], best: bool) -> tuple[
-    list[float], int, float
+def _solver(which: str) -> AbstractContextManager[None]:
+    return using_old_solver() if which == "old" else nullcontext()
+
+
+def measure(positions: list[Position], objective_of: ObjectiveOf, best: bool, which: str) -> tuple[
+    list[float], float, list[tuple[int, int]]
 ]:
+    """Milliseconds per solve, mean nodes per solve and the answers, with the old or new search."""
     times = []
     nodes = 0
-    for position in positions:
-        objective = objective_of(position)
-        start = time.perf_counter()
-        result = solve(position, objective, best_cards=best)
-        times.append((time.perf_counter() - start) * 1000)
-        nodes += result.nodes
-    return times, nodes, sum(times) / 1000
+    answers = []
+    with _solver(which):
+        for position in positions:
+            objective = objective_of(position)
+            if which == "new":
+                clear_table()
+            start = time.process_time()
+            result = solve(position, objective, best_cards=best)
+            times.append((time.process_time() - start) * 1000)
+            nodes += result.nodes
+            answers.append((result.value, result.best_cards))
+    return times, nodes / len(positions), answers
 
 
-def report(label: str, times: list[float], nodes: int, seconds: float) -> tuple[float, float]:
-    per_solve = nodes / len(times)
+def stats(times: list[float]) -> tuple[float, float]:
     times = sorted(times)
-    median = statistics.median(times)
-    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-    rate = nodes / seconds / 1e6 if seconds else 0.0
-    print(f"  {label:34s} median {median:7.3f} ms  p95 {p95:7.3f} ms  max {times[-1]:8.3f} ms  {rate:5.1f} M nodes/s"
-          f"  {per_solve:9.0f} nodes/solve")
-    return median, p95
+    return statistics.median(times), times[min(len(times) - 1, int(0.95 * len(times)))]
+
+
+def compare(label: str, positions: list[Position], objective_of: ObjectiveOf, best: bool, target: float | None) -> bool:
+    """Print old and new on ``positions``; whether the new median meets ``target`` (ms)."""
+    old_t, old_n, old_a = measure(positions, objective_of, best, "old")
+    new_t, new_n, new_a = measure(positions, objective_of, best, "new")
+    if old_a != new_a:
+        raise AssertionError(f"{label}: the old and new searches disagree")
+    (om, op), (nm, np_) = stats(old_t), stats(new_t)
+    ok = target is None or nm <= target
+    verdict = "" if target is None else ("  ok" if ok else f"  OVER {target} ms")
+    print(f"  {label:44s} old {om:8.3f} / {op:8.3f} ms {old_n:9.0f} n   new {nm:7.3f} / {np_:7.3f} ms"
+          f" {new_n:8.0f} n   x{om / nm:6.1f}{verdict}")
+    return ok
+
+
+def technique_nodes(positions: list[Position], objective_of: ObjectiveOf, best: bool) -> Iterator[tuple[str, float]]:
+    """Mean nodes per solve with the search's defaults, then with each technique switched over in turn
+    (killer moves are off by default: measured here, they cost nodes)."""
+    for name, change in (("defaults", {}), ("absolute keys", {"relative": False}), ("killers on", {"killers": True}),
+                         ("no lead ordering", {"lead_order": False}), ("no sure outcomes", {"sure": False})):
+        dd.set_options(**change)
+        try:
+            _, nodes, _ = measure(positions, objective_of, best, "new")
+        finally:
+            dd.set_options()
+        yield name, nodes
+
+
+_MEMORY_PROBE = """
+import sys
+from benchmarks.solver_bench import deals
+from ulti.bots.solver import Objective, solve
+if sys.argv[1] == "old":
+    from benchmarks.baseline import using_old_solver
+    context = using_old_solver()
+else:
+    from contextlib import nullcontext
+    context = nullcontext()
+def peak():  # the high-water mark of this process's resident memory, KiB (a fresh count after exec)
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) for line in fh if line.startswith("VmHWM"))
+positions = deals("M-S", 20, 1)
+before = peak()
+with context:
+    for p in positions:
+        solve(p, Objective.CONTRACT)
+print(before, peak())
+"""
+
+
+def peak_memory_kib(which: str) -> tuple[int, int]:
+    """A fresh process's peak resident memory before and after 20 whole-contract solves (KiB)."""
+    out = subprocess.run([sys.executable, "-c", _MEMORY_PROBE, which], check=True, capture_output=True, text=True)
+    before, after = out.stdout.split()[-2:]
+    return int(before), int(after)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--deals", type=int, default=200, help="deals per contract family (default 200)")
+    parser.add_argument("--deals", type=int, default=200, help="deals per family and set (default 200)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     pin_to_one_core()
-    solve(deals("M-S", 1, 0)[0], Objective.CONTRACT)  # allocate the transposition table
-    print(f"Solver: full 10-trick solves from trick 1, {args.deals} deals per family, one core")
-    print(f"Win/lose objectives (value only; target median <= {TARGET_WIN_LOSE_MEDIAN_MS} ms):")
-    for label, code, objective_of in WIN_LOSE:
-        positions = deals(code, args.deals, args.seed)
-        report(label, *measure(positions, objective_of, best=False))
-    print(
-        f"Whole-contract value (Objective.CONTRACT, value only; target median <= {TARGET_CONTRACT_MEDIAN_MS} ms,"
-        f" p95 <= {TARGET_CONTRACT_P95_MS} ms):"
-    )
-    all_times: list[float] = []
-    all_nodes, all_seconds = 0, 0.0
-    for code in CONTRACT_CODES:
-        positions = deals(code, args.deals, args.seed)
-        times, nodes, seconds = measure(positions, lambda p: Objective.CONTRACT, best=False)
-        report(code, times, nodes, seconds)
-        all_times += times
-        all_nodes += nodes
-        all_seconds += seconds
-    report("all contracts", all_times, all_nodes, all_seconds)
-    print("Whole-contract value with the set of best cards (best_cards=True):")
-    for code in ("M-S", "M-SU", "H-SU"):
-        positions = deals(code, args.deals, args.seed)
-        report(code, *measure(positions, lambda p: Objective.CONTRACT, best=True))
+    old_solver()  # compiled on first use, before any timing
+    warm = deals("M-S", 1, 0)[0]
+    for which in ("old", "new"):
+        with _solver(which):
+            solve(warm, Objective.CONTRACT)
+    print(f"Solver: full 10-trick solves from trick 1, {args.deals} deals per family and set, one core;"
+          " old search / new search on the same deals (median / p95, mean nodes per solve, old/new median)")
+    sets = {name: {code: make(code, args.deals, args.seed) for code in {c for _, c, _ in WIN_LOSE}}
+            for name, make in SETS.items()}
+    misses = 0
+    for best, target in ((False, TARGET_VALUE_MEDIAN_MS), (True, TARGET_BEST_MEDIAN_MS)):
+        what = "best card (best_cards=True)" if best else "value (best_cards=False)"
+        print(f"Win/lose objectives, {what}; target new median <= {target} ms:")
+        for name in SETS:
+            for label, code, objective_of in WIN_LOSE:
+                misses += not compare(f"{label}, {name}", sets[name][code], objective_of, best, target)
+    print("Whole-contract value (Objective.CONTRACT), uniform set, value only, then with the best cards:")
+    for best in (False, True):
+        for code in CONTRACT_CODES if not best else ["M-S", "M-SU", "H-SU", "N-B"]:
+            positions = deals(code, args.deals, args.seed)
+            compare(f"{code}{' best card' if best else ''}", positions, lambda p: Objective.CONTRACT, best, None)
+    print("What each technique saves (new search, mean nodes per solve, value and best card):")
+    for label, code, objective_of, set_name in (
+        ("simple game (M-S, points)", "M-S", simple_game_threshold, "uniform"),
+        ("ulti (M-SU)", "M-SU", lambda p: Objective.ULTI, "uniform"),
+        ("betli (N-B)", "N-B", lambda p: Objective.BETLI, "friendly"),
+        ("contract M-S", "M-S", lambda p: Objective.CONTRACT, "uniform"),
+    ):
+        positions = sets[set_name].get(code) or deals(code, args.deals, args.seed)
+        figures = "  ".join(f"{name} {nodes:,.0f}" for name, nodes in technique_nodes(positions, objective_of, True))
+        print(f"  {label + ', ' + set_name:40s} {figures}")
+    print(f"Transposition table: old {OLD_TABLE_BYTES / 2**20:.0f} MiB fixed; new {table_bytes() / 2**20:.0f} MiB"
+          " now (grows by need from 2 MiB to at most 8 MiB)")
+    (old_0, old_1), (new_0, new_1) = peak_memory_kib("old"), peak_memory_kib("new")
+    print(f"Peak memory of a process solving 20 whole contracts: old {old_1 / 1024:.1f} MiB"
+          f" (+{(old_1 - old_0) / 1024:.1f} MiB for solving), new {new_1 / 1024:.1f} MiB"
+          f" (+{(new_1 - new_0) / 1024:.1f} MiB); new/old peak {new_1 / old_1:.2f}")
+    print(f"Targets: {'all solver medians met' if not misses else f'{misses} solver medians over target'}")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import gc
 import json
 import sys
 from collections.abc import Sequence
@@ -25,6 +27,10 @@ def score_text(text: str) -> dict[str, Any]:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    if isinstance(record, dict) and record.get("format") == "ulti-event/1":
+        from ulti.events.record import score_event
+
+        return score_event(record)  # every table's deals, their cards compared, the matchpoints recomputed
     return score_record(record)
 
 
@@ -69,6 +75,46 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_analyse(args: argparse.Namespace) -> int:
+    """``ulti analyse FILE|-``: price every decision of a finished deal (``--json``: the server's analysis JSON)."""
+    from ulti.analysis.pricing import DEFAULT_WORLDS
+    from ulti.analysis.report import format_table
+    from ulti.analysis.review import analyse_deal, finished_deal
+
+    worlds = DEFAULT_WORLDS if args.worlds is None else args.worlds
+    if worlds < 1:
+        print("--worlds must be at least 1", file=sys.stderr)
+        return 1
+
+    try:
+        stream = _open_input(args.file)
+    except OSError as exc:
+        print(f"cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 1
+    with stream:
+        try:
+            text = stream.read()
+        except UnicodeDecodeError:
+            print("malformed input: not UTF-8 text", file=sys.stderr)
+            return 1
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", file=sys.stderr)
+        return 1
+    try:
+        deal = finished_deal(record)
+    except (UltiError, ValueError, RecursionError) as exc:
+        print(_one_line(exc), file=sys.stderr)
+        return 1
+    analysis = analyse_deal(deal, worlds=worlds, seed=args.seed)
+    if args.json:
+        print(json.dumps(analysis, ensure_ascii=False, indent=1))
+    else:
+        print(format_table(analysis))
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """``ulti play``: a match among bots, printed deal by deal with the running score sheet."""
     from ulti.terminal import play_match_in_terminal
@@ -78,24 +124,37 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    """``ulti arena``: duplicate deals between two bot levels, mean scores with 95% intervals."""
+    """``ulti arena``: duplicate deals between two bot levels, mean scores with 95% intervals (overall and
+    per contract family), in whole games or card play on a fixed auction."""
     import os
 
-    from ulti.bots.arena import print_progress, run_arena
+    from ulti.bots.arena import print_progress, run_report
 
     workers = args.workers or len(os.sched_getaffinity(0))
     out = open(args.records, "w", encoding="utf-8") if args.records else None  # noqa: SIM115
     try:
-        summary = run_arena(args.a, args.b, args.deals, args.seed, workers, out, print_progress)
+        report = run_report(
+            args.a, args.b, args.deals, args.seed, workers, out, print_progress, args.mode, args.auction_level
+        )
     finally:
         if out is not None:
             out.close()
+    summary = report.overall
     sys.stderr.write("\n")
-    print(f"{args.deals} duplicate deals ({6 * args.deals} plays), seed {args.seed}, {workers} processes")
+    what = "whole games" if args.mode == "game" else f"card play, auction by {args.auction_level or args.b}"
+    print(f"{args.deals} duplicate deals ({6 * args.deals} plays), mode {args.mode} ({what}), seed {args.seed},"
+          f" {workers} processes")
     print(f"A = {args.a}: {summary.mean:+.3f} per deal, 95% interval [{summary.low:+.3f}, {summary.high:+.3f}]")
     print(f"B = {args.b}: {-summary.mean:+.3f} per deal, 95% interval [{-summary.high:+.3f}, {-summary.low:+.3f}]")
     verdict = "the interval excludes zero" if summary.excludes_zero() else "the interval includes zero: no verdict"
     print(verdict)
+    print("A per contract family:")
+    for name, fam in report.families.items():
+        interval = f"[{fam.low:+.3f}, {fam.high:+.3f}]"
+        # a family of fewer than 50 deals is shown but too small to judge on its own
+        small = "" if fam.sets >= 50 else "  (under 50 deals)"
+        print(f"  {name:10s} {fam.sets:5d} deals  {fam.mean:+.3f} per deal, 95% interval {interval}{small}")
+    print(f"safety stops: {report.safety_stops}" + ("" if not report.safety_stops else " (figures may depend on load)"))
     if args.records:
         print(f"deal records (ulti-deal/1, one per line): {args.records}")
     return 0
@@ -120,6 +179,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         settings.bot_delay = args.bot_delay
     if args.between_deals is not None:
         settings.between_deals = args.between_deals
+    if args.result_seconds is not None:
+        settings.result_seconds = args.result_seconds
     if args.disconnect_grace is not None:
         settings.disconnect_grace = args.disconnect_grace
     if args.unload_idle_seconds is not None:
@@ -129,8 +190,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings.redis_url = args.redis
     settings.lease_seconds = args.lease_seconds
     settings.metrics = args.metrics
+    if args.api_rate is not None:
+        settings.quotas = dataclasses.replace(settings.quotas, api_per_token=args.api_rate)
+    app = create_app(settings)
+    # What is loaded by now (the libraries, the app) lives as long as the process: keep it out of the
+    # collector's full passes, which would scan it all and stall every table each time (the p99 of
+    # the load run, benchmarks/load_bench.py).
+    gc.collect()
+    gc.freeze()
     uvicorn.run(
-        create_app(settings),
+        app,
         host=args.host,
         port=args.port,
         log_level="warning",
@@ -143,6 +212,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bot(args: argparse.Namespace) -> int:
+    """``ulti bot``: a built-in bot level playing as a bot account through the bot API (docs/bot-api.md)."""
+    import asyncio
+
+    from ulti.botclient import run_bot
+
+    return asyncio.run(run_bot(args.server, args.token, args.level, args.upgrade, args.record, args.tables))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``ulti`` command."""
     parser = argparse.ArgumentParser(prog="ulti", description="Ulti, the Hungarian card game: tools.")
@@ -152,17 +230,27 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("file", help="the record file, or - for standard input")
     score.add_argument("--jsonl", action="store_true", help="one record per line in, one result per line out")
     score.set_defaults(func=cmd_score)
+    analyse = sub.add_parser("analyse", help="price every decision of a finished deal record (docs/record.md)")
+    analyse.add_argument("file", help="the ulti-deal/1 record file, or - for standard input")
+    analyse.add_argument("--json", action="store_true", help="the analysis as JSON (what the server serves)")
+    analyse.add_argument("--worlds", type=int, default=None, help="sampled worlds per decision (default 64)")
+    analyse.add_argument("--seed", type=int, default=1, help="seed of the sampled worlds (default 1)")
+    analyse.set_defaults(func=cmd_analyse)
     play = sub.add_parser("play", help="watch bots play a match in the terminal")
     play.add_argument("--deals", type=int, choices=(6, 9, 12), default=6)
     play.add_argument("--seed", type=int, default=None, help="seed for the shuffles (default: random)")
     play.set_defaults(func=cmd_play)
     arena = sub.add_parser("arena", help="duplicate deals between two bot levels")
-    arena.add_argument("--a", default="heuristic", help="bot level A (random, heuristic, strong)")
+    arena.add_argument("--a", default="heuristic", help="bot level A (random, heuristic, strong, expert, ...)")
     arena.add_argument("--b", default="random", help="bot level B")
     arena.add_argument("--deals", type=int, default=200, help="duplicate deals (each is played 6 times)")
     arena.add_argument("--seed", type=int, default=1)
     arena.add_argument("--workers", type=int, default=0, help="processes (default: every core)")
     arena.add_argument("--records", default="arena-records.jsonl", help="file for the deal records ('' for none)")
+    arena.add_argument("--mode", choices=("game", "cards"), default="game",
+                       help="game: whole deals, auction included; cards: card play on an auction fixed per deal")
+    arena.add_argument("--auction-level", default=None,
+                       help="cards mode: the level whose bots play each deal's auction once (default: B's)")
     arena.set_defaults(func=cmd_arena)
     serve = sub.add_parser("serve", help="run the game server")
     serve.add_argument("--host", default="127.0.0.1")
@@ -170,6 +258,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", default="sqlite+aiosqlite:///data/ulti.db", help="SQLAlchemy URL of the store")
     serve.add_argument("--bot-delay", type=float, default=None, help="seconds a bot waits before acting")
     serve.add_argument("--between-deals", type=float, default=None, help="seconds between deals")
+    serve.add_argument("--result-seconds", type=float, default=None,
+                       help="seconds a deal's result waits for every player's \"Next deal\" (default 120)")
     serve.add_argument("--disconnect-grace", type=float, default=None,
                        help="seconds before a bot plays for a disconnected player")
     serve.add_argument("--fast", action="store_true", help="no waiting anywhere (tests, load runs)")
@@ -181,7 +271,17 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds an unstarted table waits after its last event before it expires (default 2700)")
     serve.add_argument("--metrics", action=argparse.BooleanOptionalAction, default=True,
                        help="serve GET /metrics in the Prometheus format (see docs/deploy.md to restrict it)")
+    serve.add_argument("--api-rate", default=None,
+                       help="requests one bot API token may make, e.g. '20/second;600/minute' (docs/bot-api.md)")
     serve.set_defaults(func=cmd_serve)
+    bot = sub.add_parser("bot", help="play a built-in bot level on a server through the bot API")
+    bot.add_argument("--server", required=True, help="the server's URL, e.g. https://ulti.example")
+    bot.add_argument("--token", required=True, help="a personal API token with the bot:play scope")
+    bot.add_argument("--level", default="heuristic", help="bot level (random, heuristic, strong)")
+    bot.add_argument("--upgrade", action="store_true", help="first turn the token's account into a bot account")
+    bot.add_argument("--record", default=None, help="a folder for every line the table streams send")
+    bot.add_argument("--tables", type=int, default=None, help="stop after this many matches (default: never)")
+    bot.set_defaults(func=cmd_bot)
     return parser
 
 

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
 
-from ulti.bots.arena import play_set, run_arena, seatings, summarise
+import pytest
+
+from ulti.bots.arena import FAMILIES, family, play_set, run_arena, run_report, seatings, summarise
+from ulti.bots.base import LEVELS, Bot, Level
+from ulti.bots.strong import StrongBot
+from ulti.engine.contracts import parse_bid
 from ulti.engine.record import score_record
 
 
@@ -64,3 +70,67 @@ def test_ulti_arena_command(tmp_path: Path) -> None:
         [sys.executable, "-m", "ulti.cli", "score", "--jsonl", str(records)], capture_output=True, text=True, check=True
     )
     assert all("error" not in json.loads(line) for line in scored.stdout.splitlines())
+
+
+def test_cards_mode_opens_the_six_plays_with_one_auction() -> None:
+    result = play_set("heuristic", "random", seed=5, index=2, mode="cards", auction_level="heuristic")
+    openings = set()
+    for record in result.records:
+        actions = record["actions"]
+        play_at = next((i for i, a in enumerate(actions) if a["action"] in ("play", "kontra")), len(actions))
+        openings.add(json.dumps(actions[:play_at]))
+    assert len(openings) == 1  # same bids, discards, talon takes and trump in every play
+    (opening,) = openings
+    assert any(a["action"] == "bid" and "discard" in a for a in json.loads(opening))
+    assert result.family in FAMILIES
+    # and nobody raised the stakes: card play on the contract's own value
+    assert all(not a.get("parts") for r in result.records for a in r["actions"] if a["action"] == "kontra")
+
+
+def test_game_mode_lets_each_seating_bid() -> None:
+    # the random bot bids at random: six plays of one deal with their own auctions differ
+    result = play_set("heuristic", "random", seed=5, index=2, mode="game")
+    auctions = {json.dumps([a for a in r["actions"] if a["action"] in ("bid", "pass", "take")])
+                for r in result.records}
+    assert len(auctions) > 1
+
+
+def test_families() -> None:
+    assert family(parse_bid("N-B")) == "betli" and family(parse_bid("N-OB")) == "betli"
+    assert family(parse_bid("M-UD")) == "durchmars" and family(parse_bid("H-SU")) == "ulti"
+    assert family(parse_bid("M-40")) == "100" and family(parse_bid("M-S")) == "simple"
+    assert family(parse_bid("M-S"), given_up=True) == "given up"
+
+
+def test_the_same_seed_gives_the_same_report_on_one_or_two_workers() -> None:
+    first = run_report("strong-fast", "heuristic", sets=3, seed=6, workers=1, records_out=None, mode="cards")
+    again = run_report("strong-fast", "heuristic", sets=3, seed=6, workers=2, records_out=None, mode="cards")
+    assert first == again
+    assert first.safety_stops == 0
+    assert sum(f.sets for f in first.families.values()) == 3
+
+
+def test_a_safety_budget_that_never_fires_leaves_the_report_unchanged(monkeypatch: pytest.MonkeyPatch) -> None:
+    def level(budget: float) -> Level:
+        def make(rng: random.Random) -> Bot:
+            return StrongBot(rng, samples=8, time_budget=budget, auction_samples=4, auction_budget=budget)
+
+        return Level("strong-budget", make, at_tables=False)
+
+    reports = []
+    for budget in (1e9, 600.0, -1.0):
+        monkeypatch.setitem(LEVELS, "strong-budget", level(budget))
+        reports.append(run_report("strong-budget", "heuristic", sets=2, seed=4, workers=1, records_out=None))
+    huge, large, spent = reports
+    assert huge == large and huge.safety_stops == 0
+    assert spent.safety_stops > 0  # a budget spent before any work fires, and the report says so
+
+
+def test_ulti_arena_cards_mode_prints_families(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "ulti.cli", "arena", "--a", "heuristic", "--b", "random", "--deals", "6",
+         "--seed", "9", "--workers", "1", "--records", "", "--mode", "cards", "--auction-level", "heuristic"],
+        capture_output=True, text=True, check=True,
+    )
+    assert "mode cards (card play, auction by heuristic)" in proc.stdout
+    assert "A per contract family:" in proc.stdout and "safety stops: 0" in proc.stdout

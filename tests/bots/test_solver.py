@@ -6,26 +6,34 @@
     the set of best cards, for the whole contract's value and for every win/lose objective.
 (b) Random positions of full deals with 5–6 tricks left, win/lose objectives: the solver against
     its own plain alpha-beta mode (no transposition table, no grouping of equivalent cards).
+(c) The DDS-style search's own cases: declarer-friendly betli deals (full deals and later positions),
+    best-card sets, ``values_after``, and its table (kept across solves, relative-rank keys), against
+    plain alpha-beta with the sure outcomes off too.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 import ulti.bots.solver as solver
 import ulti.bots.solver._dd as dd
+from ulti.bots.heuristic import betli_risk
 from ulti.bots.solver import Objective, ObjectiveKind, Position, solve
 from ulti.engine.cards import (
     CARD_POINT_VALUE,
+    FULL_DECK,
     PLAIN_ORDER_STRENGTH,
     POINT_CARDS,
     TRUMP_ORDER_STRENGTH,
     card_points,
     iter_cards,
+    mask_of,
+    parse_card,
 )
 from ulti.engine.contracts import BIDS_BY_CODE, Part
 from ulti.engine.deal import Deal, Phase
@@ -307,3 +315,181 @@ def test_the_search_counts_the_last_trick_bonus_it_is_given(monkeypatch: pytest.
             assert solve(position, Objective.points(1000)).value is takes_last
         seen.add(takes_last)
     assert seen == {True, False}
+
+
+# ---------------------------------------------------------------- the DDS-style search (bounds, sure outcomes,
+# relative-rank table kept across solves): agreement on the deals it prunes most, and its table's behaviour
+
+
+def friendly_betli_deal(rng: random.Random) -> Deal:
+    """A betli whose declarer holds low cards, as a betli bidder would (``betli_risk`` at most 1)."""
+    while True:
+        cards = list(range(32))
+        rng.shuffle(cards)
+        hands = [sum(1 << c for c in cards[i * 10 : (i + 1) * 10]) for i in range(3)]
+        talon = (1 << cards[30]) | (1 << cards[31])
+        low = [s for s in range(3) if betli_risk(hands[s]) <= 1]
+        if low:
+            declarer = low[0]
+            return Deal.at_play(hands, (declarer + 2) % 3, declarer, BIDS_BY_CODE["N-B"], NO_TRUMP, talon)
+
+
+def play_randomly(rng: random.Random, deal: Deal, cards: int) -> Deal | None:
+    """``deal`` after ``cards`` random legal cards, or None if it ended first."""
+    for _ in range(cards):
+        deal.play(seat_to_play(deal), rng.choice(list(iter_cards(deal.legal_card_mask()))))
+        if deal.phase is not Phase.PLAY:
+            return None
+    return deal
+
+
+def plain(position: Position, objective: Objective) -> tuple[int, int]:
+    """The reference: alpha-beta with no table, no grouping and no sure outcomes (value, best cards)."""
+    dd.set_options(sure=False)
+    try:
+        got = solve(position, objective, transposition=False, grouping=False)
+    finally:
+        dd.set_options()
+    return int(got.value), got.best_cards
+
+
+def test_declarer_friendly_betli_deals_match_plain_alpha_beta() -> None:
+    """Full deals from trick 1 and positions later in the play, value and best cards."""
+    rng = random.Random("friendly-betli")
+    nodes = [0, 0]
+    wins = 0
+    for n in range(40):
+        deal = play_randomly(rng, friendly_betli_deal(rng), 0 if n < 10 else rng.randrange(3, 13))
+        if deal is None:
+            continue
+        position = Position.from_deal(deal)
+        for objective in (Objective.BETLI, Objective.CONTRACT):
+            fast = solve(position, objective)
+            assert (int(fast.value), fast.best_cards) == plain(position, objective), (n, objective, position)
+            nodes[0] += fast.nodes
+        nodes[1] += solve(position, Objective.BETLI, transposition=False, grouping=False).nodes
+        wins += bool(solve(position, Objective.BETLI).value)
+    assert 0 < wins < 40  # both outcomes are checked
+    assert nodes[0] < nodes[1]
+
+
+@pytest.mark.parametrize("code", ["M-S", "M-SU", "H-40", "M-40UD", "N-B"])
+def test_best_card_sets_match_plain_alpha_beta(code: str) -> None:
+    """The best-card scan (bounds and null windows) against the reference, trick starts and mid-trick."""
+    rng = random.Random(f"best-{code}")
+    bid = BIDS_BY_CODE[code]
+    for _ in range(25):
+        trump = (3 if bid.is_hearts else rng.randrange(3)) if bid.has_trumps else NO_TRUMP
+        deal = random_position(rng, code, trump, rng.choice((4, 5)), rng.randrange(3))
+        position = Position.from_deal(deal)
+        objectives = objectives_for(deal, rng)
+        for objective in objectives:
+            got = solve(position, objective)
+            assert (int(got.value), got.best_cards) == plain(position, objective), (code, objective, position)
+
+
+@pytest.mark.parametrize("code", ["M-S", "H-SU", "M-40UD", "N-B", "N-D"])
+def test_values_after_equal_solving_each_resulting_position(code: str) -> None:
+    rng = random.Random(f"after-{code}")
+    bid = BIDS_BY_CODE[code]
+    for _ in range(8):
+        trump = (3 if bid.is_hearts else rng.randrange(3)) if bid.has_trumps else NO_TRUMP
+        deal = random_position(rng, code, trump, rng.choice((3, 4)), rng.randrange(3))
+        cards = list(iter_cards(deal.legal_card_mask()))
+        expected = []
+        for card in cards:
+            child = deal.copy()
+            child.play(seat_to_play(child), card)
+            if child.phase is Phase.PLAY:
+                expected.append(solve(Position.from_deal(child), Objective.CONTRACT).value)
+            else:
+                assert child.result is not None
+                expected.append(child.result.per_defender)
+        position = Position.from_deal(deal)
+        assert solver.values_after(position, cards) == expected
+        # guesses (here wild ones) order the search's steps, never change a value
+        guesses = [rng.choice((-40, -1, 0, 2, 17)) for _ in cards]
+        assert solver.values_after(position, cards, guesses) == expected
+    with pytest.raises(ValueError):
+        solver.values_after(Position.from_deal(deal), [c for c in range(32) if not deal.legal_card_mask() >> c & 1][:1])
+
+
+def test_the_table_is_kept_between_solves_and_cleared_on_demand() -> None:
+    rng = random.Random("kept")
+    position = Position.from_deal(random_position(rng, "M-S", 1, 5))
+    other = Position.from_deal(random_position(rng, "H-SU", 3, 5))
+    solver.clear_table()
+    cold = solve(position, Objective.CONTRACT)
+    solve(other, Objective.CONTRACT)  # another contract: entries under another context
+    warm = solve(position, Objective.CONTRACT)
+    assert (warm.value, warm.best_cards) == (cold.value, cold.best_cards)
+    assert warm.nodes < cold.nodes
+    solver.clear_table()
+    again = solve(position, Objective.CONTRACT)
+    assert (again.value, again.nodes) == (cold.value, cold.nodes)
+    assert 0 < solver.table_bytes() <= 8 * 2**20
+
+
+def test_positions_differing_only_in_which_equivalent_low_card_is_gone_share_an_entry() -> None:
+    """Relative ranks: the 8 of a suit whose 7 is gone plays as the 7 whose 8 is gone."""
+    rng = random.Random("relative")
+    checked = 0
+    while checked < 10:
+        deal = random_position(rng, "N-B", NO_TRUMP, 5)
+        gone = 0xFFFFFFFF & ~(deal.hands[0] | deal.hands[1] | deal.hands[2])
+        # a held card just above a gone card of its suit (within the suit's order): swap them
+        pairs = [
+            (c, c - 1) for c in iter_cards(deal.hands[deal.declarer]) if c & 7 and gone >> (c - 1) & 1
+        ]
+        if not pairs:
+            continue
+        held, low = pairs[0]
+        position = Position.from_deal(deal)
+        hands = list(position.hands)
+        hands[deal.declarer] ^= (1 << held) | (1 << low)
+        twin = replace(position, hands=(hands[0], hands[1], hands[2]))
+        solver.clear_table()
+        first = solve(position, Objective.BETLI, best_cards=False)
+        second = solve(twin, Objective.BETLI, best_cards=False)
+        assert second.value == first.value
+        assert second.nodes == 1  # found in the table at the root
+        dd.set_options(relative=False)
+        try:
+            solve(position, Objective.BETLI, best_cards=False)
+            assert solve(twin, Objective.BETLI, best_cards=False).nodes > 1 or first.nodes == 1
+        finally:
+            dd.set_options()
+        checked += 1
+
+
+def test_a_bound_the_declarer_can_force_does_not_hold_after_another_lead() -> None:
+    """Regression: on lead he can cash the ace and ten of clubs (two tricks, 20 points), but that lower
+    bound is his choice: after another lead it may not hold, and the best cards must not include the
+    leads that give it up (value -9: only the clubs' ace and ten keep it; the trump 7 is held back)."""
+    hands = [mask_of(parse_card(c) for c in codes.split()) for codes in (
+        "7C 9C KS 8D TD JD 9H TH JH QH", "8C TC AC 7S JS 7D 9D QD 8H KH", "QC KC 8S 9S TS AS KD AD 7H AH")]
+    talon = FULL_DECK & ~(hands[0] | hands[1] | hands[2])
+    position = Position.start(hands, 1, BIDS_BY_CODE["M-SU"], 2, talon)
+    got = solve(position, Objective.CONTRACT)
+    assert (got.value, got.best_cards) == (-9, mask_of(parse_card(c) for c in ("TC", "AC")))
+    for card in iter_cards(position.hands[1] & ~(1 << parse_card("7D"))):
+        expected = -9 if got.best_cards >> card & 1 else -10
+        assert solver.values_after(position, [card]) == [expected]
+
+
+@pytest.mark.parametrize("code", ["M-S", "M-SU", "H-SU", "M-40UD"])
+def test_full_deal_best_cards_match_the_search_without_sure_outcomes(code: str) -> None:
+    """From trick 1 (the declarer on lead: where his cashing tricks bound the value), the whole
+    contract's best cards with every sure outcome and bound, against the search without them."""
+    rng = random.Random(f"full-best-{code}")
+    bid = BIDS_BY_CODE[code]
+    for _ in range(30):
+        trump = (3 if bid.is_hearts else rng.randrange(3)) if bid.has_trumps else NO_TRUMP
+        position = Position.from_deal(random_deal(rng, code, trump))
+        got = solve(position, Objective.CONTRACT)
+        dd.set_options(sure=False)
+        try:
+            reference_result = solve(position, Objective.CONTRACT)
+        finally:
+            dd.set_options()
+        assert (got.value, got.best_cards) == (reference_result.value, reference_result.best_cards), position

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from ulti.bots.arena import run_arena
 from ulti.bots.base import bot_for_level
@@ -104,7 +105,7 @@ def test_strong_bot_plays_only_legal_actions_in_every_phase() -> None:
     for number in range(4):
         dealer = number % 3
         deal = Deal(deal_hands(rng, dealer), dealer)
-        bots = [StrongBot(random.Random(s), samples=6, time_budget=0.05, auction_samples=3, auction_budget=0.2)
+        bots = [StrongBot(random.Random(s), samples=6, auction_samples=3)
                 for s in range(3)]
         for _ in range(400):
             if deal.is_over:
@@ -139,8 +140,7 @@ def test_strong_bot_kontra_trump_and_take_decisions_are_legal() -> None:
                 view.phase is Phase.AUCTION and choices is not None and choices.may_take and rng.random() < 0.3
             )
             if interesting:
-                action = StrongBot(random.Random(number), samples=4, time_budget=0.05, auction_samples=2,
-                                   auction_budget=0.1).act(view)
+                action = StrongBot(random.Random(number), samples=4, auction_samples=2).act(view)
                 bot_kinds[action.kind.value] += 1
             else:
                 action = random_legal_action(deal, rng, 0.6)
@@ -157,3 +157,36 @@ def test_strong_beats_heuristic_over_duplicate_deals() -> None:
     summary = run_arena("strong", "heuristic", sets=6, seed=4, workers=1, records_out=None)
     assert summary.mean > 0
 
+
+
+def _play_out(make: Callable[[int], StrongBot], seed: int) -> tuple[list[str], int]:
+    """One whole deal among three bots made by ``make(seat)``: its actions, and the bots' safety stops."""
+    rng = random.Random(seed)
+    dealer = seed % 3
+    deal = Deal(deal_hands(rng, dealer), dealer)
+    bots = [make(s) for s in range(3)]
+    actions = []
+    while not deal.is_over:
+        seat = deal.to_move
+        action = bots[seat].act(deal.seat_view(seat))
+        actions.append(repr(action))
+        deal.apply(action)
+    return actions, sum(bot.safety_stops for bot in bots)
+
+
+def test_strength_is_fixed_work_and_the_time_budget_only_a_counted_safety_stop() -> None:
+    def small(budget: float, auction: float) -> Callable[[int], StrongBot]:
+        return lambda s: StrongBot(random.Random(s), samples=6, time_budget=budget, auction_samples=3,
+                                   auction_budget=auction)
+
+    for seed in (3, 8):
+        huge, huge_stops = _play_out(small(1e9, 1e9), seed)
+        defaults = StrongBot(random.Random())
+        default, default_stops = _play_out(small(defaults.time_budget, defaults.auction_budget), seed)
+        again, _ = _play_out(small(1e9, 1e9), seed)
+        assert huge == again  # reproducible from the seeds
+        assert huge_stops == default_stops == 0
+        assert default == huge  # a budget that never fires changes nothing
+    # a budget already spent fires at every decision with more than one world to solve, and is counted
+    _, stops = _play_out(small(-1.0, -1.0), 3)
+    assert stops > 0

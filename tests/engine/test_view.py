@@ -82,6 +82,24 @@ def _reference_marriages(deal: Deal, seat: int) -> dict[str, int] | None:
     return {"forty": forty, "twenties": twenties, "counting": counting}
 
 
+def _reference_tally(deal: Deal) -> dict[str, dict[str, int]] | None:
+    """Card points by side from the cards of the taken tricks (A and 10 count 10), the last trick's 10,
+    and the announced marriages that count."""
+    if not deal.start_hands or deal.trump == NO_TRUMP or deal.contract is None:
+        return None
+    sides = {"declarer": {"cards": 0, "marriages": 0}, "defenders": {"cards": 0, "marriages": 0}}
+    for trick in deal.tricks:
+        side = "declarer" if trick.winner == deal.declarer else "defenders"
+        sides[side]["cards"] += sum(10 for c in trick.cards if card_str(c)[0] in "AT")
+    if len(deal.tricks) == 10:
+        sides["declarer" if deal.tricks[-1].winner == deal.declarer else "defenders"]["cards"] += 10
+    for seat in range(3):
+        announced = _reference_marriages(deal, seat)
+        if announced is not None:
+            sides["declarer" if seat == deal.declarer else "defenders"]["marriages"] += announced["counting"]
+    return sides
+
+
 def _reference_choices(ch: Choices) -> dict[str, Any]:
     return {
         "may_pass": ch.may_pass,
@@ -152,7 +170,8 @@ def reference_view(deal: Deal, seat: int | None) -> dict[str, Any]:
         ],
         "won": list(deal.won),
         "marriages": {str(s): m for s in range(3) if (m := _reference_marriages(deal, s)) is not None},
-        "result": deal.result.to_json() if deal.result else None,
+        "result": deal.result.view_json() if deal.result else None,
+        "tally": _reference_tally(deal),
     }
     if done:
         view["dealt"] = [[card_str(c) for c in iter_cards(h)] for h in deal.dealt]

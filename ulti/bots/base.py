@@ -53,7 +53,19 @@ def _strong(rng: random.Random) -> Bot:
 def _strong_fast(rng: random.Random) -> Bot:
     from ulti.bots.strong import StrongBot
 
-    return StrongBot(rng, samples=8, time_budget=0.08, auction_samples=4, auction_budget=0.3)
+    return StrongBot(rng, samples=8, auction_samples=4)
+
+
+def _expert(rng: random.Random) -> Bot:
+    from ulti.bots.expert import ExpertBot
+
+    return ExpertBot(rng)
+
+
+def _expert_passes(rng: random.Random) -> Bot:
+    from ulti.bots.expert import PassReadingExpert
+
+    return PassReadingExpert(rng)
 
 
 @dataclass(frozen=True)
@@ -71,7 +83,9 @@ LEVELS: dict[str, Level] = {
     for level in (
         Level("random", _random),
         Level("heuristic", _heuristic),
-        Level("strong", _strong),
+        Level("strong", _strong),  # kept unchanged: the yardstick the expert is measured against
+        Level("expert", _expert),
+        Level("expert-passes", _expert_passes, at_tables=False),  # the expert reading passes too, for arenas
         Level("strong-fast", _strong_fast, at_tables=False),  # fewer samples, for arenas
     )
 }
@@ -81,7 +95,8 @@ BOT_LEVELS: tuple[str, ...] = tuple(name for name, level in LEVELS.items() if le
 
 
 def bot_for_level(level: str, rng: random.Random) -> Bot:
-    """A bot of ``level``: ``random``, ``heuristic``, ``strong`` or ``strong-fast`` (fewer samples, for arenas)."""
+    """A bot of ``level``: ``random``, ``heuristic``, ``strong``, ``expert`` or ``strong-fast`` (fewer
+    samples, for arenas)."""
     entry = LEVELS.get(level)
     if entry is None:
         names = list(LEVELS)

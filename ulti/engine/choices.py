@@ -9,7 +9,7 @@ from ulti.engine.cards import Card, CardSet
 from ulti.engine.contracts import Bid, Part
 from ulti.engine.errors import CARD_HINTS, RuleArg, word
 from ulti.engine.play import Refusal
-from ulti.engine.view import KontraOffer, RefusedCard, SeatChoices
+from ulti.engine.view import ArgValue, KontraOffer, RefusedCard, SeatChoices
 
 #: The suits a trump contract may name (hearts only by a hearts bid, which names it itself).
 MINOR_SUITS = (0, 1, 2)
@@ -50,7 +50,6 @@ class Choices:
 
     def freeze(self) -> SeatChoices:
         """The choices as a view holds them (immutable)."""
-        rules, args = self.refused_rules, self.refused_args
         return SeatChoices(
             self.may_pass,
             self.may_take,
@@ -60,11 +59,23 @@ class Choices:
             self.may_give_up,
             KontraOffer(self.kontra_step, tuple(self.kontra_parts)) if self.kontra_step else None,
             self.cards,
-            tuple(
-                RefusedCard(card, reason, Refusal(rules[card]), RefusedCard.freeze_args(args[card]))
-                for card, reason in self.refused.items()
-            ),
+            self._refused_cards(),
         )
+
+    def _refused_cards(self) -> tuple[RefusedCard, ...]:
+        # Most refused cards share their reason ("follow ♠" for every other suit): word and freeze
+        # each (rule, values) once. Views are built for every watcher after every action.
+        args = self.refused_args
+        shared: dict[tuple[str, tuple[object, ...]], tuple[str, Refusal, tuple[tuple[str, ArgValue], ...]]] = {}
+        out = []
+        for card, rule in self.refused_rules.items():
+            values = args[card]
+            key = (rule, tuple(values.values()))
+            made = shared.get(key)
+            if made is None:
+                made = shared[key] = (word(CARD_HINTS[rule], values), Refusal(rule), RefusedCard.freeze_args(values))
+            out.append(RefusedCard(card, *made))
+        return tuple(out)
 
     def to_json(self) -> dict[str, Any]:
         """The choices as plain JSON values (card and bid codes): a view's ``choices``."""

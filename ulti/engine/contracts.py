@@ -67,6 +67,11 @@ class Bid:
     simple_value: int = field(init=False, compare=False)
     #: The ranking key of docs/rules.md §1.3: (value without the Simple game, Simple-game value).
     key: tuple[int, int] = field(init=False, compare=False)
+    #: Each part's value (the first listed, should a part be listed twice), for O(1) ``has``/``part_value``:
+    #: the play and the settlement ask them on every deal. Read-only by convention (the bid is frozen).
+    values_by_part: dict[Part, int] = field(init=False, compare=False, repr=False)
+    #: The parts with a non-zero value, in ``PART_ORDER`` with their values: the settlement's loop.
+    ordered_parts: tuple[tuple[Part, int], ...] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         # Precomputed once: the auction compares keys on every turn.
@@ -75,6 +80,11 @@ class Bid:
         object.__setattr__(self, "value", value)
         object.__setattr__(self, "simple_value", simple)
         object.__setattr__(self, "key", (value - simple, simple))
+        by_part: dict[Part, int] = {}
+        for p, v in self.parts:
+            by_part.setdefault(p, v)
+        object.__setattr__(self, "values_by_part", by_part)
+        object.__setattr__(self, "ordered_parts", tuple((p, by_part[p]) for p in PART_ORDER if by_part.get(p)))
 
     def part_value(self, part: Part) -> int:
         """Value of ``part`` in this bid, 0 if absent.
@@ -82,10 +92,7 @@ class Bid:
         >>> BIDS_BY_CODE["M-40U"].part_value(Part.FORTY_HUNDRED), BIDS_BY_CODE["M-40U"].part_value(Part.BETLI)
         (4, 0)
         """
-        for p, v in self.parts:
-            if p is part:
-                return v
-        return 0
+        return self.values_by_part.get(part, 0)
 
     def has(self, part: Part) -> bool:
         """Whether this bid contains ``part``.
@@ -93,7 +100,7 @@ class Bid:
         >>> BIDS_BY_CODE["N-B"].has(Part.BETLI), BIDS_BY_CODE["N-B"].has(Part.SIMPLE)
         (True, False)
         """
-        return any(p is part for p, _ in self.parts)
+        return part in self.values_by_part
 
     @property
     def part_set(self) -> frozenset[Part]:

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 from ulti.engine import actions as act
 from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import (
+    HIGHER_PLAIN_ORDER,
+    HIGHER_TRUMP_ORDER,
     SUIT_LETTERS,
     SUIT_MASKS,
     Card,
@@ -50,7 +52,6 @@ from ulti.engine.play import (
     refusal_of,
     refusals,
     seven_of,
-    trick_winner_index,
 )
 from ulti.engine.scoring import (
     DealResult,
@@ -61,11 +62,14 @@ from ulti.engine.scoring import (
 from ulti.engine.view import (
     LogEntry,
     PlayedTrick,
+    PointsTally,
     SeatMarriages,
     card_codes,
 )
 
 __all__ = ["MINOR_SUITS", "Choices", "Deal", "Phase"]
+
+_PLAY = Phase.PLAY  # one global lookup on the per-card path instead of two
 
 def _validate_hands(hands: Sequence[CardSet], dealer: int) -> None:
     if dealer not in (0, 1, 2):
@@ -118,6 +122,21 @@ class Deal(DealViews):
         self.tricks: list[Trick] = []
         self.won = [0, 0, 0]
         self.seven = -1  # the trump 7 the declarer must hold back (ulti bids), else -1
+        # the trick in progress, kept up to date card by card (Deal.play) so that no query rescans it:
+        # the suit led (-1 before the lead), the card winning it so far and its seat (-1 before the lead)
+        self._led = -1
+        self._top: Card = -1
+        self._top_seat = -1
+        self._higher: tuple[CardSet, ...] = HIGHER_PLAIN_ORDER  # "beats within its suit" of the contract
+        # how the contract's play may end before trick 10 (RULES.md §3.6), set when the play starts:
+        # 0 never (trump contracts), 1 when the declarer takes a trick (betli), 2 when he loses one
+        self._early_end = 0
+        # the legal cards computed last (legal_card_mask, choices) for the hand on turn, until the next
+        # card is played (-1: none): play() then checks legality with them instead of computing them
+        # again. The hand alone is the key: the three hands are disjoint, so a hand names its seat (only
+        # an empty hand could be two seats', and it has no legal card whoever holds it).
+        self._legal_hand: CardSet = -1
+        self._legal: CardSet = 0
         # the chain after trick 1 (RULES.md §6.3): the level the next step reaches, 0 = no chain
         self.chain_level = 0
         self.chain_prev: frozenset[Part] = frozenset()
@@ -127,6 +146,7 @@ class Deal(DealViews):
         self._plain_log: list[LogEntry] = []  # the log as a seat that did not act sees it
         self._played: list[PlayedTrick] = []  # self.tricks as views show them
         self._marriages: SeatMarriages | None = None  # once all three seats have announced
+        self._tally: tuple[tuple[int, int, int], PointsTally | None] = ((-1, -1, -1), None)  # (its play counts, tally)
 
     # ------------------------------------------------------------------ construction helpers
 
@@ -183,20 +203,30 @@ class Deal(DealViews):
 
     def led_suit(self) -> int:
         """The suit led to the current trick, -1 when the next card leads."""
-        return self.trick[0] >> 3 if self.trick else -1
+        return self._led
 
     def top_card(self) -> Card:
         """The card winning the current trick so far (-1 when none is down)."""
-        if not self.trick:
-            return -1
-        return self.trick[trick_winner_index(self.trick, self.trump)]
+        return self._top
 
     def legal_card_mask(self) -> CardSet:
         """The cards the seat on turn may play (0 outside the play)."""
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             return 0
-        seat = self.to_move if not self.in_chain else self.leader
-        return legal_cards(self.hands[seat], self.led_suit(), self.top_card(), self.trump, self.held_seven(seat))
+        seat = self.leader if self.chain_level else self.to_move
+        hand = self.hands[seat]
+        if hand == self._legal_hand:
+            return self._legal
+        # _legal_for's body, spelled out: this is asked before every card of a game
+        legal = legal_cards(hand, self._led, self._top, self.trump, self.seven if seat == self.declarer else -1)
+        self._legal_hand, self._legal = hand, legal
+        return legal
+
+    def _legal_for(self, seat: int, hand: CardSet) -> CardSet:
+        """``legal_cards`` for ``seat`` holding ``hand`` now, remembered until the next card is played."""
+        legal = legal_cards(hand, self._led, self._top, self.trump, self.seven if seat == self.declarer else -1)
+        self._legal_hand, self._legal = hand, legal
+        return legal
 
     def choices(self, seat: int) -> Choices:
         """Everything ``seat`` may do now, with the reason for each card it may not play."""
@@ -220,8 +250,8 @@ class Deal(DealViews):
             # close the chain with the trick-2 lead (RECORD.md: declines need not be recorded).
             if seat == self.to_move and not self.in_chain:
                 hand = self.hands[seat]
-                led, top, seven = self.led_suit(), self.top_card(), self.held_seven(seat)
-                ch.cards = legal_cards(hand, led, top, self.trump, seven)
+                led, top, seven = self._led, self._top, self.held_seven(seat)
+                ch.cards = self._legal_for(seat, hand)
                 for card, (refusal, args) in refusals(hand, led, top, self.trump, seven).items():
                     ch.refused_rules[card] = refusal.value
                     ch.refused_args[card] = args
@@ -356,29 +386,52 @@ class Deal(DealViews):
         self.start_hands = tuple(self.hands)
         self.leader = self.to_move = self.declarer
         self.seven = seven_of(trump) if self.contract.has(Part.ULTI) else -1
+        self._higher = HIGHER_PLAIN_ORDER if trump == NO_TRUMP else HIGHER_TRUMP_ORDER
+        contract = self.contract
+        self._early_end = 0 if contract.has_trumps else 1 if contract.has(Part.BETLI) else 2
+        self._legal_hand = -1
 
     def play(self, seat: int, card: Card) -> None:
-        """Play ``card`` for ``seat`` (the fast path of ``apply``); raises ``IllegalAction``."""
-        if self.phase is not Phase.PLAY:
+        """Play ``card`` for ``seat`` (the fast path of ``apply``); raises ``IllegalAction``.
+
+        The checks and their order are the rules' (phase, turn, card held, legality); legality is
+        computed once per card: the mask ``legal_card_mask`` or ``choices`` found for this seat and
+        hand is reused, and the trick's led suit and top card are kept up to date as cards fall.
+        """
+        if self.phase is not _PLAY:
             raise IllegalAction("play_not_now", phase=self.phase.value)
-        if self.in_chain:
+        chain = self.chain_level
+        if chain:
             if seat != self.leader:
                 raise IllegalAction("chain_lead", seat=seat, leader=self.leader)
         elif seat != self.to_move:
             raise IllegalAction("play_turn", seat=seat, to_move=self.to_move)
-        hand = self.hands[seat]
-        trick = self.trick
-        if not hand >> card & 1:
-            raise IllegalAction("card_not_held", seat=seat, card=card_str(card))
-        led = trick[0] >> 3 if trick else -1
-        top = self.top_card() if trick else -1
-        seven = self.seven if seat == self.declarer else -1
-        if not legal_cards(hand, led, top, self.trump, seven) >> card & 1:
-            raise self._play_error(seat, card, hand, led, top, seven)
-        if self.in_chain:
+        hands = self.hands
+        hand = hands[seat]
+        if hand == self._legal_hand:
+            legal = self._legal
+        else:
+            legal = legal_cards(hand, self._led, self._top, self.trump, self.seven if seat == self.declarer else -1)
+        bit = 1 << card
+        if not legal & bit:  # the legal cards are held cards: a card not held is refused here too
+            if not hand & bit:
+                raise IllegalAction("card_not_held", seat=seat, card=card_str(card))
+            raise self._play_error(seat, card, hand, self._led, self._top, self.seven if seat == self.declarer else -1)
+        if chain:
             self._close_chain()
-        self.hands[seat] = hand ^ (1 << card)
+        hands[seat] = hand ^ bit
+        self._legal_hand = -1
+        trick = self.trick
         trick.append(card)
+        top = self._top
+        if top < 0:
+            self._led = card >> 3
+            self._top, self._top_seat = card, seat
+        elif card >> 3 == top >> 3:
+            if self._higher[top] >> card & 1:
+                self._top, self._top_seat = card, seat
+        elif card >> 3 == self.trump:  # a trump on a plain top (a trump top is beaten in its suit only)
+            self._top, self._top_seat = card, seat
         if len(trick) < 3:
             self.to_move = (seat + 1) % 3
             return
@@ -397,21 +450,17 @@ class Deal(DealViews):
         return IllegalAction("ulti_seven", seat=seat)
 
     def _finish_trick(self) -> None:
-        cards = self.trick
-        winner_index = trick_winner_index(cards, self.trump)
-        winner = (self.leader + winner_index) % 3
-        trick = Trick(self.leader, (cards[0], cards[1], cards[2]), winner)
-        self.tricks.append(trick)
+        winner = self._top_seat
+        tricks = self.tricks
+        c0, c1, c2 = self.trick
+        tricks.append(Trick(self.leader, (c0, c1, c2), winner))
         self.won[winner] += 1
         self.trick = []
+        self._led = self._top = self._top_seat = -1
         self.leader = self.to_move = winner
-        contract = self.contract
-        assert contract is not None
-        n = len(self.tricks)
-        if n == TRICKS_PER_DEAL or (
-            not contract.has_trumps
-            and (winner == self.declarer) == contract.has(Part.BETLI)
-        ):
+        n = len(tricks)
+        early = self._early_end
+        if n == TRICKS_PER_DEAL or (early and (winner == self.declarer) == (early == 1)):
             self._settle()
             return
         if n == 1 and self.levels:

@@ -12,13 +12,13 @@ from collections.abc import Callable
 from typing import Any
 
 from ulti.engine.actions import Action, Kind
-from ulti.engine.cards import CardSet
+from ulti.engine.cards import CardSet, card_points
 from ulti.engine.choices import Choices
 from ulti.engine.contracts import KONTRA_STEP_NAMES, Bid
 from ulti.engine.kontra import KontraChain
 from ulti.engine.phase import Phase
-from ulti.engine.play import NO_TRUMP
-from ulti.engine.scoring import DealResult, counting_marriages, marriages_of
+from ulti.engine.play import NO_TRUMP, TRICKS_PER_DEAL
+from ulti.engine.scoring import LAST_TRICK_BONUS, DealResult, counting_marriages, marriages_of
 from ulti.engine.view import (
     AuctionState,
     ChainState,
@@ -28,6 +28,7 @@ from ulti.engine.view import (
     LogEntry,
     Marriages,
     PlayedTrick,
+    PointsTally,
     SeatMarriages,
     SeatView,
 )
@@ -60,6 +61,7 @@ class DealViews(KontraChain):
     _plain_log: list[LogEntry]  # the log as a seat that did not act sees it
     _played: list[PlayedTrick]  # self.tricks as views show them
     _marriages: SeatMarriages | None  # once all three seats have announced
+    _tally: tuple[tuple[int, int, int], PointsTally | None]  # the last tally and the play counts it was made at
 
     def hands_open(self) -> bool:
         """Whether all hands are face up: an open contract after trick 1 and its kontra chain."""
@@ -90,6 +92,34 @@ class DealViews(KontraChain):
         if a is not None and b is not None and c is not None:
             self._marriages = (a, b, c)
         return (a, b, c)
+
+    def points_tally(self) -> PointsTally | None:
+        """The points each side has taken so far (trump contracts, from the first card played on)."""
+        # Built for every viewer after every action, it changes only when the play starts and when a
+        # card is played (a trick taken, a marriage announced with a card to trick 1): remembered per
+        # count of cards played.
+        key = (len(self.start_hands), len(self.tricks), len(self.trick))
+        made_at, tally = self._tally
+        if made_at != key:
+            tally = self._count_tally()
+            self._tally = (key, tally)
+        return tally
+
+    def _count_tally(self) -> PointsTally | None:
+        if not self.start_hands or self.trump == NO_TRUMP or self.contract is None:
+            return None
+        declarer = self.declarer
+        taken = [0, 0]  # card points of the declarer's tricks, of the defenders' tricks
+        for trick in self.tricks:
+            side = 0 if trick.winner == declarer else 1
+            taken[side] += card_points((1 << trick.cards[0]) | (1 << trick.cards[1]) | (1 << trick.cards[2]))
+        if len(self.tricks) == TRICKS_PER_DEAL:
+            taken[0 if self.tricks[-1].winner == declarer else 1] += LAST_TRICK_BONUS
+        marriages = [0, 0]
+        for seat, announced in enumerate(self._seat_marriages()):
+            if announced is not None:
+                marriages[0 if seat == declarer else 1] += announced.counting
+        return PointsTally(taken[0], taken[1], marriages[0], marriages[1])
 
     def _public_log(self, viewer: int | None) -> list[LogEntry]:
         # Views are built after every action for every watcher: extend a cached log, never rebuild it.
@@ -192,6 +222,7 @@ class DealViews(KontraChain):
             self.result,
             (dealt[0], dealt[1], dealt[2]) if done else None,
             choices,
+            self.points_tally(),
         )
 
     def view(self, seat: int | None) -> dict[str, Any]:

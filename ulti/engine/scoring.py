@@ -7,11 +7,11 @@ trick (or the give-up) is done. Its result converts to the JSON of docs/record.m
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from ulti.engine.cards import KING, QUEEN, SUIT_LETTERS, CardSet, card_points
-from ulti.engine.contracts import PART_ORDER, Bid, Part
+from ulti.engine.contracts import Bid, Part
 from ulti.engine.play import NO_TRUMP, TRICKS_PER_DEAL, seven_of
 
 GIVE_UP_PER_DEFENDER = -2
@@ -35,13 +35,21 @@ LOST_ULTI_EXTRA = 4
 """docs/rules.md §5.3: the extra a lost ulti costs, never multiplied by kontra (times the hearts factor)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Trick:
     """A finished trick: who led, the three cards in play order, and the seat that took it."""
 
     leader: int
     cards: tuple[int, int, int]
     winner: int
+
+    def __init__(self, leader: int, cards: tuple[int, int, int], winner: int) -> None:
+        """The generated frozen ``__init__``'s work, done on the instance's ``__dict__`` directly (the
+        generated one calls ``object.__setattr__`` per field: twice the time, and a deal makes ten)."""
+        fields = self.__dict__
+        fields["leader"] = leader
+        fields["cards"] = cards
+        fields["winner"] = winner
 
     def seat_of(self, index: int) -> int:
         """The seat that played the ``index``-th card of this trick.
@@ -98,6 +106,60 @@ class SilentResult:
 
 
 @dataclass(frozen=True)
+class PointsDetail:
+    """What a trump contract's points and amounts are made of (docs/rules.md §4, §5.3), for people.
+
+    ``DealResult.points`` are the totals; this says where they came from: the card points of each
+    side's tricks, the talon's (which count for the defenders), the last trick's 10, the marriages
+    that count, and whether a side took no trick (its points then count as 0). A lost ulti's
+    amount per defender is ``lost_ulti_amount`` (its value times its kontra multiplier) plus
+    ``lost_ulti_extra``, the part kontra does not multiply.
+    """
+
+    declarer_cards: int
+    defenders_cards: int  # the defenders' tricks, without the talon
+    talon: int
+    last_trick_declarer: bool
+    declarer_marriages: int
+    defenders_marriages: int
+    declarer_zero: bool  # took no trick: the declarer's points count as 0
+    defenders_zero: bool
+    lost_ulti_amount: int = 0  # per defender, 0 or negative
+    lost_ulti_extra: int = 0  # per defender, 0 or negative
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``detail`` of a result in the table's views (docs/protocol.md §10.2)."""
+        last = LAST_TRICK_BONUS
+        return {
+            "declarer": {
+                "cards": self.declarer_cards,
+                "last_trick": last if self.last_trick_declarer else 0,
+                "marriages": self.declarer_marriages,
+                "zero": self.declarer_zero,
+            },
+            "defenders": {
+                "cards": self.defenders_cards,
+                "talon": self.talon,
+                "last_trick": 0 if self.last_trick_declarer else last,
+                "marriages": self.defenders_marriages,
+                "zero": self.defenders_zero,
+            },
+            "lost_ulti": (
+                {"amount": self.lost_ulti_amount, "extra": self.lost_ulti_extra} if self.lost_ulti_extra else None
+            ),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PointsDetail:
+        """Parse ``to_json()`` back."""
+        decl, defs, ulti = data["declarer"], data["defenders"], data["lost_ulti"] or {"amount": 0, "extra": 0}
+        return cls(
+            decl["cards"], defs["cards"], defs["talon"], decl["last_trick"] > 0, decl["marriages"],
+            defs["marriages"], decl["zero"], defs["zero"], ulti["amount"], ulti["extra"],
+        )
+
+
+@dataclass(frozen=True)
 class DealResult:
     """The outcome of a finished deal. ``scores[s]`` is the change to seat ``s``'s total."""
 
@@ -112,6 +174,15 @@ class DealResult:
     scores: tuple[int, int, int]
     tricks: int = 0
     ended_early: bool = False
+    #: where the points came from (trump contracts played out); not part of the record's result
+    detail: PointsDetail | None = field(default=None, compare=False)
+
+    def view_json(self) -> dict[str, Any]:
+        """``to_json()`` with the ``detail`` the table shows (docs/protocol.md §10.2), when there is one."""
+        out = self.to_json()
+        if self.detail is not None:
+            out["detail"] = self.detail.to_json()
+        return out
 
     def to_json(self) -> dict[str, Any]:
         """The result as docs/record.md specifies it.
@@ -174,6 +245,11 @@ def give_up_result(declarer: int, bid: Bid) -> DealResult:
     )
 
 
+_QUEENS: CardSet = sum(1 << (suit * 8 + QUEEN) for suit in range(4))
+"""The queens' bits: ``hand & hand >> 1 & _QUEENS`` keeps the queen of each suit whose king is held too."""
+assert KING == QUEEN + 1  # the shift above pairs each queen with the king of its suit
+
+
 def marriages_of(hand: CardSet, trump: int) -> tuple[int, int]:
     """(40s, 20s) that ``hand`` holds: K+Q of the trump suit, and K+Q of each other suit.
 
@@ -182,15 +258,11 @@ def marriages_of(hand: CardSet, trump: int) -> tuple[int, int]:
     >>> marriages_of(hand, Suit.HEARTS), marriages_of(hand, Suit.CLUBS)
     ((1, 1), (0, 2))
     """
-    forty = twenties = 0
-    for suit in range(4):
-        pair = (1 << (suit * 8 + KING)) | (1 << (suit * 8 + QUEEN))
-        if hand & pair == pair:
-            if suit == trump:
-                forty = 1
-            else:
-                twenties += 1
-    return forty, twenties
+    # one queen bit per suit where both the king and the queen are held (bit arithmetic: settle and the
+    # solver's wrapper ask this of every hand of every deal)
+    pairs = hand & (hand >> 1) & _QUEENS
+    forty = pairs >> (trump * 8 + QUEEN) & 1 if trump >= 0 else 0
+    return forty, pairs.bit_count() - forty
 
 
 def counting_marriages(bid: Bid, is_declarer: bool, forty: int, twenties: int) -> int:
@@ -205,15 +277,38 @@ def counting_marriages(bid: Bid, is_declarer: bool, forty: int, twenties: int) -
     >>> counting_marriages(forty_hundred, True, 1, 2), counting_marriages(forty_hundred, False, 1, 2)
     (40, 0)
     """
-    if bid.has(Part.SIMPLE):
+    parts = bid.values_by_part
+    if _SIMPLE in parts:
         return 40 * forty + 20 * twenties
     if not is_declarer:
         return 0
-    if bid.has(Part.FORTY_HUNDRED):
+    if _FORTY in parts:
         return 40 * forty
-    if bid.has(Part.TWENTY_HUNDRED):
+    if _TWENTY in parts:
         return 20 if twenties else 0
     return 0
+
+
+_T = TypeVar("_T")
+_new_object = object.__new__
+
+
+def _built(cls: type[_T], fields: dict[str, Any]) -> _T:
+    """``cls(**fields)`` for a frozen dataclass ``cls`` given every one of its fields.
+
+    The frozen ``__init__`` sets each field through ``object.__setattr__`` (several microseconds for
+    the results of one deal, a third of a random game's time); this fills the instance's ``__dict__``
+    at once. The instance is the same (equality, hash, pickling, immutability afterwards):
+    tests/engine/test_play_path.py checks it field for field against the constructor.
+    """
+    obj = _new_object(cls)
+    obj.__dict__.update(fields)
+    return obj
+
+
+_SIMPLE, _ULTI, _FORTY, _TWENTY, _DURCHMARS, _BETLI = (
+    Part.SIMPLE, Part.ULTI, Part.FORTY_HUNDRED, Part.TWENTY_HUNDRED, Part.DURCHMARS, Part.BETLI,
+)
 
 
 def settle(
@@ -243,44 +338,59 @@ def settle(
     won_by = [0, 0, 0]
     cards_won = [0, 0, 0]
     for trick in tricks:
-        won_by[trick.winner] += 1
-        cards_won[trick.winner] |= (1 << trick.cards[0]) | (1 << trick.cards[1]) | (1 << trick.cards[2])
+        winner = trick.winner
+        won_by[winner] += 1
+        c0, c1, c2 = trick.cards
+        cards_won[winner] |= (1 << c0) | (1 << c1) | (1 << c2)
+    n = len(tricks)
     decl_tricks = won_by[declarer]
-    def_tricks = len(tricks) - decl_tricks
-    all_ten = len(tricks) == TRICKS_PER_DEAL
-    hearts = bid.is_hearts
+    def_tricks = n - decl_tricks
     parts: list[PartResult] = []
 
     if not bid.has_trumps:
         part, value = bid.parts[0]
-        won = decl_tricks == 0 if part is Part.BETLI else def_tricks == 0 and all_ten
+        all_ten = n == TRICKS_PER_DEAL
+        won = decl_tricks == 0 if part is _BETLI else def_tricks == 0 and all_ten
         mult = multipliers.get(part, 1)
         amount = value * mult if won else -value * mult
-        parts.append(PartResult(part, won, value, mult, amount))
-        return DealResult(
-            declarer=declarer,
-            bid=bid,
-            trump=NO_TRUMP,
-            given_up=False,
-            parts=tuple(parts),
-            silent=(),
-            points=None,
-            per_defender=amount,
-            scores=scores_for(declarer, amount),
-            tricks=len(tricks),
-            ended_early=not all_ten,
-        )
+        parts.append(_part_result(part, won, value, mult, amount))
+        return _built(DealResult, {
+            "declarer": declarer,
+            "bid": bid,
+            "trump": NO_TRUMP,
+            "given_up": False,
+            "parts": tuple(parts),
+            "silent": (),
+            "points": None,
+            "per_defender": amount,
+            "scores": scores_for(declarer, amount),
+            "tricks": n,
+            "ended_early": not all_ten,
+            "detail": None,
+        })
 
     # Trump contracts are always played to trick 10 (§3.6).
+    values = bid.values_by_part
+    has_simple = _SIMPLE in values
+    silent_double = HEARTS_FACTOR if bid.is_hearts else 1
     last = tricks[TRICKS_PER_DEAL - 1]
-    defenders = [s for s in range(3) if s != declarer]
-    decl_marriages = marriages_of(start_hands[declarer], trump)
-    decl_total = card_points(cards_won[declarer]) + (LAST_TRICK_BONUS if last.winner == declarer else 0)
-    decl_total += counting_marriages(bid, True, *decl_marriages)
-    def_cards = cards_won[defenders[0]] | cards_won[defenders[1]]
-    def_total = card_points(def_cards | talon) + (LAST_TRICK_BONUS if last.winner != declarer else 0)
-    for seat in defenders:
-        def_total += counting_marriages(bid, False, *marriages_of(start_hands[seat], trump))
+    last_winner = last.winner
+    last_declarer = last_winner == declarer
+    d1, d2 = (declarer + 1) % 3, (declarer + 2) % 3
+    decl_forty, decl_twenties = marriages_of(start_hands[declarer], trump)
+    decl_marriages = counting_marriages(bid, True, decl_forty, decl_twenties)
+    if has_simple:  # every marriage counts, the defenders' too (§4.2)
+        f1, t1 = marriages_of(start_hands[d1], trump)
+        f2, t2 = marriages_of(start_hands[d2], trump)
+        def_marriages = 40 * (f1 + f2) + 20 * (t1 + t2)
+    else:
+        def_marriages = 0
+    decl_cards = card_points(cards_won[declarer])
+    def_cards = cards_won[d1] | cards_won[d2]
+    def_card_points = card_points(def_cards)
+    talon_points = card_points(talon)
+    decl_total = decl_cards + (LAST_TRICK_BONUS if last_declarer else 0) + decl_marriages
+    def_total = card_points(def_cards | talon) + (0 if last_declarer else LAST_TRICK_BONUS) + def_marriages
     if decl_tricks == 0:
         decl_total = 0
     if def_tricks == 0:
@@ -288,62 +398,101 @@ def settle(
 
     silent: list[SilentResult] = []
     seven = seven_of(trump)
-    seven_seat = next((s for s in range(3) if last.card_of(s) == seven), -1)
-    seven_won = seven_seat >= 0 and last.winner == seven_seat
-    silent_double = HEARTS_FACTOR if hearts else 1
+    leader, (c0, c1, c2) = last.leader, last.cards
+    seven_seat = (
+        leader if c0 == seven else (leader + 1) % 3 if c1 == seven else (leader + 2) % 3 if c2 == seven else -1
+    )
+    seven_won = seven_seat >= 0 and last_winner == seven_seat
 
-    if not bid.has(Part.ULTI) and seven_seat >= 0:
+    if seven_seat >= 0 and _ULTI not in values:
         if seven_seat == declarer:
             amount = SILENT_ULTI_WON * silent_double if seven_won else -SILENT_ULTI_LOST * silent_double
-            silent.append(SilentResult("ulti", "declarer", seven_won, amount))
+            silent.append(_silent_result("ulti", "declarer", seven_won, amount))
         else:
             amount = -SILENT_ULTI_WON * silent_double if seven_won else SILENT_ULTI_LOST * silent_double
-            silent.append(SilentResult("ulti", "defenders", seven_won, amount))
+            silent.append(_silent_result("ulti", "defenders", seven_won, amount))
 
     simple_factor = 1
-    if bid.has(Part.SIMPLE) and (decl_total >= HUNDRED or def_total >= HUNDRED):
+    lost_ulti_amount = lost_ulti_extra = 0
+    if has_simple and (decl_total >= HUNDRED or def_total >= HUNDRED):
         simple_factor = SILENT_HUNDRED_FACTOR
         side = "declarer" if decl_total >= HUNDRED else "defenders"
-        silent.append(SilentResult("100", side, side == "declarer", 0))
+        silent.append(_silent_result("100", side, side == "declarer", 0))
 
-    if not bid.has(Part.DURCHMARS):
+    if _DURCHMARS not in values:
         if decl_tricks == TRICKS_PER_DEAL:
-            silent.append(SilentResult("durchmars", "declarer", True, SILENT_DURCHMARS * silent_double))
-        elif won_by[defenders[0]] == TRICKS_PER_DEAL or won_by[defenders[1]] == TRICKS_PER_DEAL:
-            silent.append(SilentResult("durchmars", "defenders", False, -SILENT_DURCHMARS * silent_double))
+            silent.append(_silent_result("durchmars", "declarer", True, SILENT_DURCHMARS * silent_double))
+        elif won_by[d1] == TRICKS_PER_DEAL or won_by[d2] == TRICKS_PER_DEAL:
+            silent.append(_silent_result("durchmars", "defenders", False, -SILENT_DURCHMARS * silent_double))
 
-    for part in PART_ORDER:
-        value = bid.part_value(part)
-        if not value:
-            continue
-        if part is Part.SIMPLE:
+    per_defender = 0
+    for part, value in bid.ordered_parts:
+        if part is _SIMPLE:
             value *= simple_factor
             won = decl_total > def_total
-        elif part is Part.ULTI:
-            won = last.winner == declarer and last.card_of(declarer) == seven
-        elif part is Part.FORTY_HUNDRED:
-            won = decl_marriages[0] == 1 and decl_total >= HUNDRED
-        elif part is Part.TWENTY_HUNDRED:
-            won = decl_marriages[1] > 0 and decl_total >= HUNDRED
+        elif part is _ULTI:
+            won = last_declarer and last.card_of(declarer) == seven
+        elif part is _FORTY:
+            won = decl_forty == 1 and decl_total >= HUNDRED
+        elif part is _TWENTY:
+            won = decl_twenties > 0 and decl_total >= HUNDRED
         else:  # durchmars
             won = decl_tricks == TRICKS_PER_DEAL
         mult = multipliers.get(part, 1)
         amount = value * mult if won else -value * mult
-        if part is Part.ULTI and not won:
-            amount -= LOST_ULTI_EXTRA * silent_double
-        parts.append(PartResult(part, won, value, mult, amount))
+        if part is _ULTI and not won:
+            lost_ulti_amount, lost_ulti_extra = amount, -LOST_ULTI_EXTRA * silent_double
+            amount += lost_ulti_extra
+        per_defender += amount
+        parts.append(_part_result(part, won, value, mult, amount))
 
-    per_defender = sum(p.per_defender for p in parts) + sum(s.per_defender for s in silent)
-    return DealResult(
-        declarer=declarer,
-        bid=bid,
-        trump=trump,
-        given_up=False,
-        parts=tuple(parts),
-        silent=tuple(silent),
-        points=(decl_total, def_total),
-        per_defender=per_defender,
-        scores=scores_for(declarer, per_defender),
-        tricks=TRICKS_PER_DEAL,
-        ended_early=False,
-    )
+    for bonus in silent:
+        per_defender += bonus.per_defender
+    detail = _built(PointsDetail, {
+        "declarer_cards": decl_cards,
+        "defenders_cards": def_card_points,
+        "talon": talon_points,
+        "last_trick_declarer": last_declarer,
+        "declarer_marriages": decl_marriages,
+        "defenders_marriages": def_marriages,
+        "declarer_zero": decl_tricks == 0,
+        "defenders_zero": def_tricks == 0,
+        "lost_ulti_amount": lost_ulti_amount,
+        "lost_ulti_extra": lost_ulti_extra,
+    })
+    return _built(DealResult, {
+        "declarer": declarer,
+        "bid": bid,
+        "trump": trump,
+        "given_up": False,
+        "parts": tuple(parts),
+        "silent": tuple(silent),
+        "points": (decl_total, def_total),
+        "per_defender": per_defender,
+        "scores": scores_for(declarer, per_defender),
+        "tricks": TRICKS_PER_DEAL,
+        "ended_early": False,
+        "detail": detail,
+    })
+
+
+_PART_RESULTS: dict[tuple[Part, bool, int, int, int], PartResult] = {}
+_SILENT_RESULTS: dict[tuple[str, str, bool, int], SilentResult] = {}
+
+
+def _part_result(part: Part, won: bool, value: int, multiplier: int, per_defender: int) -> PartResult:
+    """``PartResult(...)``, one shared instance per distinct value (it is immutable; a few hundred exist)."""
+    key = (part, won, value, multiplier, per_defender)
+    found = _PART_RESULTS.get(key)
+    if found is None:
+        found = _PART_RESULTS[key] = PartResult(part, won, value, multiplier, per_defender)
+    return found
+
+
+def _silent_result(bonus: str, side: str, won: bool, per_defender: int) -> SilentResult:
+    """``SilentResult(...)``, one shared instance per distinct value (immutable; a handful exist)."""
+    key = (bonus, side, won, per_defender)
+    found = _SILENT_RESULTS.get(key)
+    if found is None:
+        found = _SILENT_RESULTS[key] = SilentResult(bonus, side, won, per_defender)
+    return found

@@ -25,7 +25,7 @@ from ulti.engine.contracts import Bid, Part, parse_bid, parse_part
 from ulti.engine.errors import RuleArg
 from ulti.engine.phase import Phase
 from ulti.engine.play import NO_TRUMP, Refusal
-from ulti.engine.scoring import DealResult, PartResult, SilentResult, Trick
+from ulti.engine.scoring import DealResult, PartResult, PointsDetail, SilentResult, Trick
 
 #: The wire strings of the enums (a dict lookup is several times faster than ``.value``).
 _KIND_VALUES: dict[Kind, str] = {k: k.value for k in Kind}
@@ -286,6 +286,32 @@ class Marriages:
         return cls(data["forty"], data["twenties"], data["counting"])
 
 
+@dataclass(frozen=True, slots=True)
+class PointsTally:
+    """The points each side of a trump contract has taken so far, as far as everybody may know them:
+    the card points of the tricks taken (with the last trick's 10 once it is taken; taken tricks are
+    public) and the announced marriages that count (docs/rules.md §4). The talon's points, which
+    count for the defenders, are left out: during the play only the declarer knows the talon."""
+
+    declarer_cards: int
+    defenders_cards: int
+    declarer_marriages: int
+    defenders_marriages: int
+
+    def to_json(self) -> dict[str, dict[str, int]]:
+        """The wire ``tally``."""
+        return {
+            "declarer": {"cards": self.declarer_cards, "marriages": self.declarer_marriages},
+            "defenders": {"cards": self.defenders_cards, "marriages": self.defenders_marriages},
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Mapping[str, int]]) -> PointsTally:
+        """Parse the wire ``tally``."""
+        decl, defs = data["declarer"], data["defenders"]
+        return cls(decl["cards"], defs["cards"], decl["marriages"], defs["marriages"])
+
+
 # ---------------------------------------------------------------------------------------- choices
 
 #: A refusal's value as the view holds it (``RuleArg`` with tuples for lists).
@@ -388,6 +414,7 @@ def result_from_json(data: Mapping[str, Any]) -> DealResult:
     points = data.get("points")
     trump = data["trump"]
     scores = data["scores"]
+    detail = data.get("detail")
     return DealResult(
         declarer=data["declarer"],
         bid=parse_bid(data["bid"]),
@@ -403,6 +430,7 @@ def result_from_json(data: Mapping[str, Any]) -> DealResult:
         scores=(scores[0], scores[1], scores[2]),
         tricks=data.get("tricks", 0),
         ended_early=data.get("ended_early", False),
+        detail=None if detail is None else PointsDetail.from_json(detail),
     )
 
 
@@ -443,6 +471,8 @@ class SeatView:
     result: DealResult | None
     dealt: tuple[CardSet, CardSet, CardSet] | None
     choices: SeatChoices | None
+    #: the points each side has taken (trump contracts, once the play has begun), else None
+    tally: PointsTally | None = None
 
     @property
     def hand(self) -> CardSet:
@@ -484,7 +514,8 @@ class SeatView:
             "tricks": list(map(_SHARED_JSON, self.tricks)),
             "won": list(self.won),
             "marriages": {str(s): m.to_json() for s, m in enumerate(self.marriages) if m is not None},
-            "result": None if result is None else result.to_json(),
+            "result": None if result is None else result.view_json(),
+            "tally": None if self.tally is None else self.tally.to_json(),
         }
         if self.dealt is not None:
             view["dealt"] = [card_codes(h) for h in self.dealt]
@@ -506,6 +537,7 @@ class SeatView:
         contract, chain, trick, result, talon = (data[k] for k in ("contract", "chain", "trick", "result", "talon"))
         dealt = data.get("dealt")
         choices = data.get("choices")
+        tally = data.get("tally")
         return cls(
             seat=data["seat"],
             dealer=data["dealer"],
@@ -527,6 +559,7 @@ class SeatView:
             result=None if result is None else result_from_json(result),
             dealt=None if dealt is None else (codes_mask(dealt[0]), codes_mask(dealt[1]), codes_mask(dealt[2])),
             choices=None if choices is None else SeatChoices.from_json(choices),
+            tally=None if tally is None else PointsTally.from_json(tally),
         )
 
 
@@ -541,6 +574,7 @@ __all__ = [
     "LogEntry",
     "Marriages",
     "PlayedTrick",
+    "PointsTally",
     "RefusedCard",
     "SeatChoices",
     "SeatMarriages",

@@ -10,6 +10,7 @@ Usage::
     result = solve(Position.from_deal(deal), Objective.CONTRACT)
     result.value        # per_defender under perfect play (what ``deal.result.per_defender`` would be)
     result.best_cards   # mask of the cards of the seat to play that achieve it
+    values_after(position, [card, ...])  # CONTRACT value after each card (a bot comparing its cards)
 
 Objectives (``Objective``):
 
@@ -30,7 +31,9 @@ own objective (``BETLI`` for a betli, ``DURCHMARS`` for a no-trump durchmars) ar
 
 Card masks in and out use the engine's encoding (``ulti.engine.cards``). Multipliers are taken as
 they stand in the position (later kontra steps cannot be foreseen). ``solve`` is not thread-safe:
-the transposition table is one per process.
+the transposition table is one per process, kept from solve to solve (its entries are exact facts
+about a position under one objective and contract, so a bot's decision over many sampled worlds reuses
+it); ``clear_table`` empties it, ``table_bytes`` tells its size (it grows by need to 8 MiB).
 """
 
 from __future__ import annotations
@@ -66,7 +69,16 @@ from ulti.engine.scoring import (
     marriages_of,
 )
 
-__all__ = ["Objective", "ObjectiveKind", "Position", "SolveResult", "solve"]
+__all__ = [
+    "Objective",
+    "ObjectiveKind",
+    "Position",
+    "SolveResult",
+    "clear_table",
+    "solve",
+    "table_bytes",
+    "values_after",
+]
 
 
 class ObjectiveKind(Enum):
@@ -286,6 +298,65 @@ def _check(pos: Position, objective: Objective) -> None:
             raise ValueError(f"seat {seat} holds {sizes[seat]} cards, expected {want}")
 
 
+_Arguments = tuple[
+    list[int], list[int], int, int, int, int, int, int, int, int, int, int, tuple[int, ...], tuple[int, ...]
+]
+
+
+def _arguments(position: Position, objective: Objective) -> tuple[list[int], _Arguments]:
+    """The reverse card map and the positional arguments of ``_dd.solve_internal`` (before its flags)."""
+    _check(position, objective)
+    trump = position.trump
+    fwd, back = _MAPS[trump]
+    hands = [_map_mask(h, fwd) for h in position.hands]
+    trick = [fwd[c] for c in position.trick]
+    winners = sum(1 << s for s in range(3) if position.won[s])
+    bid = position.bid
+    seven = fwd[seven_of(trump)] if bid.has(Part.ULTI) and trump != NO_TRUMP else -1
+    if objective.kind in (ObjectiveKind.ULTI, ObjectiveKind.POINTS) and trump == NO_TRUMP:
+        raise ValueError(f"{objective.kind.name} needs a trump contract")
+    return back, (
+        hands,
+        trick,
+        position.leader,
+        position.tricks_done,
+        position.declarer_points,
+        winners,
+        trump,
+        position.declarer,
+        seven,
+        objective.kind.value,
+        objective.threshold,
+        objective.marriages,
+        _rules(trump, fwd),
+        _contract_params(position),
+    )
+
+
+def values_after(position: Position, cards: Sequence[int], guesses: Sequence[int] | None = None) -> list[int]:
+    """The contract's value (``per_defender`` under perfect play, ``Objective.CONTRACT``) after the seat
+    to move plays each of ``cards`` (legal cards of that seat): what ``solve`` gives for each resulting
+    position, computed in one call so that the positions share the search's table. ``guesses`` (one per
+    card: likely values, such as those of a similar position) let the search test them first; they
+    change the speed, never the values."""
+    _, args = _arguments(position, Objective.CONTRACT)
+    fwd = _MAPS[position.trump][0]
+    values, _, _ = _dd.solve_internal(
+        *args, True, True, False, after=[fwd[c] for c in cards], guesses=None if guesses is None else list(guesses)
+    )
+    return [int(v) for v in values]
+
+
+def clear_table() -> None:
+    """Empty the search's transposition table (the next solves start cold)."""
+    _dd.clear_table()
+
+
+def table_bytes() -> int:
+    """Bytes of memory the search's transposition table holds now (0 before its first use)."""
+    return int(_dd.table_bytes())
+
+
 def solve(
     position: Position,
     objective: Objective,
@@ -301,35 +372,8 @@ def solve(
     that achieves the value. ``transposition`` and ``grouping`` switch off the transposition table
     and the grouping of equivalent cards (for tests: the value and best cards do not change).
     """
-    _check(position, objective)
-    trump = position.trump
-    fwd, back = _MAPS[trump]
-    hands = [_map_mask(h, fwd) for h in position.hands]
-    trick = [fwd[c] for c in position.trick]
-    winners = sum(1 << s for s in range(3) if position.won[s])
-    bid = position.bid
-    seven = fwd[seven_of(trump)] if bid.has(Part.ULTI) and trump != NO_TRUMP else -1
-    if objective.kind in (ObjectiveKind.ULTI, ObjectiveKind.POINTS) and trump == NO_TRUMP:
-        raise ValueError(f"{objective.kind.name} needs a trump contract")
-    value, best, nodes = _dd.solve_internal(
-        hands,
-        trick,
-        position.leader,
-        position.tricks_done,
-        position.declarer_points,
-        winners,
-        trump,
-        position.declarer,
-        seven,
-        objective.kind.value,
-        objective.threshold,
-        objective.marriages,
-        _rules(trump, fwd),
-        _contract_params(position),
-        transposition,
-        grouping,
-        best_cards,
-    )
+    back, args = _arguments(position, objective)
+    value, best, nodes = _dd.solve_internal(*args, transposition, grouping, best_cards)
     out_value: int = bool(value) if objective.is_boolean else int(value)
     return SolveResult(out_value, _map_mask(best, back), int(nodes))
 

@@ -17,8 +17,10 @@ It reads only its seat's view (``Deal.seat_view(seat)``), through ``ulti.bots.sa
   the trump with the best mean is named, an M-S is given up when playing loses more than the 2 per
   defender the give-up costs.
 
-Work is capped by ``samples`` and ``time_budget`` (seconds per card decision; auction decisions get
-``auction_budget``), checked between worlds.
+Work per decision is fixed: ``samples`` worlds per card decision, ``auction_samples`` per valued bid
+and discard, so the bot plays the same under any load and reproduces from its rng's seed. ``time_budget``
+(card play, kontra) and ``auction_budget`` (auction, talon, trump) are only safety stops, checked between
+worlds; each stop that fires is counted in ``safety_stops`` and logged (``settings``).
 
 The package in reading order: ``hand`` (hand evaluation), ``settings``, ``play`` (solver positions,
 card play, kontra), ``auction`` (auction, talon, trump, give-up); ``StrongBot`` joins them here.
@@ -30,7 +32,7 @@ from ulti.bots.base import seat_and_choices
 from ulti.bots.sampling import analyse
 from ulti.bots.strong.auction import GIVE_UP, StrongAuction
 from ulti.bots.strong.hand import declarer_likelihood, discard_options, durchmars_losers, plausible_bids
-from ulti.bots.strong.play import StrongPlay, position_of, solve_value, value_after
+from ulti.bots.strong.play import StrongPlay, declarer_weight, equal_groups, position_of, solve_value, value_after
 from ulti.bots.strong.settings import StrongSettings
 from ulti.engine import actions as act
 from ulti.engine.actions import Action, Kind
@@ -66,8 +68,10 @@ __all__ = [
     "StrongBot",
     "StrongSettings",
     "declarer_likelihood",
+    "declarer_weight",
     "discard_options",
     "durchmars_losers",
+    "equal_groups",
     "plausible_bids",
     "position_of",
     "solve_value",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-import time
+from dataclasses import dataclass
 
 from ulti.bots.heuristic import trump_strength
 from ulti.bots.sampling import Knowledge, Sampler, World
@@ -12,7 +12,7 @@ from ulti.bots.strong.hand import discard_cost, discard_options, plausible_bids
 from ulti.bots.strong.play import solve_value
 from ulti.bots.strong.settings import StrongSettings
 from ulti.engine import actions as act
-from ulti.engine.actions import Action
+from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import SUIT_MASKS, Card, CardSet, count, iter_cards
 from ulti.engine.contracts import BIDS_BY_CODE, Bid, parse_bid
 from ulti.engine.play import NO_TRUMP
@@ -22,8 +22,22 @@ from ulti.engine.view import SeatChoices
 GIVE_UP = -2
 
 
+@dataclass(frozen=True)
+class BidEstimate:
+    """The strong bot's own reason for a bid: of the ``worlds`` deals it simulated for it (the other
+    hands drawn from its view, each solved double dummy), the bid was won (a positive score) in ``made``."""
+
+    bid: str
+    made: int
+    worlds: int
+
+
 class StrongAuction(StrongSettings):
     """The strong bot's auction, talon, trump and give-up decisions."""
+
+    #: Why the last auction action was a bid (the learner tables' bidding log shows it); None after
+    #: any other action, and for a bid no world was solved for (the cheapest bid, out of ideas).
+    estimate: BidEstimate | None = None
 
     # ---------------------------------------------------------------- trump and give-up
 
@@ -33,7 +47,7 @@ class StrongAuction(StrongSettings):
         suits = [0, 1, 2]
         sampler = Sampler(know)
         worlds = sampler.draw_many(self.rng, self.auction_samples)
-        deadline = time.perf_counter() + self.auction_budget
+        deadline = self.deadline(self.auction_budget)
         totals = [0.0, 0.0, 0.0]
         n = 0
         for world in worlds:
@@ -41,7 +55,7 @@ class StrongAuction(StrongSettings):
                 pos = Position.start(world.hands, seat, know.contract, t, world.talon)
                 totals[t] += solve_value(pos)
             n += 1
-            if time.perf_counter() > deadline:
+            if n < len(worlds) and self.over(deadline, "trump"):
                 break
         if n == 0:
             best = max(suits, key=lambda s: trump_strength(know.hand, s))
@@ -54,9 +68,16 @@ class StrongAuction(StrongSettings):
     # ---------------------------------------------------------------- auction
 
     def _auction(self, know: Knowledge, ch: SeatChoices) -> Action:
+        self.estimate = None
+        action = self._auction_action(know, ch)
+        if action.kind is not Kind.BID:
+            self.estimate = None  # valuing the talon (take_value) declares in imagined hands: no reason to show
+        return action
+
+    def _auction_action(self, know: Knowledge, ch: SeatChoices) -> Action:
         seat = know.seat
         allowed = {b.code for b in ch.bids}
-        deadline = time.perf_counter() + self.auction_budget
+        deadline = self.deadline(self.auction_budget)
         if ch.must_discard:
             _, bid, discard = self.best_declaration(know, allowed, self.auction_samples, deadline)
             return act.bid(seat, bid, discard)
@@ -85,9 +106,11 @@ class StrongAuction(StrongSettings):
                     candidates.append(bid)
         if len(candidates) == 1:
             return act.pass_(seat)
-        values = self._bid_values(know.hand, seat, candidates, worlds, deadline, None)
+        made: dict[Bid, tuple[int, int]] = {}
+        values = self._bid_values(know.hand, seat, candidates, worlds, deadline, None, made)
         best = max(values, key=lambda b: values[b])
         if best != standing and values[best] > values[standing] + 0.25:
+            self.estimate = BidEstimate(best.code, *made[best])
             return act.bid(seat, best)
         return act.pass_(seat)
 
@@ -99,8 +122,10 @@ class StrongAuction(StrongSettings):
         worlds: list[World],
         deadline: float,
         talon: CardSet | None,
+        made: dict[Bid, tuple[int, int]] | None = None,
     ) -> dict[Bid, float]:
-        """Mean per_defender of each bid declared with ``hand`` (best trump for minor bids)."""
+        """Mean per_defender of each bid declared with ``hand`` (best trump for minor bids); ``made``
+        receives, per bid, in how many of the worlds solved it was won with that trump, and how many."""
         configs: list[tuple[Bid, int]] = []
         for bid in bids:
             if not bid.has_trumps:
@@ -110,20 +135,26 @@ class StrongAuction(StrongSettings):
             else:
                 configs += [(bid, t) for t in (0, 1, 2)]
         totals = dict.fromkeys(configs, 0.0)
+        wins = dict.fromkeys(configs, 0)
         n = 0
         for world in worlds:
             hands = list(world.hands)
             hands[seat] = hand
             final_talon = world.talon if talon is None else talon
             for bid, trump in configs:
-                totals[(bid, trump)] += solve_value(Position.start(hands, seat, bid, trump, final_talon))
+                value = solve_value(Position.start(hands, seat, bid, trump, final_talon))
+                totals[(bid, trump)] += value
+                wins[(bid, trump)] += value > 0
             n += 1
-            if time.perf_counter() > deadline:
+            if n < len(worlds) and self.over(deadline, "bid values"):
                 break
         out: dict[Bid, float] = {}
-        for (bid, _), total in totals.items():
+        for (bid, trump), total in totals.items():
             mean = total / max(1, n)
-            out[bid] = max(out.get(bid, -math.inf), mean)
+            if mean > out.get(bid, -math.inf):
+                out[bid] = mean
+                if made is not None:
+                    made[bid] = (wins[(bid, trump)], n)
         return out
 
     def best_declaration(
@@ -151,6 +182,7 @@ class StrongAuction(StrongSettings):
             return self._cheapest(hand, allowed)
         totals = [0.0] * len(pairs)
         counts = [0] * len(pairs)
+        wins = [0] * len(pairs)
         active = list(range(len(pairs)))
         cache: dict[tuple[tuple[Card, Card], Bid, int], int] = {}
         for w, world in enumerate(worlds):
@@ -169,8 +201,9 @@ class StrongAuction(StrongSettings):
                         cache[key] = value
                 totals[k] += value
                 counts[k] += 1
+                wins[k] += value > 0
             cache.clear()
-            if time.perf_counter() > deadline:
+            if w + 1 < len(worlds) and self.over(deadline, "declaration"):
                 break
             if w == 2 and len(active) > 6:
                 active.sort(key=lambda k: -totals[k] / counts[k])
@@ -180,6 +213,7 @@ class StrongAuction(StrongSettings):
             return self._cheapest(hand, allowed)
         best_mean, k = max(scored)
         discard, bid, _ = pairs[k]
+        self.estimate = BidEstimate(bid.code, wins[k], counts[k])
         return 2 * best_mean, bid, discard
 
     def _cheapest(self, hand: CardSet, allowed: set[str]) -> tuple[float, Bid, tuple[Card, Card]]:
@@ -192,13 +226,11 @@ class StrongAuction(StrongSettings):
         sampler = Sampler(know)
         talons = sampler.draw_many(self.rng, 4)
         values = []
-        start = time.perf_counter()
-        per = (deadline - start) / max(1, len(talons))
         for i, world in enumerate(talons):
             sub = know.taking(world.talon)
-            value, _, _ = self.best_declaration(sub, allowed, 3, start + per * (i + 1))
+            value, _, _ = self.best_declaration(sub, allowed, 3, deadline)
             values.append(value)
-            if time.perf_counter() > deadline:
+            if i + 1 < len(talons) and self.over(deadline, "talon"):
                 break
         if not values:
             return -math.inf

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import replace
 
 from ulti.bots.sampling import Knowledge, Sampler, World
-from ulti.bots.solver import Objective, Position, solve
+from ulti.bots.solver import Objective, Position, solve, values_after
 from ulti.bots.strong.hand import declarer_likelihood
 from ulti.bots.strong.settings import StrongSettings
 from ulti.engine.cards import FULL_DECK, POINT_CARDS, SUIT_MASKS, Card, CardSet, card_points, count, iter_cards
@@ -76,47 +75,63 @@ def position_of(know: Knowledge, world: World, multipliers: dict[Part, int] | No
     )
 
 
+def declarer_weight(know: Knowledge) -> Callable[[World], float] | None:
+    """The soft evidence of the bid: a defender weighs each world by how well the declarer's hand
+    fits the contract (``declarer_likelihood``); None for the declarer and before a contract."""
+    contract = know.contract
+    if contract is None or know.declarer == know.seat or know.declarer < 0:
+        return None
+    declarer, trump = know.declarer, know.trump
+
+    def weight(world: World) -> float:
+        return declarer_likelihood(contract, trump, world.hands[declarer] | know.played_by[declarer])
+
+    return weight
+
+
+def equal_groups(cards: CardSet, trump: int, outstanding: CardSet, alone: CardSet = 0) -> list[list[Card]]:
+    """``cards`` split into classes that play alike in every world: one solve per class is enough.
+
+    Two cards of one suit are equal when none of ``outstanding`` (the cards that may be in other
+    hands) lies between them, both or neither are point cards (aces and tens), and neither is the
+    trump 7 (``trump``: the trump suit, ``NO_TRUMP`` for none); the cards of ``alone`` are classes of
+    their own.
+    """
+    table = higher_table(trump)
+    seven = seven_of(trump) if trump != NO_TRUMP else -1
+    groups: list[list[Card]] = []
+    for suit in range(4):
+        ranked = sorted(iter_cards(cards & SUIT_MASKS[suit]), key=lambda c: -count(table[c]))
+        current: list[Card] = []
+        for card in ranked:
+            if current:
+                low = current[-1]
+                between = table[low] & ~table[card] & ~(1 << card)
+                same = (
+                    not between & outstanding
+                    and bool((1 << low) & POINT_CARDS) == bool((1 << card) & POINT_CARDS)
+                    and seven not in (low, card)
+                    and not ((1 << low) | (1 << card)) & alone
+                )
+                if not same:
+                    groups.append(current)
+                    current = []
+            current.append(card)
+        if current:
+            groups.append(current)
+    return groups
+
 class StrongPlay(StrongSettings):
     """The strong bot's card play and kontra decisions."""
 
     # ---------------------------------------------------------------- play
 
     def _likelihood(self, know: Knowledge) -> Callable[[World], float] | None:
-        contract = know.contract
-        if contract is None or know.declarer == know.seat or know.declarer < 0:
-            return None
-        declarer, trump = know.declarer, know.trump
-
-        def weight(world: World) -> float:
-            return declarer_likelihood(contract, trump, world.hands[declarer] | know.played_by[declarer])
-
-        return weight
+        return declarer_weight(know)
 
     def _groups(self, legal: CardSet, know: Knowledge) -> list[list[Card]]:
         """Legal cards split into classes that are equivalent from the viewer's side."""
-        table = higher_table(know.trump)
-        outstanding = FULL_DECK & ~know.hand & ~know.played
-        seven = seven_of(know.trump) if know.trump != NO_TRUMP else -1
-        groups: list[list[Card]] = []
-        for suit in range(4):
-            cards = sorted(iter_cards(legal & SUIT_MASKS[suit]), key=lambda c: -count(table[c]))
-            current: list[Card] = []
-            for card in cards:
-                if current:
-                    low = current[-1]
-                    between = table[low] & ~table[card] & ~(1 << card)
-                    same = (
-                        not between & outstanding
-                        and bool((1 << low) & POINT_CARDS) == bool((1 << card) & POINT_CARDS)
-                        and seven not in (low, card)
-                    )
-                    if not same:
-                        groups.append(current)
-                        current = []
-                current.append(card)
-            if current:
-                groups.append(current)
-        return groups
+        return equal_groups(legal, know.trump, FULL_DECK & ~know.hand & ~know.played)
 
     def _card(self, view: SeatView, know: Knowledge, ch: SeatChoices) -> Card:
         legal = ch.cards
@@ -127,18 +142,22 @@ class StrongPlay(StrongSettings):
         if len(groups) == 1:
             return heuristic
         sampler = Sampler(know, self._likelihood(know))
-        deadline = time.perf_counter() + self.time_budget
+        deadline = self.deadline(self.time_budget)
         totals = [0.0] * len(groups)
         n = 0
+        last: list[int] | None = None
         while n < self.samples:
             world = sampler.draw(self.rng)
             if world is None:
                 break
             pos = position_of(know, world)
-            for k, group in enumerate(groups):
-                totals[k] += value_after(pos, group[0])
+            # one call per world: the groups' positions share the search's table, and the last world's
+            # values are tried first (the same values as value_after, found faster)
+            last = values_after(pos, [group[0] for group in groups], last)
+            for k, value in enumerate(last):
+                totals[k] += value
             n += 1
-            if time.perf_counter() > deadline:
+            if n < self.samples and self.over(deadline, "card play"):
                 break
         if n == 0:
             return heuristic
@@ -162,11 +181,12 @@ class StrongPlay(StrongSettings):
         margin = self.kontra_margin if level == 1 else self.chain_margin if level == 2 else self.late_chain_margin
         declarer_side = know.seat == know.declarer
         sampler = Sampler(know, self._likelihood(know))
-        deadline = time.perf_counter() + self.time_budget
+        deadline = self.deadline(self.time_budget)
         base_total = 0.0
         raised_total = [0.0] * len(parts)
         n = 0
-        while n < max(4, self.samples // 2):
+        worlds = max(4, self.samples // 2)
+        while n < worlds:
             world = sampler.draw(self.rng)
             if world is None:
                 break
@@ -177,7 +197,7 @@ class StrongPlay(StrongSettings):
                 mult[part] = mult.get(part, 1) * 2
                 raised_total[k] += solve_value(replace(pos, multipliers=mult))
             n += 1
-            if time.perf_counter() > deadline:
+            if n < worlds and self.over(deadline, "kontra"):
                 break
         if n == 0:
             return ()

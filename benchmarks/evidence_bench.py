@@ -1,0 +1,110 @@
+"""How informative is the expert bot's auction evidence? (``ulti.bots.expert``)
+
+For deals whose auction was played by bots of one level (``--level``, default heuristic; or the deal
+records of an arena run, ``--records``), at the first card every seat that has evidence to read
+weighs the true hidden cards and ``--worlds`` worlds drawn as the strong bot draws them. Printed, for
+the whole evidence and for bids, passes alone: the mean of log(weight of the true world / mean weight
+of the drawn worlds), the information the evidence adds about the true deal (0: none; above 0: the
+true deal is made likelier), and the share of viewers for whom it is above 0.
+
+    python -m benchmarks.evidence_bench [--deals N] [--seed S] [--level L] [--records FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+from collections.abc import Iterator
+
+from ulti.bots.base import bot_for_level
+from ulti.bots.expert import AuctionEvidence, evidence_weight, read_evidence
+from ulti.bots.sampling import Sampler, World, analyse
+from ulti.bots.strong import StrongBot
+from ulti.engine.deal import Deal, Phase
+from ulti.engine.dealing import deal_hands
+from ulti.engine.record import deal_from_record, parse_action
+
+
+def auctions_by_level(level: str, deals: int, seed: int) -> Iterator[Deal]:
+    """Deals whose auction ``level`` bots played, stopped at the first card."""
+    rng = random.Random(seed)
+    for number in range(deals):
+        dealer = number % 3
+        deal = Deal(deal_hands(rng, dealer), dealer)
+        bots = [bot_for_level(level, random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
+        while deal.phase is not Phase.PLAY and not deal.is_over:
+            deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))
+        if not deal.is_over:
+            yield deal
+
+
+def auctions_from_records(path: str) -> Iterator[Deal]:
+    """The deals of an arena's records (one play per duplicate set), stopped at the first card."""
+    with open(path, encoding="utf-8") as f:
+        for k, line in enumerate(f):
+            if k % 6:
+                continue  # the six plays of a set share the deal (and in card-play mode its auction)
+            record = json.loads(line)
+            full = deal_from_record({**record, "actions": []})
+            for entry in record["actions"]:
+                if full.phase is Phase.PLAY or full.is_over:
+                    break
+                full.apply(parse_action(entry))
+            if not full.is_over:
+                yield full
+
+
+def information(deals: Iterator[Deal], worlds: int, seed: int) -> dict[str, list[float]]:
+    """Per kind of evidence, the log ratios of every viewer with some evidence of that kind."""
+    rng = random.Random(seed)
+    out: dict[str, list[float]] = {"all": [], "bids": [], "passes": []}
+    for deal in deals:
+        for viewer in range(3):
+            view = deal.seat_view(viewer)
+            know = analyse(view)
+            evidence = read_evidence(view.log, viewer, know.declarer)
+            sampler = Sampler(know, StrongBot(random.Random(0))._likelihood(know))
+            drawn = sampler.draw_many(rng, worlds)
+            true = World([deal.hands[0], deal.hands[1], deal.hands[2]], deal.talon if know.talon_size else 0)
+            kinds = {
+                "all": evidence,
+                "bids": AuctionEvidence(evidence.bids, {}, evidence.kontra_against),
+                "passes": AuctionEvidence({}, evidence.passes, ()),
+            }
+            for name, ev in kinds.items():
+                if (not ev.bids and not ev.passes) or not drawn:
+                    continue
+                mean = statistics.fmean(evidence_weight(ev, know, w) for w in drawn)
+                true_weight = evidence_weight(ev, know, true)
+                out[name].append(math.log(max(true_weight, 1e-9) / max(mean, 1e-9)))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--level", default="heuristic", help="the level whose bots play the auctions")
+    parser.add_argument("--records", default="", help="deal records of an arena run instead")
+    parser.add_argument("--worlds", type=int, default=100, help="worlds drawn per viewer")
+    args = parser.parse_args()
+    if args.records:
+        deals = auctions_from_records(args.records)
+    else:
+        deals = auctions_by_level(args.level, args.deals, args.seed)
+    source = args.records or f"{args.deals} deals bid by {args.level} bots (seed {args.seed})"
+    print(f"Expert evidence at the first card, {source}, {args.worlds} worlds per viewer:")
+    for name, ratios in information(deals, args.worlds, args.seed).items():
+        if not ratios:
+            print(f"  {name:7s} (no viewer had such evidence)")
+            continue
+        share = sum(1 for r in ratios if r > 0) / len(ratios)
+        print(f"  {name:7s} viewers {len(ratios):4d}  mean log(true / drawn) {statistics.fmean(ratios):+.3f}"
+              f"  true deal made likelier for {share:.0%}")
+
+
+if __name__ == "__main__":
+    main()

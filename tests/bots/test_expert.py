@@ -1,0 +1,130 @@
+"""The expert bot: the auction read as evidence, worlds weighted by it, legal play, and its registration."""
+
+from __future__ import annotations
+
+import random
+
+from ulti.bots.base import BOT_LEVELS, bot_for_level
+from ulti.bots.expert import AuctionEvidence, ExpertBot, PassReadingExpert, evidence_weight, read_evidence
+from ulti.bots.heuristic import HeuristicBot
+from ulti.bots.sampling import Knowledge, World, analyse
+from ulti.bots.strong import StrongBot
+from ulti.engine.actions import Kind
+from ulti.engine.cards import CardSet, mask_of, parse_card
+from ulti.engine.contracts import parse_bid
+from ulti.engine.deal import Deal, Phase
+from ulti.engine.dealing import deal_hands
+
+
+def _know(declarer: int = 0) -> Knowledge:
+    know = Knowledge(seat=0, dealer=0, opener=1, phase="play", hand=0, sizes=(10, 10, 10), talon_size=0,
+                     allowed=[0, 0, 0, 0])
+    know.contract = parse_bid("M-S")
+    know.declarer = declarer
+    know.trump = 0
+    return know
+
+
+def parse_cards(text: str) -> CardSet:
+    return mask_of(parse_card(c) for c in text.split())
+
+
+BETLI_HAND = parse_cards("7C 8C 9C 7S 8S 9S 7D 8D 7H 8H")
+HIGH_HAND = parse_cards("AC TC KC AS TS KS AD TD AH TH")
+
+
+def _world(seat1: int, seat2: int) -> World:
+    return World([0, seat1, seat2], 0)
+
+
+def test_a_pass_makes_a_hand_fit_for_a_higher_betli_less_likely() -> None:
+    evidence = AuctionEvidence(bids={}, passes={1: [parse_bid("M-S")]}, kontra_against=())
+    know = _know()
+    assert evidence_weight(evidence, know, _world(BETLI_HAND, HIGH_HAND)) < evidence_weight(
+        evidence, know, _world(HIGH_HAND, BETLI_HAND)
+    )
+
+
+def test_an_outbid_betli_bid_makes_a_betli_hand_more_likely() -> None:
+    evidence = AuctionEvidence(bids={2: parse_bid("N-B")}, passes={}, kontra_against=())
+    know = _know()
+    assert evidence_weight(evidence, know, _world(HIGH_HAND, BETLI_HAND)) > evidence_weight(
+        evidence, know, _world(BETLI_HAND, HIGH_HAND)
+    )
+
+
+def test_a_kontra_on_a_betli_makes_a_safe_betli_hand_less_likely() -> None:
+    evidence = AuctionEvidence(bids={}, passes={}, kontra_against=(2,))
+    know = _know(declarer=1)
+    know.contract = parse_bid("N-B")
+    assert evidence_weight(evidence, know, _world(BETLI_HAND, HIGH_HAND)) < evidence_weight(
+        evidence, know, _world(HIGH_HAND, BETLI_HAND)
+    )
+
+
+def test_the_log_is_read_into_bids_and_passes() -> None:
+    rng = random.Random(4)
+    for number in range(30):
+        dealer = number % 3
+        deal = Deal(deal_hands(rng, dealer), dealer)
+        bots = [HeuristicBot(random.Random(s)) for s in range(3)]
+        while deal.phase is not Phase.PLAY and not deal.is_over:
+            deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))
+        if deal.is_over:
+            continue
+        viewer = (deal.declarer + 1) % 3
+        view = deal.seat_view(viewer)
+        evidence = read_evidence(view.log, viewer, deal.declarer)
+        assert viewer not in evidence.bids and viewer not in evidence.passes
+        bidders = {e.seat for e in view.log if e.action is Kind.BID}
+        # every other seat that bid and is not the declarer has its highest bid read
+        assert {s for s in bidders if s not in (viewer, deal.declarer)} <= set(evidence.bids)
+
+
+def test_the_expert_weighs_worlds_where_the_strong_bot_does_not() -> None:
+    # as the declarer, the strong bot samples uniformly; the experts weigh the defenders' bids (and passes)
+    rng = random.Random(1)
+    checked = 0
+    for number in range(40):
+        dealer = number % 3
+        deal = Deal(deal_hands(rng, dealer), dealer)
+        bots = [HeuristicBot(random.Random(s)) for s in range(3)]
+        while deal.phase is not Phase.PLAY and not deal.is_over:
+            deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))
+        if deal.is_over or not read_evidence(deal.seat_view(deal.declarer).log, deal.declarer, deal.declarer).passes:
+            continue
+        view = deal.seat_view(deal.declarer)
+        know = analyse(view)
+        reading = PassReadingExpert(random.Random(0))
+        reading._log = view.log
+        assert StrongBot(random.Random(0))._likelihood(know) is None
+        assert reading._likelihood(know) is not None
+        evidence = read_evidence(view.log, deal.declarer, deal.declarer)
+        expert = ExpertBot(random.Random(0))
+        expert._log = view.log
+        # the expert leaves passes out: with no other seat's bid it has nothing to weigh worlds by
+        assert (expert._likelihood(know) is None) == (not evidence.bids)
+        checked += 1
+    assert checked
+
+
+def test_the_expert_plays_whole_deals_legally_and_reproducibly() -> None:
+    def play(seed: int) -> list[str]:
+        rng = random.Random(seed)
+        deal = Deal(deal_hands(rng, 0), 0)
+        bots = [ExpertBot(random.Random(s), samples=6, auction_samples=3) for s in range(3)]
+        out = []
+        while not deal.is_over:
+            action = bots[deal.to_move].act(deal.seat_view(deal.to_move))
+            deal.apply(action)  # raises IllegalAction on an illegal action
+            out.append(repr(action))
+        return out
+
+    assert play(5) == play(5)
+
+
+def test_expert_is_a_table_level() -> None:
+    assert "expert" in BOT_LEVELS and "strong" in BOT_LEVELS
+    assert isinstance(bot_for_level("expert", random.Random(0)), ExpertBot)
+    assert "expert-passes" not in BOT_LEVELS  # an arena-only variant
+    assert isinstance(bot_for_level("expert-passes", random.Random(0)), PassReadingExpert)

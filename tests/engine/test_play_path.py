@@ -1,0 +1,96 @@
+"""The card-play path of ``Deal`` keeps the trick's led suit and top card up to date and checks legality
+once: against the rules recomputed from scratch at every card of random deals (kontra chains included),
+and the remembered legal cards never outlive the state they were computed for."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.engine.test_properties import random_action
+from ulti.engine.cards import iter_cards
+from ulti.engine.contracts import BIDS_BY_CODE
+from ulti.engine.deal import Deal, Phase
+from ulti.engine.dealing import deal_hands
+from ulti.engine.errors import IllegalAction
+from ulti.engine.play import NO_TRUMP, legal_cards, refusal_of, trick_winner_index
+
+
+def check_trick_state(deal: Deal) -> None:
+    """``led_suit``, ``top_card`` and ``legal_card_mask`` equal the rules applied to the trick now."""
+    trick = deal.trick
+    assert deal.led_suit() == (trick[0] >> 3 if trick else -1)
+    assert deal.top_card() == (trick[trick_winner_index(trick, deal.trump)] if trick else -1)
+    if deal.phase is Phase.PLAY:
+        seat = deal.leader if deal.in_chain else deal.to_move
+        seven = deal.seven if seat == deal.declarer else -1
+        expected = legal_cards(deal.hands[seat], deal.led_suit(), deal.top_card(), deal.trump, seven)
+        assert deal.legal_card_mask() == expected
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_deals_keep_the_trick_state_and_refuse_exactly_as_the_rules(seed: int) -> None:
+    """Random complete deals (auction, kontra and its chain, play): before every action the trick state
+    is checked, and every card the seat to play may not play is refused naming the rule, with the
+    legal cards asked for first or not."""
+    rng = random.Random(f"play-path-{seed}")
+    for number in range(40):
+        deal = Deal(deal_hands(rng, number % 3), number % 3)
+        kontra_said: set[int] = set()
+        while not deal.is_over:
+            check_trick_state(deal)
+            if deal.phase is Phase.PLAY:
+                seat = deal.leader if deal.in_chain else deal.to_move
+                hand = deal.hands[seat]
+                seven = deal.seven if seat == deal.declarer else -1
+                legal = legal_cards(hand, deal.led_suit(), deal.top_card(), deal.trump, seven)
+                if rng.random() < 0.5:
+                    deal.legal_card_mask()  # remembered: play() must still refuse what it must
+                for card in iter_cards(hand & ~legal):
+                    refusal = refusal_of(card, hand, deal.led_suit(), deal.top_card(), deal.trump, seven)
+                    assert refusal is not None
+                    with pytest.raises(IllegalAction) as refused:
+                        deal.play(seat, card)
+                    assert refused.value.rule == refusal.value
+                check_trick_state(deal)
+            deal.apply(random_action(deal, rng, kontra_said))
+            if deal.tricks and len(deal.tricks) > 1:
+                kontra_said.clear()
+        check_trick_state(deal)
+
+
+def test_a_copy_keeps_its_own_trick_state() -> None:
+    rng = random.Random("copy")
+    hands = deal_hands(rng, 0)
+    talon = 0
+    for card in list(iter_cards(hands[1]))[:2]:
+        talon |= 1 << card
+    hands[1] &= ~talon
+    deal = Deal.at_play(hands, 0, 1, BIDS_BY_CODE["M-SU"], 2, talon)
+    deal.play(1, next(iter_cards(deal.legal_card_mask())))
+    copy = deal.copy()
+    legal_before = copy.legal_card_mask()
+    deal.play(deal.to_move, next(iter_cards(deal.legal_card_mask())))
+    check_trick_state(deal)
+    check_trick_state(copy)
+    assert copy.legal_card_mask() == legal_before
+    copy.play(copy.to_move, next(iter_cards(legal_before)))
+    check_trick_state(copy)
+
+
+def test_the_no_trump_order_decides_the_top_card() -> None:
+    """In a no-trump contract the ten ranks below the jack: a led ten is topped by the jack."""
+    from ulti.engine.cards import parse_card
+
+    def cards(codes: str) -> int:
+        return sum(1 << parse_card(c) for c in codes.split())
+
+    hands = [cards("TS 7H 8H 9H TH JH QH KH AH 7D"), cards("JS 8D 9D TD JD QD KD AD 7C 8C"),
+             cards("9S 9C TC JC QC KC AC 7S 8S QS")]
+    deal = Deal.at_play(hands, 2, 0, BIDS_BY_CODE["N-B"], NO_TRUMP, cards("KS AS"))
+    deal.play(0, parse_card("TS"))
+    deal.play(1, parse_card("JS"))
+    assert deal.top_card() == parse_card("JS")
+    assert deal.legal_card_mask() == cards("QS")  # must beat the jack
+    check_trick_state(deal)

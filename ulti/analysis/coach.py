@@ -1,0 +1,158 @@
+"""The coach of learner tables: a hint priced from the asking seat's own view, and short lessons.
+
+``hint(view)`` never sees a hidden card: it reads only the seat's view (the server hands it
+``Deal.seat_view(seat)``), exactly as a bot does. In the play it prices every legal alternative the
+strong bot's way (``ulti.analysis.pricing``) and names the best one, which is the strong bot's choice;
+in the auction it asks the strong bot for its action and, for a bid, estimates the chance of making it
+by solving sampled worlds at the start of play.
+
+``noted_bot_action(level, view, seed)`` is a built-in bot's action with, for a bid, the bot's own reason
+(the bidding log of learner tables shows it): the strong bot's share of its simulated deals in which the
+bid was won, the heuristic bot's hand strength. It reads the bot's own view only, but it tells the table
+about the bot's hand, which is what a learner table shows it for (docs/protocol.md §22.5).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ulti.analysis.pricing import price_view
+from ulti.bots.base import bot_for_level
+from ulti.bots.heuristic import HeuristicBot, trump_strength
+from ulti.bots.sampling import Sampler, analyse
+from ulti.bots.solver import Position
+from ulti.bots.strong import StrongBot, solve_value
+from ulti.bots.strong.auction import StrongAuction
+from ulti.engine.actions import Action, Kind
+from ulti.engine.cards import SUIT_LETTERS, CardSet
+from ulti.engine.contracts import Bid
+from ulti.engine.phase import Phase
+from ulti.engine.play import NO_TRUMP
+from ulti.engine.record import action_to_json
+from ulti.engine.view import SeatView
+
+#: Worlds of a card hint: a hint answers while the player waits (benchmarks/analysis_bench.py).
+HINT_WORLDS = 32
+#: Worlds for a bid's chance of being made.
+CHANCE_WORLDS = 24
+
+
+def _kontra_first(view: SeatView) -> bool:
+    """Whether the seat decides its kontra step before its card now (as the bots do)."""
+    ch = view.choices
+    if ch is None or ch.kontra is None:
+        return False
+    last = view.log[-1] if view.log else None
+    already = last is not None and last.seat == view.seat and last.action is Kind.KONTRA
+    return not (already and ch.cards)
+
+
+def bid_chance(view: SeatView, bid: Bid, discard: tuple[int, int] | None, n: int, rng: random.Random) -> float | None:
+    """The share of ``n`` sampled worlds in which the seat of ``view`` makes ``bid`` (per_defender > 0)
+    when it declares it now (discarding ``discard`` if it holds 12 cards), playing the best trump of
+    the worlds' mean for a minor-suit bid. None if no world fits the view."""
+    know = analyse(view)
+    seat = know.seat
+    hand: CardSet = know.hand
+    talon_fixed: CardSet | None = None
+    if discard is not None:
+        talon_fixed = (1 << discard[0]) | (1 << discard[1])
+        hand &= ~talon_fixed
+    worlds = Sampler(know).draw_many(rng, n)
+    if not worlds:
+        return None
+    trumps = [NO_TRUMP] if not bid.has_trumps else [3] if bid.is_hearts else [0, 1, 2]
+    values: dict[int, list[int]] = {t: [] for t in trumps}
+    for world in worlds:
+        hands = list(world.hands)
+        hands[seat] = hand
+        talon = talon_fixed if talon_fixed is not None else world.talon
+        for t in trumps:
+            values[t].append(solve_value(Position.start(hands, seat, bid, t, talon)))
+    best = max(trumps, key=lambda t: sum(values[t]))
+    return sum(1 for v in values[best] if v > 0) / len(worlds)
+
+
+def _auction_hint(view: SeatView, rng: random.Random) -> dict[str, Any]:
+    bot = StrongBot(rng, auction_samples=4)  # fixed work: the same hint for the same view and seed
+    action: Action = bot.act(view)
+    out: dict[str, Any] = {"kind": "bid", "action": action_to_json(action), "values": {}, "chance": None}
+    if action.kind is Kind.BID and action.bid is not None:
+        out["best"] = action.bid.code
+        out["chance"] = bid_chance(view, action.bid, action.discard, CHANCE_WORLDS, rng)
+    else:
+        out["best"] = action.kind.value
+    return out
+
+
+def hint(view: SeatView, worlds: int = HINT_WORLDS, seed: str | int = 0) -> dict[str, Any] | None:
+    """The coach's hint for the seat of ``view`` now (None when it has nothing to decide).
+
+    Play, kontra and trump: ``{"kind", "best", "values": {alternative: mean value}, "worlds"}`` in the
+    seat's own points per defender, ``best`` being the strong bot's choice; auction: ``{"kind": "bid",
+    "action", "best", "chance"}`` with the strong bot's action and, for a bid, its estimated chance.
+    """
+    if view.seat is None or view.choices is None:
+        return None
+    rng = random.Random(f"ulti-hint:{seed}")
+    if view.phase is Phase.AUCTION:
+        return _auction_hint(view, rng)
+    kind = Kind.KONTRA if _kontra_first(view) else Kind.PLAY
+    priced = price_view(view, worlds, rng, kind=kind)
+    if priced is None:
+        return None
+    values = {key: round(v, 3) + 0.0 for key, v in priced.means().items()}
+    return {"kind": priced.kind, "best": priced.best(), "values": values, "worlds": priced.worlds}
+
+
+def lessons(analysis: dict[str, Any], count: int = 3, seats: Sequence[int] = (0, 1, 2)) -> list[dict[str, Any]]:
+    """The ``count`` costliest decisions of ``seats`` in an analysis, costliest first (ties: earlier first)."""
+    real = [d for d in analysis["decisions"] if d["seat"] in seats and not d["forced"] and d["cost"] > 0]
+    real.sort(key=lambda d: (-d["cost"], d["index"]))
+    return real[:count]
+
+
+#: The heuristic bot's hand strength from which it bids each kind of game (ulti/bots/heuristic.py).
+HEURISTIC_NEEDS = {"S": 9.0, "SU": 11.0, "40": 12.0}
+
+
+def bid_note(bot: object, view: SeatView, action: Action) -> dict[str, Any] | None:
+    """The reason of ``bot`` for ``action`` taken from ``view``, if it was a bid the bot can explain.
+
+    A strong bot: ``{"basis": "simulation", "made": m, "worlds": n}`` (its bid was won in ``m`` of the
+    ``n`` deals it simulated for it). A heuristic bot's trump bid: ``{"basis": "strength", "suit",
+    "strength", "needed"}`` (its rule-of-thumb strength of the 10 cards kept with that trump suit, and the
+    strength from which it bids that game). None otherwise (a pass, a take, a random bot, a heuristic betli).
+    """
+    if action.kind is not Kind.BID or action.bid is None:
+        return None
+    if isinstance(bot, StrongAuction):
+        est = bot.estimate
+        if est is None or est.bid != action.bid.code or est.worlds == 0:
+            return None
+        return {"basis": "simulation", "made": est.made, "worlds": est.worlds}
+    if isinstance(bot, HeuristicBot) and action.bid.has_trumps:
+        hand = view.hand
+        if action.discard is not None:
+            hand &= ~((1 << action.discard[0]) | (1 << action.discard[1]))
+        suit = 3 if action.bid.is_hearts else max(range(3), key=lambda s: trump_strength(hand, s))
+        note: dict[str, Any] = {
+            "basis": "strength",
+            "suit": SUIT_LETTERS[suit],
+            "strength": round(trump_strength(hand, suit), 1),
+        }
+        need = HEURISTIC_NEEDS.get(action.bid.code.split("-", 1)[1])
+        if need is not None:
+            note["needed"] = need
+        return note
+    return None
+
+
+def noted_bot_action(level: str, view: SeatView, seed: str) -> tuple[Action, dict[str, Any] | None]:
+    """The action a built-in bot of ``level`` takes from ``view`` (the same as the server's ``bot_action``
+    for the same seed) and, for a bid, its reason (``bid_note``). Runs in a worker process."""
+    bot = bot_for_level(level, random.Random(seed))
+    action = bot.act(view)
+    return action, bid_note(bot, view, action)

@@ -1,0 +1,146 @@
+"""The expert bot: the strong bot with every auction action as evidence about the hidden hands.
+
+The strong bot weighs a sampled world only by how well the declarer's start hand fits the contract.
+The expert (``ExpertBot``) also reads the rest of the auction from its view's log, and weighs each world
+by how likely its hands make every other seat's actions there (``read_evidence``, ``evidence_weight``),
+in its card play and kontra decisions (its auction is the strong bot's):
+
+- **bids** of a seat that is not the declarer (or a declarer's earlier, outbid bids): its start hand
+  should fit the highest bid it made (the strong bot's own ``declarer_likelihood``, softened by a
+  square root: the bid was made with a 12-card hand of which two cards were laid away);
+- **passes** (only with ``read_passes``, the arena level ``expert-passes``): a seat that passed over a
+  standing bid it could have raised is unlikely to hold a hand fit for a betli, a durchmars or an ulti
+  above that bid. Measured (``benchmarks.evidence_bench`` on the 400 auctions of the arena run below),
+  passes add almost no information about the true deal (mean log-likelihood ratio +0.014, bids +0.38),
+  so the expert leaves them out;
+- **kontra**: a defender who raised a betli or a no-trump durchmars holds cards that beat it.
+
+Everything else (fixed worlds per decision, the solver, the auction) is the strong bot's; the level
+``strong`` stays as the yardstick. Measured in card play, 400 duplicate deals, seed 2026
+(``ulti arena --a expert --b strong --mode cards --deals 400 --seed 2026 --workers 2``): the expert
++0.043 per deal, 95% interval [-0.157, +0.242], no verdict (betli, 48 deals: +0.35 [-0.23, +0.92]);
+with passes read too (``--a expert-passes``) -0.013 [-0.210, +0.185]. The evidence is real but, at 32
+worlds per decision, not yet worth a measurable gain.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ulti.bots.sampling import Knowledge, World
+from ulti.bots.strong import StrongBot, declarer_likelihood
+from ulti.engine.actions import Action, Kind
+from ulti.engine.cards import CardSet
+from ulti.engine.contracts import BIDS_BY_CODE, Bid
+from ulti.engine.play import NO_TRUMP
+from ulti.engine.view import LogEntry, SeatView
+
+#: Bids a seat is taken to have wanted when its hand fits them (a pass over a lower bid counts against).
+_STRONG_BIDS = tuple(BIDS_BY_CODE[c] for c in ("N-B", "N-D", "M-SU", "H-SU") if c in BIDS_BY_CODE)
+#: How much a pass weighs against a hand fit for one of those bids (1: excludes it).
+PASS_WEIGHT = 0.6
+#: How much a defender's kontra on a no-trump contract weighs against a world where it looks lost.
+KONTRA_WEIGHT = 0.5
+
+
+def _fit(bid: Bid, hand: CardSet) -> float:
+    """How well a 10-card ``hand`` fits ``bid`` with its best trump (0..1)."""
+    if not bid.has_trumps:
+        return declarer_likelihood(bid, NO_TRUMP, hand)
+    trumps = (3,) if bid.is_hearts else (0, 1, 2)
+    return max(declarer_likelihood(bid, t, hand) for t in trumps)
+
+
+@dataclass(frozen=True)
+class AuctionEvidence:
+    """What the log says about the other seats' hands: per seat, its highest bid that is not the
+    contract, and the standing bids it passed over when it could have bid."""
+
+    bids: dict[int, Bid]
+    passes: dict[int, list[Bid]]
+    kontra_against: tuple[int, ...]
+
+
+def read_evidence(log: Sequence[LogEntry], viewer: int, declarer: int) -> AuctionEvidence:
+    """The evidence of the log about the seats other than ``viewer`` (``declarer`` -1 in the auction)."""
+    bids: dict[int, Bid] = {}
+    passes: dict[int, list[Bid]] = {}
+    kontra: list[int] = []
+    standing: Bid | None = None
+    last_bid_entry = -1
+    for i, entry in enumerate(log):
+        if entry.action is Kind.BID and entry.bid is not None:
+            standing = entry.bid
+            last_bid_entry = i
+    for i, entry in enumerate(log):
+        s = entry.seat
+        if entry.action is Kind.BID and entry.bid is not None:
+            if s != viewer and not (s == declarer and i == last_bid_entry):
+                bids[s] = entry.bid  # bids only rise: the last one is the highest
+            standing = entry.bid
+        elif entry.action is Kind.PASS and s != viewer and standing is not None:
+            passes.setdefault(s, []).append(standing)
+        elif entry.action is Kind.KONTRA and s != viewer and s != declarer and entry.parts:
+            kontra.append(s)
+    return AuctionEvidence(bids, passes, tuple(kontra))
+
+
+def evidence_weight(evidence: AuctionEvidence, know: Knowledge, world: World) -> float:
+    """How likely the hands of ``world`` make the other seats' auction actions (0..1, unnormalised)."""
+    w = 1.0
+    for s, bid in evidence.bids.items():
+        w *= math.sqrt(_fit(bid, know.start_hand(world, s)))
+    for s, standings in evidence.passes.items():
+        if s == know.declarer:
+            continue  # the declarer's passes came before the hand it declared with
+        hand = know.start_hand(world, s)
+        low = min(standings, key=lambda b: b.key)
+        fits = [_fit(bid, hand) for bid in _STRONG_BIDS if bid.key > low.key]
+        if fits:
+            w *= 1.0 - PASS_WEIGHT * max(fits)
+    contract = know.contract
+    if contract is not None and not contract.has_trumps and evidence.kontra_against:
+        # a defender raises a no-trump contract it expects to beat: worlds where the declarer's hand
+        # fits the contract well are less likely
+        fit = declarer_likelihood(contract, NO_TRUMP, know.start_hand(world, know.declarer))
+        w *= 1.0 - KONTRA_WEIGHT * fit
+    return w
+
+
+class ExpertBot(StrongBot):
+    """The strong bot, with worlds weighted by the other seats' bids and kontra (passes: ``read_passes``)."""
+
+    _log: Sequence[LogEntry] = ()
+    #: Whether passes count as evidence: not by default (``benchmarks.evidence_bench``: they carry almost
+    #: no information about the true deal); ``PassReadingExpert`` reads them, to measure what they add.
+    read_passes: bool = False
+
+    def act(self, view: SeatView) -> Action:
+        """The expert's action for its seat (the strong bot's method on evidence-weighted worlds)."""
+        self._log = view.log
+        return super().act(view)
+
+    def _likelihood(self, know: Knowledge) -> Callable[[World], float] | None:
+        base = super()._likelihood(know)
+        evidence = read_evidence(self._log, know.seat, know.declarer)
+        if not self.read_passes:
+            evidence = AuctionEvidence(evidence.bids, {}, evidence.kontra_against)
+        if not evidence.bids and not evidence.passes and not evidence.kontra_against:
+            return base
+
+        def weight(world: World) -> float:
+            w = evidence_weight(evidence, know, world)
+            return w * base(world) if base is not None else w
+
+        return weight
+
+
+class PassReadingExpert(ExpertBot):
+    """The expert that also reads passes as evidence (arena-only, the variant measured against it)."""
+
+    read_passes = True
+
+
+__all__ = ["AuctionEvidence", "ExpertBot", "PassReadingExpert", "evidence_weight", "read_evidence"]
