@@ -3,6 +3,18 @@
 It stores opaque JSON events and never imports the engine (DESIGN.md layers).
 """
 
+from ulti.store.accounts import AccountStore, AlreadyAccount, NameTaken, StoredAccount
 from ulti.store.eventstore import EventStore, SeqConflict
+from ulti.store.results import RatingChange, SeatResult, SkillRow
 
-__all__ = ["EventStore", "SeqConflict"]
+__all__ = [
+    "AccountStore",
+    "AlreadyAccount",
+    "EventStore",
+    "NameTaken",
+    "RatingChange",
+    "SeatResult",
+    "SeqConflict",
+    "SkillRow",
+    "StoredAccount",
+]
