@@ -20,14 +20,16 @@ async def three_players(
     names: str = "Player",
     http_client: httpx2.AsyncClient | None = None,
     keep_messages: bool = True,
+    events: str = "full",
     **config: Any,
 ) -> tuple[str, list[GameClient]]:
     """Create a table with three logged-in, connected players in seats 0, 1, 2 (started if ``start``).
 
     ``base_url`` may list one server per seat (several processes); player 0 creates the table.
+    ``events`` is the event form the clients ask for (``GameClient``).
     """
     bases = base_url if isinstance(base_url, list) else [base_url] * 3
-    clients = [GameClient(bases[i], http_client, keep_messages) for i in range(3)]
+    clients = [GameClient(bases[i], http_client, keep_messages, events) for i in range(3)]
     for i, client in enumerate(clients):
         await client.login(f"{names} {i}")
     body: dict[str, Any] = {

@@ -23,11 +23,14 @@ ERROR_ARGS: dict[str, set[str]] = {
     "reserved": {"seat"},
     "seat_taken": {"seat"},
     "seats_empty": {"seats"},
+    "invite_pending": {"seats"},
     "not_your_turn": {"seat"},
     "rate_limited": {"retry_after"},
     "too_many_connections": {"limit"},
     "too_large": {"max_bytes"},
     "too_deep": {"max_depth"},
+    "too_many_failures": {"retry_after"},
+    "account_busy": {"tables"},
 }
 #: codes the page makes itself (api.js: the server could not be reached)
 CLIENT_CODES = {"network"}

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import random
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -15,9 +14,6 @@ import pytest
 
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
-from ulti.bots.random_bot import RandomBot
-from ulti.engine.record import action_to_json
-from ulti.engine.view import SeatView
 from ulti.server.client import GameClient, play_randomly
 
 
@@ -38,10 +34,7 @@ def is_away(client: GameClient, seat: int) -> bool:
 
 
 async def random_move(client: GameClient) -> dict[str, Any]:
-    assert client.state is not None
-    action = action_to_json(RandomBot(random.Random(client.seq)).act(SeatView.from_json(client.state["deal"])))
-    action.pop("seat")
-    return await client.act(action)
+    return await client.act(client.random_action())
 
 
 @contextlib.asynccontextmanager

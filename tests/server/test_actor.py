@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -199,3 +200,123 @@ async def test_bots_play_the_match_to_its_end_and_the_log_rebuilds_it(store: Eve
         1 for e in await store.events("t1") if e["type"] == "action"
     )
     assert host.lost == [] and all(host.stored_when_reported)
+
+
+def actor_with(store: EventStore, host: RecordingHost, table_id: str, **settings: float) -> TableActor:
+    """An actor whose settings differ from the fast ones by ``settings`` (say, a long result time limit)."""
+    config = Settings.for_tests(db_url="sqlite://")
+    for name, value in settings.items():
+        setattr(config, name, value)
+    return TableActor(host, TableState(table_id), store, config)
+
+
+async def two_people_and_a_bot(actor: TableActor) -> None:
+    """Seats 0 and 1 are people (HOST, p1), seat 2 a random bot; the first deal is dealt."""
+    await create(actor, [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "level": "random"}])
+    for seat, player in enumerate((HOST, "p1")):
+        async def sit(seat: int = seat, player: str = player) -> None:
+            await actor.emit(actor.state.join_event(player, f"Player {seat}", seat, None))
+
+        await actor.run(sit)
+    await start(actor)
+
+
+async def finish_deal(actor: TableActor, seed: int = 5) -> None:
+    """The people make random legal moves (the bot moves by itself) until the current deal is over."""
+    rng = random.Random(seed)
+    async with asyncio.timeout(30):
+        while True:
+            deal = actor.state.deal
+            assert deal is not None
+            if deal.is_over:
+                return
+            seat = deal.to_move
+            if seat == 2:
+                await asyncio.sleep(0.005)
+                continue
+            move = action_to_json(RandomBot(rng).act(deal.seat_view(seat)))
+            move.pop("seat")
+            await actor.act(seat, move)
+
+
+def deals_dealt(actor: TableActor) -> int:
+    return len(actor.state.match.deals) if actor.state.match else 0
+
+
+@pytest.mark.asyncio
+async def test_the_next_deal_waits_for_every_person_and_the_readiness_survives_a_restart(
+    store: EventStore,
+) -> None:
+    host = RecordingHost(store)
+    actor = actor_with(store, host, "t1", result_seconds=60.0)
+    await two_people_and_a_bot(actor)
+    await finish_deal(actor)
+    await asyncio.sleep(0.3)  # nothing happens by itself: the result waits for both people
+    assert deals_dealt(actor) == 1 and actor.state.waiting_for_ready() == [0, 1]
+    assert actor.deadline is not None and actor.deadline > time.time() + 50  # the time limit
+    first = await actor.ready(0, command_id="host:r1")
+    assert await actor.ready(0, command_id="host:r1") == first  # a retried command: answered, not stored again
+    assert await actor.ready(0) == first  # said twice: nothing more is stored
+    await asyncio.sleep(0.2)
+    assert deals_dealt(actor) == 1 and actor.state.waiting_for_ready() == [1]
+    stored = await store.events("t1")
+    assert [e for e in stored if e["type"] == "ready"] == [{"type": "ready", "seat": 0, "cid": "host:r1"}]
+
+    # the server restarts between the two clicks: the readiness is rebuilt from the stored events
+    await stop(actor, host)
+    host2 = RecordingHost(store)
+    state = await rebuilt(store, "t1")
+    resumed = TableActor(host2, state, store, actor.settings)
+    assert state.ready == {0} and state.waiting_for_ready() == [1]
+    resumed.schedule()
+    await asyncio.sleep(0.2)
+    assert deals_dealt(resumed) == 1  # still waiting for seat 1
+    with pytest.raises(CommandError) as refused:
+        await resumed.act(0, {"action": "pass"})
+    assert refused.value.code == "no_deal"
+    await resumed.ready(1)
+    async with asyncio.timeout(5):
+        while deals_dealt(resumed) < 2:
+            await asyncio.sleep(0.01)
+    assert resumed.state.ready == set()
+    assert [e["type"] for e in await store.events("t1")][-2:] == ["ready", "deal"]
+    with pytest.raises(CommandError) as refused:
+        await resumed.ready(1)
+    assert refused.value.code == "not_between_deals"
+    await stop(resumed, host2)
+
+
+@pytest.mark.asyncio
+async def test_absent_players_are_ready_at_once_and_the_time_limit_deals_anyway(store: EventStore) -> None:
+    host = RecordingHost(store)
+    actor = actor_with(store, host, "t1", result_seconds=0.6)
+    await two_people_and_a_bot(actor)
+    await finish_deal(actor)
+    # seat 1 went away (a bot plays for it): only seat 0 is waited for
+    async def away() -> None:
+        await actor.emit({"type": "away", "seat": 1, "away": True})
+
+    await actor.run(away)
+    assert actor.state.waiting_for_ready() == [0]
+    await asyncio.sleep(0.2)
+    assert deals_dealt(actor) == 1
+    # nobody clicks: the time limit (counted from the deal's end) deals the next deal anyway
+    async with asyncio.timeout(3):
+        while deals_dealt(actor) < 2:
+            await asyncio.sleep(0.01)
+    assert not any(e["type"] == "ready" for e in await store.events("t1"))
+    await stop(actor, host)
+
+
+@pytest.mark.asyncio
+async def test_the_next_deal_comes_at_once_when_everybody_is_ready(store: EventStore) -> None:
+    host = RecordingHost(store)
+    actor = actor_with(store, host, "t1", result_seconds=60.0)
+    await two_people_and_a_bot(actor)
+    await finish_deal(actor)
+    await actor.ready(1)
+    await actor.ready(0)
+    async with asyncio.timeout(2):  # between_deals is 0 here: no need to wait for the 60 s limit
+        while deals_dealt(actor) < 2:
+            await asyncio.sleep(0.01)
+    await stop(actor, host)

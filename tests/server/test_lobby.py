@@ -51,9 +51,7 @@ async def refused(client: GameClient, method: str, path: str, body: Any = None) 
 async def move(client: GameClient) -> None:
     """A random legal move for the client's seat (it must be its turn)."""
     assert client.state is not None and client.my_turn()
-    action = action_to_json(RandomBot(random.Random(client.seq)).act(SeatView.from_json(client.state["deal"])))
-    action.pop("seat")
-    await client.act(action)
+    await client.act(client.random_action())
 
 
 async def play_until(clients: list[GameClient], done: Any, limit: int = 2000) -> None:
@@ -79,7 +77,7 @@ async def test_sessions_and_bad_names(server: ServerProcess) -> None:
     status, body = await call(server, "POST", "/api/session", {"name": "  Éva  "})
     assert status == 200 and body["player"]["name"] == "Éva" and body["token"]
     status, me = await call(server, "GET", "/api/me", token=body["token"])
-    assert status == 200 and me == {"id": body["player"]["id"], "name": "Éva"}
+    assert status == 200 and me == {"id": body["player"]["id"], "name": "Éva", "kind": "guest"}
     # the cookie works as well as the bearer token
     async with httpx2.AsyncClient(base_url=server.base_url) as http:
         response = await http.post("/api/session", json={"name": "Cookie"})
@@ -214,14 +212,20 @@ async def test_only_the_host_adds_bots_and_starts_and_empty_seats_need_fill_bots
     assert view["table"]["status"] == "playing" and view["deal_index"] == 0
     assert (await refused(host, "POST", f"{path}/start", {})).code == "table_started"
     assert (await refused(host, "POST", f"{path}/bot", {"seat": 2})).code == "table_started"
-    # fill_bots: the empty seats get heuristic bots at the start
+    # fill_bots: the open seats get heuristic bots at the start; a seat kept for an invited friend
+    # does not (the start is refused) unless the host seats a bot there
     table = await host.http("POST", "/api/tables", {"deals": 6, "seats": [OPEN, ME, {"kind": "invite"}]})
     path = f"/api/tables/{table['table_id']}"
+    error = await refused(host, "POST", f"{path}/start", {"fill_bots": True})
+    assert error.code == "invite_pending" and "[2]" in str(error)
+    view = await host.http("GET", path)
+    assert view["table"]["status"] == "open" and view["table"]["seats"][2]["kind"] == "invite"
+    await host.http("POST", f"{path}/bot", {"seat": 2, "level": "strong"})
     await host.http("POST", f"{path}/start", {"fill_bots": True})
     view = await host.http("GET", path)
     assert view["table"]["status"] == "playing"
     assert [(s["kind"], s["level"]) for s in view["table"]["seats"]] == [("bot", "heuristic"), ("player", None),
-                                                                        ("bot", "heuristic")]
+                                                                        ("bot", "strong")]
 
 
 # ---------------------------------------------------------------- the live lobby and its chat

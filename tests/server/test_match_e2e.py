@@ -53,7 +53,9 @@ async def test_three_clients_play_a_whole_match_and_records_score_as_shown(
             proc = subprocess.run(
                 [sys.executable, "-m", "ulti.cli", "score", str(path)], capture_output=True, text=True, check=True
             )
-            assert json.loads(proc.stdout) == shown
+            # the table shows the result's `detail` too (what its points are made of): never in a record
+            assert json.loads(proc.stdout) == {k: v for k, v in shown.items() if k != "detail"}
+            assert ("detail" in shown) == ("points" in shown)
         # the match record scores to the totals and winner the clients saw
         scored = score_record(await clients[2].http("GET", f"/api/tables/{table_id}/record"))
         assert scored["totals"] == match["totals"]
@@ -71,7 +73,8 @@ async def test_three_clients_play_a_whole_match_and_records_score_as_shown(
 @pytest.mark.asyncio
 async def test_tie_break_deals_are_played_until_one_seat_leads(server: ServerProcess) -> None:
     # Matches with random play rarely tie; play seeds until one needs a tie-break deal (bounded).
-    for seed in range(100, 160):
+    # (the clients' random choices depend on the seed and the position in the match: seed 162 ties)
+    for seed in range(160, 220):
         _, clients = await play_match(server, seed=seed)
         state = clients[0].state
         for client in clients:

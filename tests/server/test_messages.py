@@ -9,7 +9,17 @@ import pytest
 from pydantic import ValidationError
 
 from ulti.server.inputs import BadInput
-from ulti.server.messages import Act, Back, Chat, LobbyChat, OpenTable, Ping, WatchLobby, parse_client_message
+from ulti.server.messages import (
+    Act,
+    Back,
+    Chat,
+    LobbyChat,
+    OpenTable,
+    Ping,
+    Ready,
+    WatchLobby,
+    parse_client_message,
+)
 
 
 @pytest.mark.parametrize(
@@ -23,6 +33,7 @@ from ulti.server.messages import Act, Back, Chat, LobbyChat, OpenTable, Ping, Wa
         ({"type": "act", "id": "c1", "action": {"action": "pass"}}, Act),
         ({"type": "chat", "id": "c2", "phrase": "hello"}, Chat),
         ({"type": "back", "id": 3}, Back),
+        ({"type": "ready", "id": "r1"}, Ready),
     ],
 )
 def test_each_known_message_parses_to_its_model(data: dict[str, Any], model: type) -> None:
@@ -40,6 +51,8 @@ def test_each_known_message_parses_to_its_model(data: dict[str, Any], model: typ
         ({"type": "ping", "extra": 1}, "bad_message", "unknown field 'extra'"),
         ({"type": "act", "action": {"action": "pass"}}, "bad_message", "needs an id"),
         ({"type": "back"}, "bad_message", "needs an id"),
+        ({"type": "ready"}, "bad_message", "needs an id"),
+        ({"type": "ready", "id": "r", "seat": 1}, "bad_message", "unknown field 'seat'"),
         ({"type": "act", "id": "c", "action": "pass"}, "bad_message", "action must be an object"),
         ({"type": "act", "id": "c"}, "bad_message", "needs 'action'"),
         ({"type": "act", "id": True, "action": {}}, "bad_message", "id must be"),

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import random
 import socket
 import sys
 import time
@@ -25,9 +24,6 @@ from websockets.typing import Origin
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
 from tests.services import nginx_from_docs
-from ulti.bots.random_bot import RandomBot
-from ulti.engine.record import action_to_json
-from ulti.engine.view import SeatView
 from ulti.server import logs
 from ulti.server.client import GameClient, ServerError
 from ulti.server.metrics import Metrics
@@ -70,10 +66,7 @@ def delta(before: Samples, after: Samples, name: str, **labels: str) -> float:
 
 def random_move(client: GameClient) -> dict[str, Any]:
     """A random legal action for the client's seat (record form without the seat)."""
-    assert client.state is not None
-    action = action_to_json(RandomBot(random.Random(client.seq)).act(SeatView.from_json(client.state["deal"])))
-    action.pop("seat")
-    return action
+    return client.random_action()
 
 
 def reached(client: GameClient, seq: int) -> Callable[[], bool]:

@@ -143,7 +143,7 @@ def test_table_commands_carry_their_values() -> None:
         (lambda: state.join_event(HOST, "Host", 1, "wrong"), "reserved", {"seat": 1}),
         (lambda: state.join_event(ANNA, "Anna", 2, None), "already_seated", {"seat": 0}),
         (lambda: state.join_event(HOST, "anna", 2, None), "name_taken", {"name": "anna"}),
-        (lambda: state.start_events(HOST, False), "seats_empty", {"seats": [1, 2]}),
+        (lambda: state.start_events(HOST, True), "invite_pending", {"seats": [1]}),
     ):
         with pytest.raises(CommandError) as error:
             call()
@@ -176,6 +176,16 @@ def test_edge_refusals_carry_the_limit_they_enforce() -> None:
     assert set(rate_limited.params) == {"retry_after"} and 1 <= rate_limited.params["retry_after"] <= 60
     for refusal in refusals:
         assert set(refusal.to_json()["args"]) == ERROR_ARGS[refusal.code], refusal.code
+
+
+def test_chat_is_limited_per_player_and_the_refusal_says_when_to_try_again() -> None:
+    throttle = Throttle(Quotas())
+    for _ in range(4):
+        throttle.chat_line("talker")
+    with pytest.raises(BadInput) as error:
+        throttle.chat_line("talker")
+    assert error.value.code == "rate_limited" and 1 <= error.value.params["retry_after"] <= 8
+    throttle.chat_line("somebody else")  # one player's quota is theirs alone
 
 
 def test_chat_phrases_are_stored_as_keys_and_old_english_phrases_still_load() -> None:

@@ -104,7 +104,8 @@ def test_only_the_host_adds_bots_of_a_known_level_to_empty_seats() -> None:
     state = table()
     refused("not_host", state.add_bot_event, ANNA, 1, "random")
     refused("bad_request", state.add_bot_event, HOST, 1, "grandmaster")
-    assert state.add_bot_event(HOST, 1, "strong") == {"type": "bot", "seat": 1, "level": "strong"}
+    assert state.add_bot_event(HOST, 1, "strong") == {"type": "bot", "seat": 1, "level": "strong",
+                                                      "player": "bot-strong"}
     state.apply(state.add_bot_event(HOST, 1, "strong"))
     refused("seat_taken", state.add_bot_event, HOST, 1, "random")
 
@@ -172,3 +173,117 @@ def test_chat_is_free_between_deals_and_phrases_only_during_one() -> None:
     refused("chat_closed", playing.chat_event, 0, "Host", "my hand is great", None)
     refused("bad_chat", playing.chat_event, 0, "Host", None, "my_hand_is_great")
     assert playing.chat_event(0, "Host", None, "good_luck")["type"] == "chat"
+
+
+def play_deal_out(state: TableState, seed: int = 1) -> None:
+    """Random legal moves, every seat's, until the current deal is over."""
+    rng = random.Random(seed)
+    deal = state.deal
+    assert deal is not None
+    while not deal.is_over:
+        seat = deal.to_move
+        move = action_to_json(RandomBot(rng).act(deal.seat_view(seat)))
+        move.pop("seat")
+        state.apply(state.action_event(seat, move, "player"))
+
+
+def test_the_next_deal_waits_for_every_person_present_and_not_for_bots_or_the_absent() -> None:
+    state = table({"kind": "open"}, {"kind": "open"}, {"kind": "bot", "level": "random"})
+    state.apply(state.join_event(HOST, "Host", 0, None))
+    state.apply(state.join_event(ANNA, "Anna", 1, None))
+    apply_all(state, state.start_events(HOST, False))
+    state.apply(state.next_deal_event())
+    # during a deal nobody is asked, and "Next deal" is refused by its rule
+    assert state.waiting_for_ready() == [] and state.view(0)["next_deal"] is None
+    refused("not_between_deals", state.ready_event, 0)
+    play_deal_out(state)
+    # the result waits for both people; the bot is ready at once
+    assert state.ready_for_next and state.waiting_for_ready() == [0, 1]
+    assert state.view(None)["next_deal"] == {"ready": [], "waiting": [0, 1]}
+    ready = state.ready_event(1)
+    assert ready == {"type": "ready", "seat": 1}
+    state.apply(ready)
+    assert state.ready_event(1) is None  # said twice: nothing more to store
+    assert state.waiting_for_ready() == [0]
+    assert state.view(1)["next_deal"] == {"ready": [1], "waiting": [0]}
+    # a player a bot plays for (gone, or out of time) is not waited for
+    state.apply({"type": "away", "seat": 0, "away": True})
+    assert state.waiting_for_ready() == []
+    state.apply({"type": "away", "seat": 0, "away": False})
+    assert state.waiting_for_ready() == [0]
+    # the next deal starts everybody afresh; the readiness was rebuilt from the events alone
+    state.apply(state.next_deal_event())
+    assert state.ready == set() and state.waiting_for_ready() == []
+    refused("not_between_deals", state.ready_event, 1)
+
+
+def test_an_invited_seat_is_kept_for_its_friend_unless_the_host_seats_a_bot_there() -> None:
+    state = table({"kind": "open"}, {"kind": "invite", "invite": "tok"}, {"kind": "open"})
+    state.apply(state.join_event(HOST, "Host", 0, None))
+    before = copy.deepcopy(state)
+    # "fill the empty seats with bots" fills open seats only: the invite seat stops the start
+    error = refused("invite_pending", state.start_events, HOST, True)
+    assert error.params == {"seats": [1]}
+    assert state == before
+    state.apply(state.add_bot_event(HOST, 1, "strong"))  # the host's explicit choice for that seat
+    events = state.start_events(HOST, True)
+    assert [e["type"] for e in events] == ["bot", "start"] and events[0] == {"type": "bot", "seat": 2,
+                                                                             "level": "heuristic",
+                                                                             "player": "bot-heuristic"}
+    # the friend who came is seated, and then the start needs nobody else
+    invited = table({"kind": "open"}, {"kind": "invite", "invite": "tok"}, {"kind": "bot", "level": "random"})
+    invited.apply(invited.join_event(HOST, "Host", 0, None))
+    invited.apply(invited.join_event(ANNA, "Anna", 1, "tok"))
+    assert [e["type"] for e in invited.start_events(HOST, False)] == ["start"]
+
+
+def test_bots_of_one_level_get_distinct_names_that_a_replay_gives_again() -> None:
+    seats: list[SeatSpec] = [{"kind": "bot", "level": "strong"}, {"kind": "bot", "level": "strong"}, {"kind": "open"}]
+    state = table(*seats)
+    assert [s.name for s in state.seats[:2]] == ["Bot · strong", "Bot · strong 2"]
+    other = table({"kind": "bot", "level": "heuristic"}, {"kind": "open"}, {"kind": "open"})
+    other.apply(other.add_bot_event(HOST, 1, "heuristic"))
+    other.apply(other.add_bot_event(HOST, 2, "heuristic"))
+    names = [s.name for s in other.seats]
+    assert names == ["Bot · heuristic", "Bot · heuristic 2", "Bot · heuristic 3"]
+    replayed = table({"kind": "bot", "level": "heuristic"}, {"kind": "open"}, {"kind": "open"})
+    apply_all(replayed, [{"type": "bot", "seat": 1, "level": "heuristic"},
+                         {"type": "bot", "seat": 2, "level": "heuristic"}])
+    assert [s.name for s in replayed.seats] == names
+    # each bot plays under its own account: the id the new events carry, derived alike for older ones
+    assert [s.player_id for s in other.seats] == ["bot-heuristic", "bot-heuristic-2", "bot-heuristic-3"]
+    assert [s.player_id for s in replayed.seats] == ["bot-heuristic", "bot-heuristic-2", "bot-heuristic-3"]
+    assert [s.player_id for s in state.seats[:2]] == ["bot-strong", "bot-strong-2"]
+    two = table({"kind": "open"}, {"kind": "bot", "level": "heuristic"}, {"kind": "open"})
+    two.apply(two.join_event(HOST, "Host", 0, None))
+    filled = [e for e in two.start_events(HOST, True) if e["type"] == "bot"]
+    assert [e.get("player") for e in filled] == ["bot-heuristic-2"]
+    # a person may not sit under a bot's name
+    refused("name_taken", state.join_event, ANNA, "Bot · strong", 2, None)
+
+
+def test_a_repeated_kontra_decline_before_trick_1_is_not_stored_but_a_first_one_is() -> None:
+    # find a seeded deal whose play reaches a defender's first card with kontra on offer
+    for seed in range(40):
+        state = started()
+        deal = state.deal
+        assert deal is not None
+        rng = random.Random(seed)
+        while not deal.is_over and not deal.choices(deal.to_move).kontra_step:
+            seat = deal.to_move
+            move = action_to_json(RandomBot(rng).act(deal.seat_view(seat)))
+            move.pop("seat")
+            state.apply(state.action_event(seat, move, "player"))
+        if deal.is_over:
+            continue
+        seat = deal.to_move
+        first = state.action_event(seat, {"action": "kontra", "parts": []}, "player")
+        assert not state.repeats_a_decline(first)  # the first decline is recorded
+        state.apply(first)
+        again = state.action_event(seat, {"action": "kontra", "parts": []}, "player")
+        assert state.repeats_a_decline(again)  # legal, changes nothing: the actor does not store it
+        part = deal.choices(seat).kontra_parts[0]
+        kontra = state.action_event(seat, {"action": "kontra", "parts": [part.value]}, "player")
+        assert not state.repeats_a_decline(kontra)  # a kontra after a decline is a change
+        return
+    pytest.fail("no seed reached a kontra offer")

@@ -11,10 +11,12 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
+from ulti.analysis.coach import noted_bot_action
 from ulti.engine.record import action_to_json
 from ulti.server.config import Settings
-from ulti.server.events import Event, parse_event
+from ulti.server.events import Event, bid_note, parse_event
 from ulti.server.logs import log
+from ulti.server.results import crash_point, record_result
 from ulti.server.tablestate import CommandError, TableState, bot_action
 from ulti.store import EventStore, SeqConflict
 
@@ -47,6 +49,9 @@ class TableActor:
         #: time after it; the hub sets it from the store when it loads an unstarted table
         self.last_event_at = time.time()
         self._users = 0  # operations running on this actor right now (see in_use)
+        #: (deals dealt, monotonic seconds) when this actor first saw that deal's result waiting:
+        #: the result's time limit counts from then (from the restart, for a table reloaded meanwhile)
+        self._result_since: tuple[int, float] | None = None
 
     @property
     def table_id(self) -> str:
@@ -69,10 +74,30 @@ class TableActor:
             # counted by the process that stored it only (replicas never emit): summing processes is exact
             self.host.action_stored(str(event.get("by", "player")))
         deal_ended = event["type"] == "action" and self.state.deal is not None and self.state.deal.is_over
+        if deal_ended and self.state.status == "finished" and not await self._match_over():
+            return seq  # the table stays "playing" in the store: whoever loads it next records the match
         if event["type"] in ("created", "sit", "leave", "bot", "start", "away", "expired") or deal_ended:
             await self.store.save_table(self.table_id, self.state.status, self.state.summary())
             self.host.lobby_changed(self.table_id)
         return seq
+
+    async def _match_over(self) -> bool:
+        """Record the match that just ended (result, seats, ratings); whether it is recorded.
+
+        Before the table is marked finished in the store: a table stored as finished has its result
+        stored, and one killed in between is still "playing" there, so the next process to load it
+        (a restart, or a takeover in a cluster) finds the match over and records it (``Hub._adopt``).
+        """
+        crash_point("before_record")
+        try:
+            await record_result(self.store, self.state)
+        except Exception:
+            # The final event is stored and the players are told; the result waits for the next load.
+            fields = {"fields": {"table": self.table_id}}
+            logging.getLogger("ulti").exception("recording the match failed", extra=fields)
+            return False
+        crash_point("after_record")
+        return True
 
     async def run(self, command: Callable[[], Awaitable[Any]]) -> Any:
         """Run ``command`` under the table's lock, schedule what the new state needs, then broadcast.
@@ -124,11 +149,28 @@ class TableActor:
             if command_id is not None and command_id in self.state.recent_commands:
                 return self.state.recent_commands[command_id]
             event = self.state.action_event(seat, payload, by)  # every rule of the table and the game
+            if self.state.repeats_a_decline(event):
+                return self.state.seq  # legal, and changes nothing: not stored
             if command_id is not None:
                 event["cid"] = command_id
             if by == "player" and self.state.seats[seat].away:
                 # A player who acts is back (only once the action is known to be legal).
                 await self.emit({"type": "away", "seat": seat, "away": False})
+            return await self.emit(event)
+
+        return int(await self.run(command))
+
+    async def ready(self, seat: int, command_id: str | None = None) -> int:
+        """``seat``'s player clicked "Next deal"; returns the event number (idempotent)."""
+
+        async def command() -> int:
+            if command_id is not None and command_id in self.state.recent_commands:
+                return self.state.recent_commands[command_id]
+            event = self.state.ready_event(seat)
+            if event is None:
+                return self.state.seq  # said already: nothing to store
+            if command_id is not None:
+                event["cid"] = command_id
             return await self.emit(event)
 
         return int(await self.run(command))
@@ -179,6 +221,7 @@ class TableActor:
             len(state.match.deals) if state.match else 0,
             len(deal.history) if deal else 0,
             state.ready_for_next,
+            tuple(state.waiting_for_ready()),
             tuple(state.bot_seats()),
         )
 
@@ -199,7 +242,7 @@ class TableActor:
             return
         state = self.state
         if state.status == "playing" and state.ready_for_next:
-            self._task = asyncio.create_task(self._next_deal(key))
+            self._task = asyncio.create_task(self._next_deal(key, self._result_delay()))
             return
         deal = state.deal
         if state.status != "playing" or deal is None or deal.is_over:
@@ -211,8 +254,22 @@ class TableActor:
             self.deadline = time.time() + state.move_seconds
             self._task = asyncio.create_task(self._timeout(seat, key, state.move_seconds))
 
-    async def _next_deal(self, key: tuple[Any, ...]) -> None:
-        await asyncio.sleep(self.settings.between_deals)
+    def _result_delay(self) -> float:
+        """Seconds until the next deal: a short pause once nobody is left to click "Next deal", else
+        what remains of the result's time limit (whose end becomes the table's ``deadline``)."""
+        dealt = len(self.state.match.deals) if self.state.match else 0
+        now = time.monotonic()
+        if self._result_since is None or self._result_since[0] != dealt:
+            self._result_since = (dealt, now)
+        elapsed = now - self._result_since[1]
+        if not self.state.waiting_for_ready():
+            return max(0.0, self.settings.between_deals - elapsed)
+        left = max(0.0, self.settings.result_seconds - elapsed)
+        self.deadline = time.time() + left
+        return left
+
+    async def _next_deal(self, key: tuple[Any, ...], delay: float) -> None:
+        await asyncio.sleep(delay)
 
         async def command() -> None:
             if self.turn_key() == key and self.state.ready_for_next:
@@ -234,25 +291,35 @@ class TableActor:
         # Bots think off the event loop so that one table's bot never stalls another table.
         # Strong bots search in compiled code that holds the interpreter lock: they think in another process.
         executor = self.host.bot_executor(level)
-        thinking = loop.run_in_executor(executor, bot_action, level, view, seed)
+        thinking = loop.run_in_executor(executor, noted_bot_action, level, view, seed)
         try:
-            action = await asyncio.wait_for(thinking, self.settings.bot_budget)
+            action, note = await asyncio.wait_for(thinking, self.settings.bot_budget)
         except TimeoutError:
             # Over its time budget: a random legal action keeps the table moving (the thread is left to finish).
             log("bot over its time budget", logging.WARNING, table=self.table_id, seat=seat, bot=level)
-            action = bot_action("random", view, seed)
+            action, note = bot_action("random", view, seed), None
 
         async def command() -> None:
             if self.turn_key() != key:
                 return  # the state moved on while the bot was thinking
             payload = action_to_json(action)
             payload.pop("seat")
-            await self.emit(self.state.action_event(seat, payload, "bot"))
+            event = self.state.action_event(seat, payload, "bot")
+            if note is not None and self.state.learner:
+                # a learner table's bidding log shows why a bot bid (docs/protocol.md §22.5)
+                event["note"] = bid_note(note)
+            await self.emit(event)
 
         await self._background(command)
 
     async def _timeout(self, seat: int, key: tuple[Any, ...], seconds: float) -> None:
         await asyncio.sleep(seconds)
+        if self.state.seats[seat].bot:
+            # A bot account (the bot API) that is slow is not "away": the built-in bot plays this one
+            # turn for it, and the next turn is the bot account's again (docs/bot-api.md).
+            log("move time ran out", table=self.table_id, seat=seat)
+            await self._bot_move(seat, key)
+            return
 
         async def command() -> None:
             if self.turn_key() == key and not self.state.seats[seat].away:

@@ -19,11 +19,27 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketState
 
+from ulti.accounts.names import name_key as account_name_key
+from ulti.accounts.ratings import NEWCOMER, is_provisional, shown_rating
 from ulti.engine.contracts import BIDS, KONTRA_STEP_NAMES, Bid
 from ulti.engine.replay import replay_record
-from ulti.server import auth
+from ulti.server import auth, sessions
+from ulti.server.account_routes import router as account_router
+from ulti.server.analysis import AnalysisJobs, answer_hint
+from ulti.server.analysis_routes import router as analysis_router
+from ulti.server.botapi import router as botapi_router
+from ulti.server.botapi import start_bot_api
 from ulti.server.cluster import Cluster
 from ulti.server.config import Settings
+from ulti.server.duplicate import ParJobs
+from ulti.server.event_routes import (
+    check_event_deal,
+    check_event_lobby_chat,
+    check_event_watch,
+    event_deal_limit,
+    viewer_of,
+)
+from ulti.server.event_routes import router as event_router
 from ulti.server.httpguard import RequestGuard, same_origin
 from ulti.server.hub import Connection, Hub
 from ulti.server.inputs import BadInput, check_id, clean_name, clean_text, decode_json
@@ -33,18 +49,21 @@ from ulti.server.messages import (
     Back,
     Chat,
     ClientMessage,
+    Hint,
     LobbyChat,
     OpenTable,
     Ping,
+    Ready,
     WatchLobby,
     parse_client_message,
 )
 from ulti.server.metrics import CONTENT_TYPE, Metrics
+from ulti.server.player_routes import router as player_router
 from ulti.server.tablestate import MAX_CHAT_LENGTH, CommandError
 from ulti.server.throttle import MessageBucket
 from ulti.store import EventStore
 
-COOKIE = "ulti_session"
+COOKIE = auth.COOKIE
 #: seconds a refused WebSocket waits for its refusal (a reconnect loop then costs a handshake a second)
 REFUSAL_DELAY = 1.0
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
@@ -59,12 +78,24 @@ _STATUS = {
     "unauthorized": 401,
     "not_host": 403,
     "reserved": 403,
+    "bad_origin": 403,
     "practice_table": 403,
     "seed_not_allowed": 403,
+    "account_required": 403,
     "rate_limited": 429,
     "too_many_connections": 429,
     "too_large": 413,
     "too_deep": 400,
+    "missing_scope": 403,
+    "not_bot_account": 403,
+    "bot_account": 403,
+    "analysis_after_match": 403,
+    "hint_rated": 403,
+    "hint_not_learner": 403,
+    "learner_rated": 403,
+    "event_hidden": 403,
+    "event_table": 403,
+    "event_chat_closed": 403,
 }
 
 
@@ -86,10 +117,19 @@ def create_app(settings: Settings) -> FastAPI:
         hub = Hub(store, settings, cluster, metrics)
         await hub.load()
         app.state.hub, app.state.secret, app.state.store = hub, secret, store
+        # deal analyses: the store's queue, worked through in the bots' processes (restart-safe)
+        app.state.analysis = AnalysisJobs(store, hub.process_executor)
+        app.state.analysis.start()
+        # solo duplicate: the par replays, queued in the store and played in the bots' workers (restart-safe)
+        app.state.par = ParJobs(store, hub)
+        app.state.par.start()
+        await start_bot_api(app)
         log("server started", db=settings.db_url.split("://")[0], tables=len(hub.actors))
         try:
             yield
         finally:
+            app.state.analysis.close()
+            app.state.par.close()
             hub.close()
             if cluster is not None:
                 await cluster.close()
@@ -108,7 +148,9 @@ def create_app(settings: Settings) -> FastAPI:
     async def command_error(_request: Request, exc: CommandError) -> JSONResponse:
         metrics.refused(exc, "http")
         status = _STATUS.get(exc.code, 400 if exc.code.startswith("bad_") else 409)
-        return JSONResponse({"error": exc.to_json()}, status_code=status)
+        retry = exc.params.get("retry_after")
+        headers = {"retry-after": str(retry)} if isinstance(retry, int) else None  # a 429 says when, as a header too
+        return JSONResponse({"error": exc.to_json()}, status_code=status, headers=headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -128,15 +170,9 @@ def create_app(settings: Settings) -> FastAPI:
         return hub
 
     async def player_of(request: Request) -> tuple[str, str]:
-        token = request.cookies.get(COOKIE)
-        header = request.headers.get("authorization", "")
-        if header.lower().startswith("bearer "):
-            token = header[7:].strip()
-        player_id = auth.verify(request.app.state.secret, token)
-        name = await hub_of(request).store.player_name(player_id) if player_id else None
-        if player_id is None or name is None:
-            raise CommandError("unauthorized", "no valid session: POST /api/session with your name first")
-        return player_id, name
+        # one resolver for guest tokens and account sessions (ulti/server/sessions.py), as for the socket
+        who = await sessions.identity_of(request)
+        return who.player_id, who.name
 
     async def body_of(request: Request) -> dict[str, Any]:
         # the RequestGuard middleware has already bounded the size; orjson refuses what cannot be re-encoded
@@ -168,6 +204,11 @@ def create_app(settings: Settings) -> FastAPI:
         body = await body_of(request)
         name = clean_name(body.get("name"))
         hub_of(request).throttle.new_session(request.client.host if request.client else "?")
+        if await hub_of(request).store.account_by_key(account_name_key(name)) is not None:
+            # a guest must not pass for an account's owner (player pages, leaderboard, ratings)
+            raise CommandError(
+                "name_registered", f"an account named {name!r} exists: log in, or play under another name"
+            )
         player_id = auth.new_id()
         await hub_of(request).store.add_player(player_id, name)
         token = auth.sign(request.app.state.secret, player_id)
@@ -177,8 +218,24 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/api/me")
     async def me(request: Request) -> dict[str, Any]:
-        player_id, name = await player_of(request)
-        return {"id": player_id, "name": name}
+        who = await sessions.identity_of(request)
+        me: dict[str, Any] = {"id": who.player_id, "name": who.name, "kind": who.kind}
+        if who.kind == "account":
+            # an account that has played no rated match shows a newcomer's rating
+            stored = await hub_of(request).store.skill_of(who.player_id)
+            mu, played = (NEWCOMER.mu, 0) if stored is None else (stored.mu, stored.rated_matches)
+            me["rating"] = {"value": shown_rating(mu), "provisional": is_provisional(played), "matches": played}
+        return me
+
+    @app.get("/api/whoami")
+    async def whoami(request: Request) -> dict[str, Any]:
+        """The session's player, or null without a valid session: a page asks it on a first visit
+        without getting a 401 (which browsers log as a console error)."""
+        try:
+            player_id, name = await player_of(request)
+        except CommandError:
+            return {"player": None}
+        return {"player": {"id": player_id, "name": name}}
 
     @app.get("/api/me/matches")
     async def my_matches(request: Request) -> dict[str, Any]:
@@ -191,10 +248,11 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> dict[str, Any]:
-        player_id, name = await player_of(request)
+        who = await sessions.identity_of(request)
+        player_id, name = who.player_id, who.name
         body = await body_of(request)
         hub_of(request).throttle.new_table(player_id)
-        table_id, invites = await hub_of(request).create_table(player_id, name, body)
+        table_id, invites = await hub_of(request).create_table(player_id, name, body, who.kind == "account")
         return {"table_id": table_id, "invites": {str(k): v for k, v in invites.items()}}
 
     @app.get("/api/tables/{table_id}")
@@ -203,6 +261,7 @@ def create_app(settings: Settings) -> FastAPI:
         player_id, _ = await player_of(request)
         hub = hub_of(request)
         source = await hub.source(table_id)
+        await check_event_watch(hub, source.state, player_id)  # no peeking at another table of one's event
         view = hub.table_view(source, source.state.seat_of(player_id))
         if source.state.host == player_id:
             # the host may fetch the invite links again (another device, a cleared browser)
@@ -212,9 +271,11 @@ def create_app(settings: Settings) -> FastAPI:
     @app.post("/api/tables/{table_id}/join")
     async def join(request: Request, table_id: str) -> dict[str, Any]:
         check_id(table_id, "table id")
-        player_id, name = await player_of(request)
+        who = await sessions.identity_of(request)
         body = await body_of(request)
-        seat = await hub_of(request).join(table_id, player_id, name, body.get("seat"), body.get("invite"))
+        seat = await hub_of(request).join(
+            table_id, who.player_id, who.name, body.get("seat"), body.get("invite"), who.kind == "account"
+        )
         return {"seat": seat}
 
     @app.post("/api/tables/{table_id}/leave")
@@ -244,13 +305,19 @@ def create_app(settings: Settings) -> FastAPI:
     async def match_record(request: Request, table_id: str) -> dict[str, Any]:
         check_id(table_id, "table id")
         source = await hub_of(request).source(table_id)
-        return source.state.match_record()
+        record = source.state.match_record()
+        limit = await event_deal_limit(hub_of(request), source.state, await viewer_of(request))
+        if limit is not None:  # an event's table: the deals the viewer may see (event_routes.py)
+            record["deals"] = record["deals"][:limit]
+        return record
 
     @app.get("/api/tables/{table_id}/deals/{index}/record")
     async def deal_record(request: Request, table_id: str, index: int) -> dict[str, Any]:
         check_id(table_id, "table id")
         source = await hub_of(request).source(table_id)
-        return source.state.deal_record(index)
+        record = source.state.deal_record(index)
+        await check_event_deal(hub_of(request), source.state, await viewer_of(request), index)
+        return record
 
     @app.get("/api/tables/{table_id}/deals/{index}/replay")
     async def deal_replay(request: Request, table_id: str, index: int) -> Response:
@@ -258,12 +325,19 @@ def create_app(settings: Settings) -> FastAPI:
         check_id(table_id, "table id")
         source = await hub_of(request).source(table_id)
         record = source.state.deal_record(index)  # refuses a deal that is not finished
+        await check_event_deal(hub_of(request), source.state, await viewer_of(request), index)
         # orjson: some 40 full views, ten times faster than FastAPI's encoder
         return Response(orjson.dumps({"frames": replay_record(record)}), media_type="application/json")
 
     @app.get("/api/bids")
     async def bid_table() -> dict[str, Any]:
         return {"bids": [bid_json(b) for b in BIDS], "kontra_steps": list(KONTRA_STEP_NAMES[1:])}
+
+    app.include_router(account_router)  # /api/account/... (ulti/server/account_routes.py)
+    app.include_router(player_router)  # /api/players/..., /api/leaderboard, /@/{name} (player_routes.py)
+    app.include_router(analysis_router)  # /api/tables/{id}/deals/{k}/analysis and /whatif (analysis_routes.py)
+    app.include_router(botapi_router)  # /api/account/tokens, /api/bot/..., /api/stream/event (botapi.py)
+    app.include_router(event_router)  # /api/events/... and solo duplicate's par (event_routes.py)
 
     @app.websocket("/ws")
     async def socket(websocket: WebSocket) -> None:
@@ -303,11 +377,13 @@ async def serve_socket(websocket: WebSocket, settings: Settings) -> None:
         await websocket.close(code=1008, reason="origin not allowed")
         return
     token = websocket.query_params.get("token") or websocket.cookies.get(COOKIE)
-    player_id = auth.verify(websocket.app.state.secret, token)  # bounded and ASCII-checked: no store read yet
-    if player_id is None:
+    # a malformed or forged token costs no store read; a logged-out or ended session is refused here
+    who = await sessions.resolve(websocket.app, token)
+    if who is None:
         hub.metrics.bad_input("ws_session")
         await websocket.close(code=1008, reason="no valid session")
         return
+    player_id = who.player_id
     address = websocket.client.host if websocket.client else "?"
     try:
         # counted before the store is read: a client that reconnects in a loop costs a refusal only
@@ -316,14 +392,14 @@ async def serve_socket(websocket: WebSocket, settings: Settings) -> None:
         hub.metrics.refused(exc, "ws")
         await _refuse_socket(websocket, exc)
         return
+    # the event form (docs/protocol.md §9.1): "patch" sends each event with what changed, else the whole view
+    conn = Connection(player_id, who.name, patches=websocket.query_params.get("events") == "patch")
+    sockets = sessions.sockets_of(websocket.app)
+    sockets.add(conn, who)  # closed at once if its session ends (logout, password change, deletion)
     try:
-        name = await hub.store.player_name(player_id)
-        if name is None:
-            hub.metrics.bad_input("ws_session")
-            await websocket.close(code=1008, reason="no valid session")
-            return
-        await _serve_player(hub, websocket, settings, Connection(player_id, name))
+        await _serve_player(hub, websocket, settings, conn)
     finally:
+        sockets.discard(conn)
         hub.throttle.close_connection(player_id, address)
 
 
@@ -342,7 +418,10 @@ async def _serve_player(hub: Hub, websocket: WebSocket, settings: Settings, conn
     hub.connections.add(conn)
     writer = asyncio.create_task(_write(websocket, conn))
     bucket = hub.throttle.bucket(conn.player_id)
-    conn.send({"type": "welcome", "player": {"id": conn.player_id, "name": conn.name}})
+    welcome: dict[str, Any] = {"type": "welcome", "player": {"id": conn.player_id, "name": conn.name}}
+    if conn.patches:
+        welcome["events"] = "patch"  # the server knows the patch form (docs/protocol.md §9.1)
+    conn.send(welcome)
     try:
         while True:
             message = await websocket.receive()
@@ -438,6 +517,8 @@ def _valid_client_id(value: object) -> bool:
 async def _dispatch(hub: Hub, conn: Connection, message: ClientMessage) -> None:
     """Carry out one typed client message (already checked field by field)."""
     client_id = message.id
+    if isinstance(message, Chat | LobbyChat):
+        hub.throttle.chat_line(conn.player_id)  # before any work: a refused line changes nothing
     match message:
         case Ping():
             conn.send({"type": "pong", "id": client_id})
@@ -445,17 +526,29 @@ async def _dispatch(hub: Hub, conn: Connection, message: ClientMessage) -> None:
             conn.watches_lobby = True
             conn.send({"type": "lobby", "tables": await hub.open_tables(), "chat": list(hub.lobby_chat)})
         case LobbyChat(text=text):
+            await check_event_lobby_chat(hub, conn.player_id)  # no chat between an event's tables
             await hub.lobby_message(conn, clean_text(text, "text", MAX_CHAT_LENGTH))
             conn.send({"type": "ack", "id": client_id})
         case OpenTable(table=table):
-            source = await hub.watch(conn, check_id(table, "table"))
+            table_id = check_id(table, "table")
+            await check_event_watch(hub, (await hub.source(table_id)).state, conn.player_id)
+            source = await hub.watch(conn, table_id)
             seat = source.state.seat_of(conn.player_id)
-            conn.send({"type": "sync", "seq": source.state.seq, "state": hub.table_view(source, seat)})
-        case Act() | Chat() | Back():
+            view = hub.table_view(source, seat)
+            conn.base = view  # the next event's patch is the change from this view
+            conn.send({"type": "sync", "seq": source.state.seq, "state": view})
+        case Act() | Chat() | Back() | Ready():
             await _command(hub, conn, message)
+        case Hint():
+            # answered to this connection only: the hint is priced from its seat's own view
+            if conn.table_id is None:
+                raise CommandError("no_table", "open a table first: {\"type\": \"open_table\", \"table\": ID}")
+            state = (await hub.source(conn.table_id)).state
+            answer = await answer_hint(hub.process_executor(), state, conn.player_id, f"{conn.table_id}:{state.seq}")
+            conn.send({"type": "hint", "id": client_id, "seq": state.seq, **answer})
 
 
-async def _command(hub: Hub, conn: Connection, message: Act | Chat | Back) -> None:
+async def _command(hub: Hub, conn: Connection, message: Act | Chat | Back | Ready) -> None:
     """A command that changes the table: idempotent by its id, acknowledged with its event number."""
     # nothing was awaited since the frame was read (parsing only): the command's arrival
     started = time.perf_counter()

@@ -8,6 +8,8 @@ import secrets
 
 #: a session token is a 16-hex-digit id, a dot and 40 hex digits
 MAX_TOKEN = 128
+#: the cookie that carries a guest token or an account's session token
+COOKIE = "ulti_session"
 
 
 def new_secret() -> str:

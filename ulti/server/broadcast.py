@@ -10,6 +10,7 @@ from ulti.server.hubcore import (
     HubCore,
     TableSource,
 )
+from ulti.server.patches import view_patch
 from ulti.server.seam import Filtered
 
 
@@ -80,25 +81,57 @@ class Broadcast(HubCore):
         return seq, {seat: state.public_event(event, seat) for seat in seats}
 
     def broadcast_events(self, source: TableSource, events: list[Filtered]) -> None:
-        """Send filtered events to every connection watching the table, each with its seat's view."""
+        """Send filtered events to every connection watching the table, each with its seat's view.
+
+        One view per seat for all of its connections (the full form sends it as ``state``); a
+        connection of the ``patch`` form gets what changed since the view it was last sent, found
+        once per seat and base (docs/protocol.md §9.1); with no base of this table yet (the events
+        before its ``sync``) it gets the full form.
+        """
         if not events:
             return
         state = source.state
+        table_id = source.table_id
         views: dict[int | None, dict[str, Any]] = {}
+        patches: dict[tuple[int | None, int], dict[str, Any]] = {}
         for conn in self.connections:
-            if conn.table_id != source.table_id:
+            if conn.table_id != table_id:
                 continue
             seat = state.seat_of(conn.player_id)
-            if seat not in views:
-                views[seat] = self.table_view(source, seat)
-            for seq, filtered in events:
-                if seat in filtered:
-                    conn.send({"type": "event", "seq": seq, "event": filtered[seat], "state": views[seat]})
+            view = views.get(seat)
+            if view is None:
+                view = views[seat] = self.table_view(source, seat)
+            base = conn.base if conn.patches else None
+            if base is not None and base["table"]["table_id"] == table_id:
+                patch = patches.get((seat, id(base)))
+                if patch is None:
+                    patch = patches[(seat, id(base))] = view_patch(base, view)
+                sent = False
+                for seq, filtered in events:
+                    if seat in filtered:
+                        # the first event sent carries the change; the others of one command share its view
+                        change = {} if sent else patch
+                        conn.send({"type": "event", "seq": seq, "event": filtered[seat], "patch": change})
+                        sent = True
+                if sent:
+                    conn.base = view
+            else:
+                for seq, filtered in events:
+                    if seat in filtered:
+                        conn.send({"type": "event", "seq": seq, "event": filtered[seat], "state": view})
+                        if conn.patches:
+                            conn.base = view
 
     def table_view(self, source: TableSource, seat: int | None) -> dict[str, Any]:
         """The table's view for ``seat`` with who is connected and the move deadline."""
         view = source.state.view(seat)
-        for i, seat_view in enumerate(view["table"]["seats"]):
-            seat_view["connected"] = (i in source.present) if source.state.seats[i].kind == "player" else None
+        seats, present = source.state.seats, source.present
+        # the state's summary is shared by its views (read-only): the connected flags go on a copy
+        table = dict(view["table"])
+        table["seats"] = [
+            {**seat_view, "connected": (i in present) if seats[i].kind == "player" else None}
+            for i, seat_view in enumerate(table["seats"])
+        ]
+        view["table"] = table
         view["deadline"] = source.deadline
         return view

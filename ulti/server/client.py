@@ -11,11 +11,13 @@ import time
 from typing import Any
 
 import httpx2
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 from ulti.bots.random_bot import RandomBot
 from ulti.engine.record import action_to_json
 from ulti.engine.view import SeatView
+from ulti.server.patches import apply_patch
 
 
 class ServerError(Exception):
@@ -31,12 +33,19 @@ class GameClient:
     """One player: an HTTP session and one WebSocket."""
 
     def __init__(
-        self, base_url: str, http_client: httpx2.AsyncClient | None = None, keep_messages: bool = True
+        self, base_url: str, http_client: httpx2.AsyncClient | None = None, keep_messages: bool = True,
+        events: str = "full",
     ) -> None:
         """A client of the server at ``base_url`` (``http://host:port``); ``http_client`` may be shared.
 
         ``keep_messages`` keeps every received message in ``received`` (tests); load runs turn it off.
+        ``events`` is the event form asked for (docs/protocol.md §9.1): ``"full"`` (each event with the
+        whole view) or ``"patch"`` (each event with what changed, applied here to ``state``; a received
+        event then also holds the view it made as ``_state``).
         """
+        if events not in ("full", "patch"):
+            raise ValueError("events must be 'full' or 'patch'")
+        self.events = events
         self.base_url = base_url.rstrip("/")
         self.http_client = http_client
         self.keep_messages = keep_messages
@@ -49,12 +58,14 @@ class GameClient:
         self.state: dict[str, Any] | None = None  # the latest table view
         self.lobby: list[dict[str, Any]] | None = None  # the lobby list once watched, kept current
         self.seq = 0
+        self._draws: dict[str, int] = {}  # random_action's draws per position
         self._ids = itertools.count(1)
         # the server remembers a player's command ids across connections: a new client must not reuse them
         self._id_prefix = f"c{random.getrandbits(32):08x}-"
         self._waiters: dict[Any, asyncio.Future[dict[str, Any]]] = {}
         self._changed = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
+        self._resync: asyncio.Future[None] | None = None
 
     async def http(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
         """Call the HTTP API; raise ``ServerError`` on an error answer."""
@@ -81,6 +92,8 @@ class GameClient:
     async def connect(self) -> None:
         """Open the WebSocket."""
         url = self.base_url.replace("http", "ws", 1) + f"/ws?token={self.token}"
+        if self.events == "patch":
+            url += "&events=patch"
         self.ws = await connect(url, max_size=2**22)
         self._reader = asyncio.create_task(self._read())
 
@@ -96,7 +109,7 @@ class GameClient:
         assert self.ws is not None
         with contextlib.suppress(Exception):
             async for raw in self.ws:
-                message = json.loads(raw)
+                message = orjson.loads(raw)
                 message["_t"] = time.perf_counter()
                 if self.keep_messages:
                     self.received.append(message)
@@ -109,7 +122,9 @@ class GameClient:
                     self.lobby = apply_lobby_update(self.lobby, message)
                 # events are stored before anyone sees them, so a sync or event older than what this
                 # client has seen is stale (it was overtaken in flight): keep the newer state
-                if kind in ("sync", "event") and (message["seq"] > self.seq or (kind == "sync" and not self.state)):
+                if kind == "event" and "patch" in message:
+                    self._patched(message)
+                elif kind in ("sync", "event") and (message["seq"] > self.seq or (kind == "sync" and not self.state)):
                     # an event already contained in a sync may still arrive after it: skip it
                     self.state = message["state"]
                     self.seq = message["seq"]
@@ -123,6 +138,23 @@ class GameClient:
             if not waiter.done():
                 waiter.set_exception(ConnectionError("socket closed"))
         self._changed.set()
+
+    def _patched(self, message: dict[str, Any]) -> None:
+        """An event of the patch form: apply its change to the view it follows (protocol §9.1)."""
+        seq = message["seq"]
+        if self.state is None or not self._synced or seq <= self.seq:
+            return  # before this table's sync (§9), or already contained in it
+        if seq != self.seq + 1:
+            # a gap: the change is not from the view held here; resync (protocol §9)
+            table_id = self.state["table"]["table_id"]
+            self.state, self.seq, self._synced = None, 0, False
+            self._resync = asyncio.ensure_future(self.send({"type": "open_table", "table": table_id}))
+            return
+        self.state = message["_state"] = apply_patch(self.state, message["patch"])
+        self.seq = seq
+        if len(self.event_times) > 64:
+            self.event_times.clear()
+        self.event_times[seq] = message["_t"]
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send a raw message."""
@@ -151,6 +183,16 @@ class GameClient:
     async def act(self, action: dict[str, Any]) -> dict[str, Any]:
         """Send a game action (record form without the seat)."""
         return await self.request({"type": "act", "action": action})
+
+    async def ready(self) -> dict[str, Any]:
+        """Say "Next deal": this player has seen the deal's result (protocol §6 ``ready``)."""
+        return await self.request({"type": "ready"})
+
+    def must_ready(self) -> bool:
+        """Whether the next deal waits for this player's "Next deal" (protocol §10 ``next_deal``)."""
+        state = self.state
+        waiting = state.get("next_deal") if state else None
+        return bool(state and waiting and state["you"] in waiting["waiting"])
 
     async def wait_for(self, predicate: Any, timeout: float = 60) -> None:
         """Wait until ``predicate()`` holds (checked after each message)."""
@@ -190,6 +232,23 @@ class GameClient:
         deal = self.state["deal"]
         return deal["phase"] != "done" and deal["to_move"] == self.state["you"] and bool(deal.get("choices"))
 
+    def random_action(self, salt: object = None) -> dict[str, Any]:
+        """A random legal action for this seat (record form without the seat), drawn from ``salt`` and
+        the position in the match (by default from the event number, ``seq``).
+
+        The same position draws the same action, so a replayed table sees the same choices; a second
+        draw at one position (a repeated kontra decline is acknowledged without an event, so the
+        position does not move) is drawn anew, never looping on the same choice.
+        """
+        assert self.state is not None and self.state["deal"] is not None
+        deal = self.state["deal"]
+        base = str(self.seq) if salt is None else f"{salt}:{self.state['deal_index']}:{len(deal['log'])}"
+        attempt = self._draws[base] = self._draws.get(base, -1) + 1
+        bot = RandomBot(random.Random(base if not attempt else f"{base}:{attempt}"))
+        action = action_to_json(bot.act(SeatView.from_json(deal)))
+        action.pop("seat")
+        return action
+
     def match_over(self) -> bool:
         """Whether the table's match has a winner."""
         return bool(self.state and self.state["match"] and self.state["match"]["winner"] is not None)
@@ -208,23 +267,33 @@ def apply_lobby_update(tables: list[dict[str, Any]], update: dict[str, Any]) -> 
 
 
 async def play_randomly(client: GameClient, seed: int, timeout: float = 600) -> None:
-    """Play random legal actions for the client's seat, on its turn only, until the match ends.
+    """Play random legal actions for the client's seat, on its turn only, until the match ends;
+    after each deal, say "Next deal" at once.
 
-    The choice depends only on ``seed`` and the event number, so a replayed table (after a crash)
-    sees the same choices as the first run.
+    The choice depends only on ``seed`` and the position in the match (the deal and its log's
+    length), so a replayed table (after a crash) sees the same choices as the first run, however many
+    "Next deal" events (or which of them) came between the deals.
     """
     deadline = time.monotonic() + timeout
     while not client.match_over():
         if time.monotonic() > deadline:
             raise TimeoutError("match did not finish")
-        if not client.my_turn():
-            await client.wait_for(lambda: client.match_over() or client.my_turn(), timeout)
+        if client.must_ready():
+            try:
+                await client.ready()
+            except ServerError as exc:
+                # the time limit dealt the next deal meanwhile, or the server asks us to slow down
+                if exc.code == "rate_limited":
+                    await asyncio.sleep(0.2)
+                    continue
+                if exc.code != "not_between_deals":
+                    raise
+            await client.wait_for(lambda: client.match_over() or client.my_turn() or not client.must_ready(), timeout)
             continue
-        assert client.state is not None
-        # the view's own number, not the last event's: a command's events all carry its final view
-        bot = RandomBot(random.Random(f"{seed}:{client.state['seq']}"))
-        action = action_to_json(bot.act(SeatView.from_json(client.state["deal"])))
-        action.pop("seat")
+        if not client.my_turn():
+            await client.wait_for(lambda: client.match_over() or client.my_turn() or client.must_ready(), timeout)
+            continue
+        action = client.random_action(seed)
         try:
             await client.act(action)
         except ServerError as exc:

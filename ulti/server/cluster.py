@@ -67,6 +67,8 @@ class Cluster:
         self.on_table_event: Handler | None = None
         self.on_lobby: Handler | None = None
         self.on_lease_lost: Callable[[str], Awaitable[None]] | None = None
+        #: other channels this process listens to, and who hears them (``listen``: the bot API's)
+        self.on_channel: dict[str, Handler] = {}
 
     @property
     def channel(self) -> str:
@@ -162,6 +164,15 @@ class Cluster:
         """Tell every process about a lobby change (the ids of the changed tables) or a lobby chat line."""
         await self.redis.publish(LOBBY_CHANNEL, json.dumps({"origin": self.process_id, **payload}))
 
+    async def listen(self, channel: str, handler: Handler) -> None:
+        """Hear every message published on ``channel`` by the other processes (``publish``)."""
+        self.on_channel[channel] = handler
+        await self._pubsub.subscribe(channel)
+
+    async def publish(self, channel: str, payload: dict[str, Any]) -> None:
+        """Tell every process listening on ``channel`` (this one skips its own messages)."""
+        await self.redis.publish(channel, json.dumps({"origin": self.process_id, **payload}))
+
     async def watch_table(self, table_id: str) -> None:
         """Receive ``table_id``'s events."""
         await self._pubsub.subscribe(TABLE_PREFIX + table_id)
@@ -215,6 +226,9 @@ class Cluster:
                 task = asyncio.create_task(self._answer(data))
                 self._answering.add(task)
                 task.add_done_callback(self._answering.discard)
+        elif channel in self.on_channel:
+            if data.get("origin") != self.process_id:
+                await self.on_channel[channel](data)
         elif channel == LOBBY_CHANNEL and self.on_lobby is not None and data.get("origin") != self.process_id:
             await self.on_lobby(data)
         elif (

@@ -13,8 +13,10 @@ TEST_QUOTAS = Quotas(
     connects_per_address="100000/minute",
     connects_per_player="100000/minute",
     tables_per_player="100000/hour",
+    chat_per_player="100000/minute",
     connections_per_player=8,
     connections_per_address=100000,
+    api_per_token="100000/minute",
 )
 
 
@@ -30,8 +32,12 @@ class Settings:
     secret: str | None = field(default_factory=lambda: os.environ.get("ULTI_SECRET"))
     #: seconds a bot waits before acting, so that people can follow the play
     bot_delay: float = 0.7
-    #: seconds between the end of a deal and the next deal
+    #: seconds between the end of a deal and the next deal when nobody has to click "Next deal"
+    #: (only bots and absent players at the table), or at least, once everybody has clicked
     between_deals: float = 4.0
+    #: seconds a deal's result waits for the people at the table to click "Next deal" before the
+    #: match goes on anyway (counted from the end of the deal, and again after a restart)
+    result_seconds: float = 120.0
     #: seconds a disconnected player's seat waits before a bot plays for it
     disconnect_grace: float = 20.0
     #: largest client message accepted, in bytes
@@ -69,6 +75,7 @@ class Settings:
             db_url=db_url,
             bot_delay=0.0,
             between_deals=0.0,
+            result_seconds=0.5,
             disconnect_grace=1.0,
             rate_per_second=500.0,
             quotas=TEST_QUOTAS,

@@ -26,6 +26,7 @@ class SeatSpec(TypedDict):
     kind: Literal["open", "invite", "bot"]
     level: NotRequired[str]
     invite: NotRequired[str]
+    player: NotRequired[str]  # a bot's account id (absent in older events: derived from its name)
 
 
 @with_config(_STRICT)
@@ -40,6 +41,11 @@ class Created(TypedDict):
     seats: list[SeatSpec]
     chosen_seed: NotRequired[bool]  # absent in events stored before seeds were secret
     practice: NotRequired[bool]
+    host_name: NotRequired[str]  # the host's name as it was then (absent in older events)
+    rated: NotRequired[bool]  # a rated table: accounts and bots only (absent in older events: casual)
+    learner: NotRequired[bool]  # a casual table with the coach's hints and lessons (absent: no coach)
+    event: NotRequired[str]  # the duplicate event the table belongs to (absent: an ordinary table)
+    duplicate: NotRequired[bool]  # solo duplicate: par replays with the strong bot (absent: no)
     cid: NotRequired[str]
 
 
@@ -51,6 +57,7 @@ class Sit(TypedDict):
     seat: int
     player: str
     name: str
+    bot: NotRequired[bool]  # a bot account, playing through the bot API (absent: a person)
     cid: NotRequired[str]
 
 
@@ -70,6 +77,7 @@ class BotSeated(TypedDict):
     type: Literal["bot"]
     seat: int
     level: str
+    player: NotRequired[str]  # the bot's account id (absent in older events: derived from its name)
     cid: NotRequired[str]
 
 
@@ -93,12 +101,30 @@ class Dealt(TypedDict):
 
 
 @with_config(_STRICT)
+class BidNote(TypedDict):
+    """Why a built-in bot bid, kept at learner tables only (docs/protocol.md §22.5, ``coach.bid_note``).
+
+    ``simulation`` (a strong bot): the bid was won in ``made`` of the ``worlds`` deals it simulated;
+    ``strength`` (a heuristic bot): its rule-of-thumb ``strength`` with ``suit`` as trumps, and the
+    strength from which it bids that game (``needed``, absent for the games it has no rule for).
+    """
+
+    basis: Literal["simulation", "strength"]
+    made: NotRequired[int]
+    worlds: NotRequired[int]
+    suit: NotRequired[str]
+    strength: NotRequired[float]
+    needed: NotRequired[float]
+
+
+@with_config(_STRICT)
 class Acted(TypedDict):
     """A game action in record form (with its seat), by a player or a bot."""
 
     type: Literal["action"]
     action: dict[str, Any]
     by: NotRequired[Literal["player", "bot"]]
+    note: NotRequired[BidNote]  # a built-in bot's reason for a bid, at learner tables (absent: none)
     cid: NotRequired[str]
 
 
@@ -125,6 +151,15 @@ class Chatted(TypedDict):
 
 
 @with_config(_STRICT)
+class Ready(TypedDict):
+    """A seat's player has seen the deal's result and is ready for the next deal."""
+
+    type: Literal["ready"]
+    seat: int
+    cid: NotRequired[str]
+
+
+@with_config(_STRICT)
 class Expired(TypedDict):
     """An unstarted table left alone too long left the lobby."""
 
@@ -132,12 +167,39 @@ class Expired(TypedDict):
     cid: NotRequired[str]
 
 
-Event = Created | Sit | Leave | BotSeated | Start | Dealt | Acted | Away | Chatted | Expired
+@with_config(_STRICT)
+class Par(TypedDict):
+    """Solo duplicate: the strong bot's replay of finished deal ``index`` in the player's seat (its record)."""
+
+    type: Literal["par"]
+    index: int
+    seat: int
+    level: str
+    record: dict[str, Any]  # ulti-deal/1: the same cards and dealer, played by the bots
+    scores: list[int]
+    bid: NotRequired[str | None]
+    declarer: NotRequired[int | None]
+    cid: NotRequired[str]
+
+
+Event = Created | Sit | Leave | BotSeated | Start | Dealt | Acted | Away | Chatted | Ready | Expired | Par
 _ADAPTER: TypeAdapter[Event] = TypeAdapter(Annotated[Event, Field(discriminator="type")])
 
 
 class BadEvent(ValueError):
     """An event read from the store or another process does not have its kind's shape."""
+
+
+_NOTE_ADAPTER: TypeAdapter[BidNote] = TypeAdapter(BidNote)
+
+
+def bid_note(raw: object) -> BidNote:
+    """A bot's note made in a worker process (``coach.bid_note``) as a typed ``BidNote``, checked as an
+    event read back would be (``BadEvent`` if it is not one)."""
+    try:
+        return _NOTE_ADAPTER.validate_python(raw)
+    except ValidationError as exc:
+        raise BadEvent(f"malformed bot note: {exc.errors(include_url=False)[0]['msg']}") from None
 
 
 def parse_event(raw: object) -> Event:

@@ -25,7 +25,8 @@ from ulti.server.broadcast import Broadcast
 from ulti.server.cluster import Cluster, OwnerUnavailable
 from ulti.server.config import Settings
 from ulti.server.connections import Connections
-from ulti.server.events import Created, Event, SeatSpec
+from ulti.server.duplicate import check_duplicate_config
+from ulti.server.events import Created, Event, SeatSpec, Sit
 from ulti.server.hubcore import (
     LOBBY_CHAT_HISTORY,
     ROUTING_ATTEMPTS,
@@ -38,10 +39,13 @@ from ulti.server.lobby import Lobby
 from ulti.server.logs import log
 from ulti.server.metrics import Metrics
 from ulti.server.ownership import Ownership
+from ulti.server.results import record_if_unrecorded
 from ulti.server.seam import Filtered
 from ulti.server.tablestate import (
     CommandError,
     TableState,
+    bot_name,
+    bot_player_id,
     validate_table_config,
 )
 from ulti.server.throttle import Throttle
@@ -77,6 +81,8 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         self._tasks: set[asyncio.Task[None]] = set()
         self._adopting: dict[str, asyncio.Lock] = {}
         self._processes: ProcessPoolExecutor | None = None
+        #: told of every command's stored events by the table's owner (the bot API's account events)
+        self.commit_listeners: list[Callable[[TableState, list[tuple[int, Event]]], None]] = []
         self._ops: dict[str, Callable[[TableActor, dict[str, Any]], Awaitable[Any]]] = {
             "join": self._op_join,
             "leave": self._op_leave,
@@ -85,6 +91,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
             "act": self._op_act,
             "chat": self._op_chat,
             "back": self._op_back,
+            "ready": self._op_ready,
             "left": self._op_left,
         }
 
@@ -127,6 +134,8 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         """Send a command's events to the watchers here, then to the other processes."""
         self.broadcast_events(actor, outgoing)
         await self.publish(actor, stored)
+        for listener in self.commit_listeners:
+            listener(actor.state, stored)
 
     def process_executor(self) -> Executor:
         """The worker processes for bots whose search would hold the interpreter lock (made on first use)."""
@@ -149,6 +158,12 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
     async def _adopt(self, table_id: str) -> TableActor:
         """Become the live actor of ``table_id`` (its lease already held in a cluster)."""
         state = await self._load_state(table_id)
+        if state.status == "finished":
+            # Its match ended just before the process that held it died: record the result (once,
+            # whoever else tries) and mark the table finished, which that process had no time to do.
+            await record_if_unrecorded(self.store, state)
+            await self.store.save_table(table_id, state.status, state.summary())
+            self.lobby_changed(table_id)
         actor = TableActor(self, state, self.store, self.settings)
         if state.status == "open":
             # an unstarted table's expiry counts from its last stored event, not from this restart
@@ -230,19 +245,51 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
             await self._drop(table_id)
             return {"moved": True}
 
-    async def create_table(self, player_id: str, name: str, config: dict[str, Any]) -> tuple[str, dict[int, str]]:
-        """Create a table for ``player_id`` here; returns its id and its invite tokens."""
+    async def create_table(
+        self, player_id: str, name: str, config: dict[str, Any], account: bool = False,
+        event: tuple[str, int] | None = None,
+    ) -> tuple[str, dict[int, str]]:
+        """Create a table for ``player_id`` (``account``: not a guest) here; returns its id and its invite tokens.
+
+        ``event``: (id, seed) of the duplicate event the table belongs to: its deals come from the event's
+        seed (the same cards at every table of the event), kept secret like any table's (event_routes.py).
+        """
         deals, seconds, seats = config.get("deals"), config.get("move_seconds", 0), config.get("seats")
         validate_table_config(deals, seconds, seats)
         assert isinstance(seats, list) and isinstance(deals, int) and isinstance(seconds, int)
-        seed, chosen = self._table_seed(config.get("seed"), seats)
+        rated = config.get("rated", False)
+        if type(rated) is not bool:
+            raise CommandError("bad_config", "rated must be true or false")
+        if rated and not account:
+            raise CommandError("account_required", "only accounts host and play rated tables: register or log in")
+        if rated and config.get("seed") is not None:
+            # a chosen seed fixes every hand: a rating earned on known cards would mean nothing
+            raise CommandError("seed_not_allowed", "a rated table deals secret random cards: it takes no seed")
+        learner = config.get("learner", False)
+        if type(learner) is not bool:
+            raise CommandError("bad_config", "learner must be true or false")
+        if learner and rated:
+            # hints and lessons would be help from outside the game: a rating must be earned alone
+            raise CommandError("learner_rated", "learner mode is for casual tables: a rated table plays without help")
+        duplicate = config.get("duplicate", False)
+        if type(duplicate) is not bool:
+            raise CommandError("bad_config", "duplicate must be true or false")
+        if duplicate:
+            check_duplicate_config(seats, rated)
+        seed, chosen = self._table_seed(config.get("seed"), seats) if event is None else (event[1], True)
+        if any(spec["kind"] == "me" for spec in seats):
+            await self.refuse_bot_account(player_id)
         table_id = new_id()
         specs: list[SeatSpec] = []
         invites: dict[int, str] = {}
         me: int | None = None
+        bot_names: list[str] = []
         for i, spec in enumerate(seats):
             if spec["kind"] == "bot":
-                specs.append({"kind": "bot", "level": spec.get("level", "heuristic")})
+                level = spec.get("level", "heuristic")
+                # named as the created event will be applied (two bots of a level read apart)
+                bot_names.append(bot_name(level, bot_names))
+                specs.append({"kind": "bot", "level": level, "player": bot_player_id(bot_names[-1])})
             elif spec["kind"] == "invite":
                 invites[i] = new_id()
                 specs.append({"kind": "invite", "invite": invites[i]})
@@ -255,8 +302,17 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         actor = TableActor(self, TableState(table_id), self.store, self.settings)
         self.actors[table_id] = actor
         created: Created = {"type": "created", "host": player_id, "deals": deals, "move_seconds": seconds, "seed": seed,
-                   "chosen_seed": chosen, "practice": chosen and not self.settings.allow_chosen_seeds,
-                   "seats": specs}
+                   "chosen_seed": chosen,
+                   "practice": chosen and event is None and not self.settings.allow_chosen_seeds,
+                   "host_name": name, "seats": specs}
+        if rated:
+            created["rated"] = True
+        if learner:
+            created["learner"] = True
+        if duplicate:
+            created["duplicate"] = True
+        if event is not None:
+            created["event"] = event[0]
 
         async def command() -> None:
             await actor.emit(created)
@@ -285,16 +341,24 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
             )
         return seed, True
 
-    async def _sit(self, actor: TableActor, seat: int, player_id: str, name: str) -> None:
-        await actor.emit({"type": "sit", "seat": seat, "player": player_id, "name": name})
+    async def _sit(self, actor: TableActor, seat: int, player_id: str, name: str, bot: bool = False) -> None:
+        sit: Sit = {"type": "sit", "seat": seat, "player": player_id, "name": name}
+        if bot:
+            sit["bot"] = True  # a bot account, seated through the bot API (botapi.py)
+        await actor.emit(sit)
         await self.store.add_table_player(actor.table_id, player_id, seat)
 
     async def _op_join(self, actor: TableActor, args: dict[str, Any]) -> int:
         player_id, name, seat = args["player"], args["name"], args["seat"]
+        bot = bool(args.get("bot"))
+        if not bot:
+            await self.refuse_bot_account(player_id)
 
         async def command() -> int:
-            event = actor.state.join_event(player_id, name, seat, args.get("invite"))
-            await self._sit(actor, event["seat"], player_id, name)
+            event = actor.state.join_event(
+                player_id, name, seat, args.get("invite"), bool(args.get("account")), bool(args.get("via_event"))
+            )
+            await self._sit(actor, event["seat"], player_id, name, bot)
             return int(event["seat"])
 
         return int(await actor.run(command))
@@ -313,11 +377,21 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
 
     async def _op_start(self, actor: TableActor, args: dict[str, Any]) -> None:
         async def command() -> None:
-            for event in actor.state.start_events(args["player"], bool(args.get("fill_bots"))):
+            level = str(args.get("level", "heuristic"))
+            for event in actor.state.start_events(args["player"], bool(args.get("fill_bots")), level):
                 await actor.emit(event)
             await actor.emit(actor.state.next_deal_event())
 
         await actor.run(command)
+
+    def add_op(self, name: str, op: Callable[[TableActor, dict[str, Any]], Awaitable[Any]]) -> None:
+        """Register another table operation (run at the table's owner like the built-in ones)."""
+        self._ops[name] = op
+
+    async def refuse_bot_account(self, player_id: str) -> None:
+        """A bot account takes seats through the bot API only (docs/bot-api.md), never as a person."""
+        if await self.store.is_bot_account(player_id):
+            raise CommandError("bot_account", "a bot account plays through the bot API only (docs/bot-api.md)")
 
     def _seat_or_refuse(self, actor: TableActor, player_id: str) -> int:
         seat = actor.state.seat_of(player_id)
@@ -343,6 +417,10 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
 
         return int(await actor.run(say))
 
+    async def _op_ready(self, actor: TableActor, args: dict[str, Any]) -> int:
+        seat = self._seat_or_refuse(actor, args["player"])
+        return await actor.ready(seat, command_id=args.get("cid"))
+
     async def _op_back(self, actor: TableActor, args: dict[str, Any]) -> int:
         seat = self._seat_or_refuse(actor, args["player"])
         await actor.back(seat)
@@ -363,10 +441,15 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
 
     # public entry points used by the HTTP API and the socket
 
-    async def join(self, table_id: str, player_id: str, name: str, seat: object, invite: object) -> int:
-        """Sit ``player_id`` at ``seat`` of an open table (an invite seat needs its token)."""
+    async def join(
+        self, table_id: str, player_id: str, name: str, seat: object, invite: object, account: bool = False
+    ) -> int:
+        """Sit ``player_id`` at ``seat`` of an open table (an invite seat needs its token).
+
+        ``account``: the player has an account (a rated table seats no guest).
+        """
         return int(await self.execute(table_id, "join", {"player": player_id, "name": name, "seat": seat,
-                                                         "invite": invite}))
+                                                         "invite": invite, "account": account}))
 
     async def leave(self, table_id: str, player_id: str) -> None:
         """Stand up from a table whose match has not started."""

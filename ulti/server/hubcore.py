@@ -46,6 +46,10 @@ class Connection:
     outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
     table_id: str | None = None
     watches_lobby: bool = False
+    #: the ``patch`` event form (docs/protocol.md §9.1): events carry what changed since ``base``
+    patches: bool = False
+    #: the table view this connection was last sent (its sync or the latest event's), for its next patch
+    base: dict[str, Any] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message`` for this client; a client that stops reading is cut off, not waited for."""

@@ -145,7 +145,8 @@ def clean_name(value: object) -> str:
         word.upper() in _CARD_WORDS and (word.isupper() or not word.isalpha()) for word in name.split()
     ):
         raise BadInput("bad_name", "name must not read as a card (no card codes such as KS or suit symbols)")
-    if name_key(name) in _RESERVED_KEYS:
+    key = name_key(name)
+    if key in _RESERVED_KEYS or (key.rstrip("0123456789") in _RESERVED_KEYS and key.startswith("bot")):
         raise BadInput("bad_name", "that name is reserved (it reads as a bot, the server or a removed player)")
     return name
 

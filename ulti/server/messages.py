@@ -73,8 +73,23 @@ class Back(_Message):
     id: ClientId
 
 
-ClientMessage = Annotated[Ping | WatchLobby | LobbyChat | OpenTable | Act | Chat | Back, Field(discriminator="type")]
-COMMANDS = ("act", "chat", "back")  # the messages that change a table: they need an id
+class Ready(_Message):
+    """``ready``: the player has seen the deal's result and wants the next deal ("Next deal")."""
+
+    type: Literal["ready"]
+    id: ClientId
+
+
+class Hint(_Message):
+    """``hint``: the coach's hint for the asker's seat now (learner tables; answered to the asker only)."""
+
+    type: Literal["hint"]
+
+
+ClientMessage = Annotated[
+    Ping | WatchLobby | LobbyChat | OpenTable | Act | Chat | Back | Ready | Hint, Field(discriminator="type")
+]
+COMMANDS = ("act", "chat", "back", "ready")  # the messages that change a table: they need an id
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 #: which error code names a fault in which field
 _FIELD_CODES = {"table": "bad_id", "text": "bad_chat", "phrase": "bad_chat"}

@@ -114,7 +114,7 @@ class Metrics:
         # Series that exist from the start read 0 instead of missing: rate() then has a first point.
         for by in ("player", "bot"):
             self.actions.labels(by)
-        for kind in ("act", "chat", "back"):
+        for kind in ("act", "chat", "back", "ready"):
             self.command_latency.labels(kind)
         if process:
             # Memory, CPU, open files (from /proc), garbage collections and the Python version:

@@ -8,11 +8,12 @@ restart (or a takeover by another process) resume a table exactly where it was.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ulti.bots.base import BOT_LEVELS
-from ulti.engine.actions import Action
+from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import card_str, iter_cards, parse_card
 from ulti.engine.deal import Deal
 from ulti.engine.dealing import deal_hands
@@ -21,7 +22,7 @@ from ulti.engine.match import MATCH_LENGTHS, Match
 from ulti.engine.record import action_to_json, deal_to_record, match_to_record, parse_action
 from ulti.engine.view import SeatView
 from ulti.server.errors import CommandError
-from ulti.server.events import Acted, BotSeated, Chatted, Dealt, Event, Leave, Sit, Start
+from ulti.server.events import Acted, BotSeated, Chatted, Dealt, Event, Leave, Ready, Sit, Start
 from ulti.server.inputs import clean_text, name_key
 
 __all__ = ["BOT_LEVELS", "CommandError", "TableState"]
@@ -54,10 +55,14 @@ class Seat:
     level: str | None = None  # bot level
     invite: str | None = None  # the invite token of a reserved seat
     away: bool = False  # a bot plays for the absent player
+    bot: bool = False  # a bot account (the bot API) sits here: marked BOT wherever its name is shown
 
     def public(self) -> dict[str, Any]:
         """What everybody may know of this seat (never the invite token)."""
-        return {"kind": self.kind, "name": self.name, "level": self.level, "away": self.away}
+        public: dict[str, Any] = {"kind": self.kind, "name": self.name, "level": self.level, "away": self.away}
+        if self.bot:
+            public["bot"] = True
+        return public
 
 
 @dataclass
@@ -67,19 +72,39 @@ class TableState:
     table_id: str
     seq: int = 0
     host: str = ""
+    host_name: str = ""  # the host's name when the table was created ("" in older tables)
     deals_planned: int = 6
     move_seconds: int = 0
     seed: int = 0  # secret unless chosen; bots draw from it so that a replayed table plays the same
     chosen_seed: bool = True  # tables stored before seeds were secret dealt from their seed
     practice: bool = False  # a chosen seed outside tests: nobody but the host may sit down
+    rated: bool = False  # accounts and bots only; the match end updates their ratings (results.py)
+    learner: bool = False  # casual tables only: the coach's hints and lessons (ulti/server/analysis.py)
+    #: the duplicate event this table belongs to (ulti/server/event_routes.py); None: an ordinary table
+    event_id: str | None = None
+    #: solo duplicate: each deal is replayed with the strong bot in the player's seat (ulti/server/duplicate.py)
+    duplicate: bool = False
+    #: solo duplicate: the par replay of each finished deal, by deal index (the ``par`` events)
+    par: dict[int, dict[str, Any]] = field(default_factory=dict)
     seats: list[Seat] = field(default_factory=lambda: [Seat(), Seat(), Seat()])
     status: str = "new"  # new | open | playing | finished | expired (never started, see Hub.sweep)
     match: Match | None = None
     chat: list[dict[str, Any]] = field(default_factory=list)
     ready_for_next: bool = False  # the last deal is over and the next one is due
+    #: seats whose player has seen the last deal's result and clicked "Next deal" (see waiting_for_ready)
+    ready: set[int] = field(default_factory=set)
     #: event numbers of the latest commands by their client id: a command retried after its owner
     #: died (stored, but never acknowledged) is answered with its event instead of being refused
     recent_commands: dict[str, int] = field(default_factory=dict)
+    #: learner tables: the built-in bots' reasons for their bids in the current deal, by action index
+    #: (the stored action events' ``note``; docs/protocol.md §22.5)
+    bot_notes: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: events applied that may change the lobby summary or the score sheet (all but chat, "ready"
+    #: and the actions that do not end a deal): ``view`` reuses both until this or the deal changes
+    _changes: int = field(default=0, repr=False, compare=False)
+    _parts: tuple[tuple[int, int, bool], dict[str, Any], dict[str, Any] | None] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     # ---------------------------------------------------------------- queries
 
@@ -109,9 +134,45 @@ class TableState:
             "deals_planned": self.deals_planned,
             "move_seconds": self.move_seconds,
             "host": self.host,
+            "host_name": self.host_name or self._seated_host_name(),
             "seats": [s.public() for s in self.seats],
+            "rated": self.rated,
+            "learner": self.learner,
             "deals_played": sum(1 for d in self.match.deals if d.is_over) if self.match else 0,
+            # Past matches show these without loading each table (the match's own rule names the winner).
+            # An event table's totals would tell players at other tables its results: the event's
+            # cross-table shows them, to each viewer as far as they may see (ulti/server/event_routes.py).
+            "totals": self.match.totals() if self.match and self.event_id is None else None,
+            "winner": self.match.winner() if self.match and self.event_id is None else None,
+            **({"event": self.event_id} if self.event_id is not None else {}),
+            **({"duplicate": True} if self.duplicate else {}),
         }
+
+    def _seated_host_name(self) -> str:
+        seat = self.seat_of(self.host)
+        return self.seats[seat].name if seat is not None else ""
+
+    def left_seats(self) -> list[bool]:
+        """Per seat, whether its player left: a bot plays the seat for them now (``away``).
+
+        At the end of a match these are the players a bot played for to the end: ranked last.
+        """
+        return [s.kind == "player" and s.away for s in self.seats]
+
+    def waiting_for_ready(self) -> list[int]:
+        """The seats the next deal waits for: people at the table (not away) who have not clicked "Next deal".
+
+        Empty unless the last deal is over and the match goes on. Bots, and players a bot plays for
+        (away), are ready at once. The actor deals the next deal when this is empty, or when the
+        result's time limit is up (``Settings.result_seconds``).
+        """
+        if not self.ready_for_next:
+            return []
+        return [
+            # a bot account never waits to read a result: it is ready at once, like the built-in bots
+            i for i, s in enumerate(self.seats)
+            if s.kind == "player" and not s.away and not s.bot and i not in self.ready
+        ]
 
     def match_view(self) -> dict[str, Any] | None:
         """The score sheet: totals, running totals per deal, each finished deal's result, the winner."""
@@ -124,22 +185,71 @@ class TableState:
             "deals_played": sum(1 for d in match.deals if d.is_over),
             "totals": match.totals(),
             "sheet": match.score_sheet(),
-            "results": [d.result.to_json() for d in match.deals if d.result is not None],
+            "results": [d.result.view_json() for d in match.deals if d.result is not None],
             "winner": match.winner(),
             "tie_break": len(match.deals) > match.deals_planned,
+            **({"duplicate": self.duplicate_view()} if self.duplicate else {}),
         }
 
+    def duplicate_seat(self) -> int | None:
+        """Solo duplicate: the player's seat (the one seat not held by a built-in bot)."""
+        people = [i for i, s in enumerate(self.seats) if s.kind == "player"]
+        return people[0] if len(people) == 1 else None
+
+    def duplicate_view(self) -> dict[str, Any]:
+        """Solo duplicate: per finished deal the player's score, the par (the strong bot's with the same
+        cards; None while its replay is pending) and the difference; their sums, and the verdict once the
+        match is over and every par is in: won, lost or level on the sum of the differences."""
+        seat = self.duplicate_seat()
+        rows: list[dict[str, Any]] = []
+        you_total = par_total = 0
+        pending = 0
+        deals = self.match.deals if self.match else []
+        for index, deal in enumerate(deals):
+            if deal.result is None or seat is None:
+                continue
+            yours = deal.result.scores[seat]
+            par = self.par.get(index)
+            par_score = None if par is None else int(par["scores"][seat])
+            you_total += yours
+            if par_score is None:
+                pending += 1
+            else:
+                par_total += par_score
+            rows.append({"index": index, "you": yours, "par": par_score,
+                         "diff": None if par_score is None else yours - par_score,
+                         "par_bid": None if par is None else par.get("bid"),
+                         "par_declarer": None if par is None else par.get("declarer")})
+        diff = sum(r["diff"] for r in rows if r["diff"] is not None)
+        verdict = None
+        if self.status == "finished" and pending == 0:
+            verdict = "won" if diff > 0 else "lost" if diff < 0 else "level"
+        return {"seat": seat, "level": "strong", "deals": rows, "you_total": you_total, "par_total": par_total,
+                "diff_total": diff, "pending": pending, "verdict": verdict}
+
     def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything ``seat`` (None: a spectator) may see of the table now."""
+        """Everything ``seat`` (None: a spectator) may see of the table now.
+
+        Views are built for every watcher after every event: the summary and the score sheet, which
+        change only with a deal's end or a table event, are shared until then (read-only).
+        """
         deal = self.deal
+        key = (self._changes, len(self.match.deals) if self.match else 0, deal is not None and deal.is_over)
+        parts = self._parts
+        if parts is None or parts[0] != key:
+            parts = self._parts = (key, self.summary(), self.match_view())
         return {
-            "table": self.summary(),
+            "table": parts[1],
             "seq": self.seq,
             "you": seat,
-            "match": self.match_view(),
+            "match": parts[2],
             "deal_index": len(self.match.deals) - 1 if self.match and self.match.deals else None,
             "deal": deal.view(seat) if deal is not None else None,
+            "next_deal": (
+                {"ready": sorted(self.ready), "waiting": self.waiting_for_ready()} if self.ready_for_next else None
+            ),
             "chat": list(self.chat),
+            **({"bot_notes": {str(i): note for i, note in self.bot_notes.items()}} if self.learner else {}),
         }
 
     def public_event(self, event: Event, seat: int | None) -> dict[str, Any]:
@@ -148,11 +258,16 @@ class TableState:
             return {"type": "deal", "index": event["index"]}
         if event["type"] == "created":
             return {"type": "created"}
+        if event["type"] == "par":
+            return {"type": "par", "index": event["index"]}  # the figures are in the view (match.duplicate)
         if event["type"] == "action":
             deal = self.deal
             assert deal is not None
             entry = deal.public_entry(len(deal.history) - 1, seat)
-            return {"type": "action", "by": event.get("by", "player"), "action": entry}
+            public = {"type": "action", "by": event.get("by", "player"), "action": entry}
+            if "note" in event:
+                public["note"] = dict(event["note"])  # a learner table's bot note: everybody may read it
+            return public
         if event["type"] == "sit":
             return {"type": "sit", "seat": event["seat"], "name": event["name"]}
         return {k: v for k, v in event.items() if k != "cid"}
@@ -162,6 +277,8 @@ class TableState:
     def apply(self, event: Event) -> None:
         """Apply an event: made here and checked when it was made, or read back and checked by ``parse_event``."""
         self.seq += 1
+        if event["type"] not in ("action", "chat", "ready"):
+            self._changes += 1  # see view
         command_id = event.get("cid")
         if command_id is not None:
             self.recent_commands[command_id] = self.seq
@@ -174,18 +291,29 @@ class TableState:
             self.seed = event["seed"]
             self.chosen_seed = event.get("chosen_seed", True)
             self.practice = bool(event.get("practice", False))
+            self.rated = bool(event.get("rated", False))
+            self.learner = bool(event.get("learner", False))
+            self.event_id = event.get("event")
+            self.duplicate = bool(event.get("duplicate", False))
+            self.host_name = _sendable(event.get("host_name", ""))
             self.status = "open"
             for i, spec in enumerate(event["seats"]):
                 if spec["kind"] == "bot":
-                    self.seats[i] = Seat(kind="bot", name=bot_name(spec["level"]), level=spec["level"])
+                    name = bot_name(spec["level"], [s.name for s in self.seats])
+                    player = spec.get("player") or bot_player_id(name)
+                    self.seats[i] = Seat(kind="bot", player_id=player, name=name, level=spec["level"])
                 elif spec["kind"] == "invite":
                     self.seats[i] = Seat(kind="invite", invite=spec["invite"])
         elif event["type"] == "sit":
-            self.seats[event["seat"]] = Seat(kind="player", player_id=event["player"], name=_sendable(event["name"]))
+            self.seats[event["seat"]] = Seat(
+                kind="player", player_id=event["player"], name=_sendable(event["name"]), bot=event.get("bot", False)
+            )
         elif event["type"] == "leave":
             self.seats[event["seat"]] = Seat()
         elif event["type"] == "bot":
-            self.seats[event["seat"]] = Seat(kind="bot", name=bot_name(event["level"]), level=event["level"])
+            name = bot_name(event["level"], [s.name for s in self.seats])
+            player = event.get("player") or bot_player_id(name)
+            self.seats[event["seat"]] = Seat(kind="bot", player_id=player, name=name, level=event["level"])
         elif event["type"] == "start":
             names = [s.name for s in self.seats]
             self.match = Match(self.deals_planned, event["first_dealer"], names)
@@ -195,10 +323,14 @@ class TableState:
             hands = [[parse_card(c) for c in hand] for hand in event["hands"]]
             self.match.new_deal(hands)
             self.ready_for_next = False
+            self.ready = set()
+            self.bot_notes = {}
         elif event["type"] == "action":
             deal = self.deal
             assert deal is not None
             deal.apply(parse_action(event["action"]))
+            if "note" in event:
+                self.bot_notes[len(deal.history) - 1] = dict(event["note"])
             if deal.is_over:
                 assert self.match is not None
                 if self.match.is_over:
@@ -207,6 +339,8 @@ class TableState:
                     self.ready_for_next = True
         elif event["type"] == "away":
             self.seats[event["seat"]].away = event["away"]
+        elif event["type"] == "ready":
+            self.ready.add(event["seat"])
         elif event["type"] == "chat":
             line: dict[str, Any] = {"seat": event["seat"], "name": event["name"]}
             if "phrase" in event:
@@ -218,6 +352,9 @@ class TableState:
                 line["text"] = event["text"]
             self.chat.append({k: _sendable(v) if isinstance(v, str) else v for k, v in line.items()})
             del self.chat[:-CHAT_HISTORY]
+        elif event["type"] == "par":
+            self.par[event["index"]] = {"scores": list(event["scores"]), "record": event["record"],
+                                        "bid": event.get("bid"), "declarer": event.get("declarer")}
         elif event["type"] == "expired":
             # An unstarted table nobody used for a long time: it leaves the lobby, its seats stay as they were.
             self.status = "expired"
@@ -237,12 +374,22 @@ class TableState:
     # The table's own rules, as pure functions: each checks a command against the state and returns
     # the event(s) it makes, or raises ``CommandError`` naming the rule; nothing is changed here.
 
-    def join_event(self, player_id: str, name: str, seat: object, invite: object) -> Sit:
-        """``player_id`` (called ``name``) sits at ``seat`` of this open table (an invite seat needs its token)."""
+    def join_event(
+        self, player_id: str, name: str, seat: object, invite: object, account: bool = False, via_event: bool = False
+    ) -> Sit:
+        """``player_id`` (called ``name``) sits at ``seat`` of this open table (an invite seat needs its token).
+
+        ``account``: the player has an account (a rated table seats no guest). ``via_event``: seated by
+        the table's duplicate event, the only way to a seat of an event's table.
+        """
         seat = _seat_number(seat)
         self._refuse_if_expired()
+        if self.event_id is not None and not via_event:
+            raise CommandError("event_table", "this table belongs to a duplicate event: join the event instead")
         if self.status != "open":
             raise CommandError("table_started", "this table's match has started: seats are fixed")
+        if self.rated and not account:
+            raise CommandError("account_required", "a rated table seats accounts only: register or log in to sit here")
         if self.seat_of(player_id) is not None:
             mine = self.seat_of(player_id)
             raise CommandError("already_seated", f"you already sit at seat {mine}", params={"seat": mine})
@@ -251,7 +398,7 @@ class TableState:
                 "practice_table", "a practice table's deals were chosen by its host: only the host plays"
             )
         key = name_key(name)
-        if any(s.kind == "player" and name_key(s.name) == key for s in self.seats):
+        if any(s.kind in ("player", "bot") and name_key(s.name) == key for s in self.seats):
             raise CommandError(
                 "name_taken", f"a player whose name reads as {name!r} sits here: choose another name",
                 params={"name": name},
@@ -285,10 +432,11 @@ class TableState:
             raise CommandError("table_started", "the match has started")
         if self.seats[seat].kind not in ("open", "invite"):
             raise CommandError("seat_taken", f"seat {seat} is taken", params={"seat": seat})
-        return {"type": "bot", "seat": seat, "level": level}
+        player = bot_player_id(bot_name(level, [s.name for s in self.seats]))
+        return {"type": "bot", "seat": seat, "level": level, "player": player}
 
-    def start_events(self, player_id: str, fill_bots: bool) -> list[BotSeated | Start]:
-        """The host starts the match: bots for the empty seats (if asked), then the start.
+    def start_events(self, player_id: str, fill_bots: bool, level: str = "heuristic") -> list[BotSeated | Start]:
+        """The host starts the match: bots (of ``level``) for the empty seats (if asked), then the start.
 
         The first deal is dealt by ``next_deal_event`` once the start is applied.
         """
@@ -297,14 +445,33 @@ class TableState:
         self._refuse_if_expired()
         if self.status != "open":
             raise CommandError("table_started", "the match has already started")
-        empty = [i for i, s in enumerate(self.seats) if s.kind in ("open", "invite")]
+        invited = [i for i, s in enumerate(self.seats) if s.kind == "invite"]
+        if invited:
+            # An invited friend's seat goes to a bot only if the host puts one there (add_bot_event).
+            message = f"seats {invited} are kept for invited players: wait for them or seat a bot there"
+            raise CommandError("invite_pending", message, params={"seats": invited})
+        empty = [i for i, s in enumerate(self.seats) if s.kind == "open"]
         if empty and not fill_bots:
             message = f"seats {empty} are empty: wait for players or fill them with bots"
             raise CommandError("seats_empty", message, params={"seats": empty})
-        events: list[BotSeated | Start] = [{"type": "bot", "seat": i, "level": "heuristic"} for i in empty]
+        events: list[BotSeated | Start] = []
+        names = [s.name for s in self.seats]
+        for i in empty:
+            # named as the events will be applied, in order: a second heuristic bot is "Bot · heuristic 2"
+            name = bot_name(level, names)
+            names.append(name)
+            events.append({"type": "bot", "seat": i, "level": level, "player": bot_player_id(name)})
         # RULES.md §7 recommends a random first dealer; drawn like the deals (deal_rng).
         events.append({"type": "start", "first_dealer": self.deal_rng("first-dealer").randrange(3)})
         return events
+
+    def ready_event(self, seat: int) -> Ready | None:
+        """``seat``'s player has seen the deal's result and wants the next deal (None: already said so)."""
+        if self.status != "playing" or not self.ready_for_next:
+            raise CommandError("not_between_deals", "no deal result is waiting: the next deal is not due")
+        if seat in self.ready:
+            return None
+        return {"type": "ready", "seat": seat}
 
     def _refuse_if_expired(self) -> None:
         if self.status == "expired":
@@ -345,9 +512,28 @@ class TableState:
             raise CommandError.illegal(exc) from None
         return {"type": "action", "action": action_to_json(action), "by": by}
 
+    def repeats_a_decline(self, event: Acted) -> bool:
+        """Whether ``event`` is a kontra decline at trick 1 right after the same seat's decline.
+
+        The rules let a defender decline again before its card (docs/rules.md §9 A6), but a repeat
+        changes nothing: the table answers it without storing it, so a client that keeps declining
+        cannot fill the table's log.
+        """
+        deal = self.deal
+        action = event["action"]
+        if deal is None or deal.in_chain or action.get("action") != "kontra" or action.get("parts"):
+            return False
+        last = deal.history[-1] if deal.history else None
+        return (
+            last is not None and last.kind is Kind.KONTRA and not last.parts and last.seat == action.get("seat")
+        )
+
     def chat_event(self, seat: int | None, name: str, text: object, phrase: object) -> Chatted:
         """A table chat message: free between deals, preset phrases only during a deal."""
         in_deal = self.deal is not None and not self.deal.is_over
+        if self.event_id is not None and seat is None:
+            # a spectator could carry other tables' results in: chat between an event's tables is off
+            raise CommandError("event_chat_closed", "at an event's table only its players chat")
         if phrase is not None:
             if not isinstance(phrase, str) or phrase not in PRESET_PHRASES:
                 raise CommandError("bad_chat", f"unknown phrase {phrase!r}; phrases: {', '.join(PRESET_PHRASES)}")
@@ -387,9 +573,33 @@ def _sendable(text: str) -> str:
     return text.encode("utf-8", "replace").decode("utf-8")
 
 
-def bot_name(level: str) -> str:
-    """The display name of a bot of ``level``."""
-    return f"Bot ({level})"
+def bot_name(level: str, taken: Sequence[str] = ()) -> str:
+    """The display name of a new bot of ``level``, distinct from the names ``taken`` at its table.
+
+    The first bot of a level is "Bot · strong", the next "Bot · strong 2", and so on. Names are
+    given as the events are applied, in order, so a table rebuilt from its log names them the same.
+
+    >>> bot_name("strong", ["Anna", "Bot · strong"])
+    'Bot · strong 2'
+    """
+    base = f"Bot · {level}"
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base} {n}"
+    return name
+
+
+def bot_player_id(name: str) -> str:
+    """The player id of the bot account named ``name``: one account per bot name, the same everywhere.
+
+    Made of the name, so that every process and every replay finds the same account; player ids of
+    people are hex (``auth.new_id``), so they never start with "bot-".
+
+    >>> bot_player_id("Bot · strong"), bot_player_id("Bot · strong 2")
+    ('bot-strong', 'bot-strong-2')
+    """
+    return "bot-" + "-".join(name.removeprefix("Bot · ").split())
 
 
 def validate_table_config(deals: object, move_seconds: object, seats: object) -> None:

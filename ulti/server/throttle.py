@@ -12,7 +12,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from limits import RateLimitItem, parse
+from limits import RateLimitItem, parse, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
@@ -30,8 +30,14 @@ class Quotas:
     connects_per_address: str = "120/minute"
     connects_per_player: str = "30/minute"
     tables_per_player: str = "20/hour"
+    #: chat lines (table and lobby, free text and phrases): the page shows the same limit before it is hit
+    chat_per_player: str = "4 per 8 seconds"
     connections_per_player: int = 8
     connections_per_address: int = 64
+    #: requests of one API token to the bot API (docs/bot-api.md): acts, chat, streams opened, …
+    api_per_token: str = "20/second;600/minute"
+    #: NDJSON streams one API token may hold open at once (in each process)
+    streams_per_token: int = 8
 
 
 @dataclass
@@ -102,6 +108,15 @@ class Throttle:
         """``player_id`` is about to create a table."""
         self._hit(self.quotas.tables_per_player, "table", player_id, "tables created by you")
 
+    def chat_line(self, player_id: str) -> None:
+        """``player_id`` is about to say a chat line (at a table or in the lobby)."""
+        self._hit(self.quotas.chat_per_player, "chat", player_id, "chat lines")
+
+    def api_request(self, token_id: str) -> None:
+        """A bot API request made with token ``token_id``."""
+        for item in parse_many(self.quotas.api_per_token):
+            self._hit_item(item, "api", token_id, "requests with this token", self.quotas.api_per_token)
+
     def open_connection(self, player_id: str, address: str) -> None:
         """A WebSocket of ``player_id`` from ``address`` is about to be accepted; count it as open."""
         if self._open_by_player[player_id] >= self.quotas.connections_per_player:
@@ -144,7 +159,9 @@ class Throttle:
                 del counter[key]
 
     def _hit(self, rate: str, kind: str, key: str, what: str) -> None:
-        item: RateLimitItem = parse(rate)
+        self._hit_item(parse(rate), kind, key, what, rate)
+
+    def _hit_item(self, item: RateLimitItem, kind: str, key: str, what: str, rate: str) -> None:
         if self._limiter.hit(item, kind, key):
             return
         reset = self._limiter.get_window_stats(item, kind, key).reset_time

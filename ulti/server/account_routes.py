@@ -1,0 +1,188 @@
+"""The account routes: register, log in, log out, change the password, delete (docs/protocol.md §3.2).
+
+Thin: the account logic is ``ulti.accounts``; this module decodes the request, checks where it came
+from, sets or clears the cookie and words refusals in the API's error shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from ulti.accounts import AccountError, Session
+from ulti.server import auth
+from ulti.server.account_erasure import erase_player, unfinished_tables
+from ulti.server.errors import CommandError
+from ulti.server.httpguard import same_origin
+from ulti.server.hub import Hub
+from ulti.server.inputs import clean_name, decode_json
+from ulti.server.sessions import Identity, accounts_of, identity_of, resolve, sockets_of, token_of
+
+router = APIRouter()
+
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+def _refusal(request: Request, exc: AccountError) -> JSONResponse:
+    """``exc`` in the API's error shape; a refusal that lifts by itself says when (body and Retry-After)."""
+    _hub(request).metrics.refused_code(exc.code)
+    error: dict[str, Any] = {"code": exc.code, "message": exc.message}
+    headers = {}
+    if exc.retry_after is not None:
+        error["args"] = {"retry_after": exc.retry_after}
+        headers["retry-after"] = str(exc.retry_after)
+    return JSONResponse({"error": error}, status_code=exc.status, headers=headers)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    body = decode_json(await request.body(), _hub(request).settings.max_body_bytes, "request body")
+    if not isinstance(body, dict):
+        raise CommandError("bad_request", "the request body must be a JSON object")
+    return body
+
+
+def _check_origin(request: Request) -> None:
+    """A browser's request from another site is refused even without a cookie.
+
+    The request guard checks the origin of cookie-authenticated changes; a login or a registration
+    may come with no cookie yet, and another site must not log a visitor into an account of its own.
+    """
+    origin = request.headers.get("origin")
+    allowed = _hub(request).settings.allowed_origins
+    if origin is not None and not same_origin(origin, request.headers.get("host"), allowed):
+        raise CommandError("bad_origin", "a request authenticated by the session cookie must come from this site")
+
+
+async def _account(request: Request) -> Identity:
+    who = await identity_of(request)
+    if who.kind != "account":
+        raise CommandError("not_account", "you are a guest: register first (POST /api/account/register)")
+    return who
+
+
+def _opened(request: Request, session: Session) -> JSONResponse:
+    """The answer to a login or registration: the token in the body and in the cookie."""
+    response = JSONResponse(
+        {
+            "token": session.token,
+            "player": {"id": session.player_id, "name": session.name, "kind": "account"},
+            "expires_at": round(session.expires_at, 3),
+        }
+    )
+    response.set_cookie(
+        auth.COOKIE,
+        session.token,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        max_age=accounts_of(request.app).session_seconds,
+    )
+    return response
+
+
+def _ended(payload: dict[str, Any]) -> JSONResponse:
+    response = JSONResponse(payload)
+    response.delete_cookie(auth.COOKIE, httponly=True, samesite="lax")
+    return response
+
+
+@router.post("/api/account/register")
+async def register(request: Request) -> JSONResponse:
+    """Make an account and log in; from a guest session the guest's player id (and matches) is kept."""
+    _check_origin(request)
+    body = await _body(request)
+    who = await resolve(request.app, token_of(request))
+    if who is not None and who.kind == "account":
+        raise CommandError("already_account", "you are logged in to an account: log out first")
+    name = clean_name(body.get("name"))  # the same rules as a guest's name: no card codes, no reserved words
+    _hub(request).throttle.new_session(_address(request))
+    player_id = who.player_id if who is not None else auth.new_id()
+    try:
+        session = await accounts_of(request.app).register(
+            name, body.get("password"), player_id, new_player=who is None
+        )
+    except AccountError as exc:
+        return _refusal(request, exc)
+    return _opened(request, session)
+
+
+@router.post("/api/account/login")
+async def login(request: Request) -> JSONResponse:
+    """Log in by name and password: a new session (never the one the client brought) and its cookie."""
+    _check_origin(request)
+    body = await _body(request)
+    accounts = accounts_of(request.app)
+    previous = token_of(request)
+    before = await resolve(request.app, previous)
+    try:
+        session = await accounts.login(body.get("name"), body.get("password"), _address(request))
+    except AccountError as exc:
+        return _refusal(request, exc)
+    if before is not None and before.kind == "account" and previous is not None:
+        # the account session the client came with ends: a login never keeps an old session id
+        await accounts.logout(previous)
+        sockets_of(request.app).end(before.player_id, before.session_key)
+    return _opened(request, session)
+
+
+@router.post("/api/account/logout")
+async def logout(request: Request) -> JSONResponse:
+    """End this session (an account's is ended in the store; a guest's cookie is only cleared)."""
+    who = await identity_of(request)
+    token = token_of(request)
+    ended = False
+    if who.kind == "account" and token is not None:
+        ended = await accounts_of(request.app).logout(token)
+        sockets_of(request.app).end(who.player_id, who.session_key)
+    return _ended({"ok": True, "ended": ended})
+
+
+@router.post("/api/account/password")
+async def change_password(request: Request) -> JSONResponse:
+    """Change the password: every session of the account ends, and this client gets a new one."""
+    who = await _account(request)
+    body = await _body(request)
+    try:
+        session = await accounts_of(request.app).change_password(
+            who.player_id, body.get("current_password"), body.get("new_password"), _address(request)
+        )
+    except AccountError as exc:
+        return _refusal(request, exc)
+    sockets_of(request.app).end(who.player_id)
+    return _opened(request, session)
+
+
+@router.delete("/api/account")
+async def delete_account(request: Request) -> JSONResponse:
+    """Delete the account (password asked again): its name leaves the records, its sessions end."""
+    who = await _account(request)
+    body = await _body(request)
+    accounts = accounts_of(request.app)
+    try:
+        await accounts.confirm_password(who.player_id, body.get("password"), _address(request))
+    except AccountError as exc:
+        return _refusal(request, exc)
+    hub = _hub(request)
+    busy = await unfinished_tables(hub, who.player_id)
+    if busy:
+        # Its name is in those tables' live state too: they are erased once the tables are over.
+        minutes = round(hub.settings.expire_unstarted_seconds / 60)
+        raise CommandError(
+            "account_busy",
+            f"you sat at {len(busy)} table(s) still open or playing: finish the match, or wait until a table"
+            f" you left is over (an unstarted table expires {minutes} minutes after its last change)",
+            params={"tables": busy},
+        )
+    renamed = await erase_player(hub, who.player_id)
+    await accounts.delete(who.player_id)
+    sockets_of(request.app).end(who.player_id)
+    return _ended({"ok": True, "tables_renamed": renamed})

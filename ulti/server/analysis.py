@@ -1,0 +1,214 @@
+"""Deal analyses, what-if lines and learner hints at the server (docs/protocol.md §22).
+
+The analysis shows every hand, so who may see it is decided here: the three players of a table as soon
+as the deal is over, everybody else once the match is over (``check_access``). A deal's analysis is a
+job in the store's ``analyses`` table (``ulti.store.analyses``): queued once, computed a few decisions at
+a time in the bot worker processes (``Hub.process_executor``: never on the event loop, and a strong bot's
+move waits for at most one small chunk), its progress stored after each chunk, its result stored once
+and served from the store afterwards. The store is the queue: a restarted server finds the queued jobs,
+and the running one of a killed process, there (``AnalysisJobs.run_forever``).
+
+The analysis is computed with the defaults of ``ulti analyse`` (worlds and seed), so the JSON served is
+what ``ulti analyse --json`` prints for the downloaded record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from concurrent.futures import Executor
+from typing import Any
+
+import orjson
+
+from ulti.analysis.coach import HINT_WORLDS, hint
+from ulti.analysis.pricing import DEFAULT_WORLDS
+from ulti.analysis.review import DEFAULT_SEED, assemble_record, count_decisions, match_totals, price_record_chunk
+from ulti.analysis.whatif import what_if
+from ulti.engine.errors import IllegalAction
+from ulti.engine.record import deal_from_record
+from ulti.server.logs import log
+from ulti.server.tablestate import CommandError, TableState
+from ulti.store import EventStore
+
+#: Decisions priced per call to a worker process: small enough that a bot's move queued behind a chunk
+#: waits a fraction of a second, large enough that the calls' overhead stays small.
+CHUNK = 4
+#: A running job whose worker reported nothing for this long belongs to a process that is gone.
+STALE_SECONDS = 60.0
+#: How often the queue is looked at when nobody asked for an analysis (jobs left by other processes).
+IDLE_SCAN_SECONDS = 30.0
+
+AFTER_MATCH = "the analysis shows every hand: it is open to the table's players now and to everybody after the match"
+
+
+def check_access(state: TableState, index: int, player_id: str | None) -> dict[str, Any]:
+    """The record of finished deal ``index`` if ``player_id`` may see its analysis, else ``CommandError``.
+
+    A deal in progress is ``not_found`` (as its record is). The table's three players see a finished
+    deal's analysis at once; spectators and everyone else only when the match is over.
+    """
+    record = state.deal_record(index)
+    if state.status != "finished" and (player_id is None or state.seat_of(player_id) is None):
+        raise CommandError("analysis_after_match", AFTER_MATCH)
+    return record
+
+
+def check_match_access(state: TableState, player_id: str | None) -> list[int]:
+    """The indices of the match's finished deals if ``player_id`` may see their analyses (the rule of
+    ``check_access``: the table's players at once, everybody once the match is over), else ``CommandError``."""
+    if state.match is None:
+        raise CommandError("not_found", "this table's match has not started")
+    if state.status != "finished" and (player_id is None or state.seat_of(player_id) is None):
+        raise CommandError("analysis_after_match", AFTER_MATCH)
+    return [k for k, deal in enumerate(state.match.deals) if deal.is_over]
+
+
+def status_json(row: Any) -> dict[str, Any]:
+    """The route's answer for a stored job: its status and progress, and the analysis once done."""
+    out: dict[str, Any] = {"status": row.status, "progress": {"done": row.done, "total": row.total}}
+    if row.status == "done":
+        out["progress"]["done"] = row.total
+        out["analysis"] = row.result_json()
+    elif row.status == "failed":
+        out["message"] = row.result or "the analysis failed"
+    return out
+
+
+class AnalysisJobs:
+    """The queue of analysis jobs of this server process (the store holds it; this runs it)."""
+
+    def __init__(self, store: EventStore, executor: Callable[[], Executor], worlds: int = DEFAULT_WORLDS) -> None:
+        """Jobs stored in ``store``, computed in ``executor()`` (the hub's worker processes)."""
+        self.store = store
+        self.executor = executor
+        self.worlds = worlds
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start working through the stored queue (jobs left by a previous run first)."""
+        self._task = asyncio.create_task(self.run_forever())
+
+    def close(self) -> None:
+        """Stop; a job cut short stays in the store and is taken up again after the restart."""
+        if self._task is not None:
+            self._task.cancel()
+
+    async def request(self, table_id: str, index: int, record: dict[str, Any]) -> dict[str, Any]:
+        """The analysis of a deal, or its job's status (queued now if it never was)."""
+        row = await self.store.analysis(table_id, index)
+        if row is None:
+            total = count_decisions(record)
+            await self.store.queue_analysis(table_id, index, orjson.dumps(record).decode(), self.worlds, total)
+            self._wake.set()
+            row = await self.store.analysis(table_id, index)
+            assert row is not None
+        return status_json(row)
+
+    async def match(self, table_id: str, records: dict[int, dict[str, Any]]) -> dict[str, Any]:
+        """Each seat's figures over the analysed deals of a match (``records``: its finished deals' records
+        by index); the deals not analysed yet are queued now, so that the figure completes."""
+        rows = {row.deal_index: row for row in await self.store.analyses_of(table_id)}
+        queued = False
+        for index, record in records.items():
+            if index not in rows:
+                total = count_decisions(record)
+                await self.store.queue_analysis(table_id, index, orjson.dumps(record).decode(), self.worlds, total)
+                queued = True
+        if queued:
+            self._wake.set()
+        done = [rows[k] for k in sorted(records) if k in rows and rows[k].status == "done"]
+        failed = sum(1 for k in records if k in rows and rows[k].status == "failed")
+        analyses = [a for a in (row.result_json() for row in done) if a is not None]
+        return {
+            "status": "done" if len(done) + failed == len(records) else "running",
+            "deals": len(records),
+            "analysed": [row.deal_index for row in done],
+            "failed": failed,
+            "seats": match_totals(analyses),
+        }
+
+    async def run_forever(self) -> None:
+        """Run the pending jobs oldest first; then wait for a new one (or look again in a while)."""
+        while True:
+            self._wake.clear()  # before the scan: a job queued during it wakes the next one
+            try:
+                for row in await self.store.pending_analyses(STALE_SECONDS):
+                    await self._run(row.table_id, row.deal_index, row.record, row.worlds)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logging.getLogger("ulti").exception("analysis queue failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), IDLE_SCAN_SECONDS)
+
+    async def _run(self, table_id: str, index: int, record_text: str, worlds: int) -> None:
+        if not await self.store.claim_analysis(table_id, index, STALE_SECONDS):
+            return  # another process took it, or it is done
+        loop = asyncio.get_running_loop()
+        record = orjson.loads(record_text)
+        try:
+            total = count_decisions(record)
+            decisions: list[dict[str, Any]] = []
+            for first in range(0, total, CHUNK):
+                part = await loop.run_in_executor(
+                    self.executor(), price_record_chunk, record, first, CHUNK, worlds, DEFAULT_SEED
+                )
+                decisions.extend(part)
+                await self.store.analysis_progress(table_id, index, len(decisions))
+            analysis = await loop.run_in_executor(
+                self.executor(), assemble_record, record, decisions, worlds, DEFAULT_SEED
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            logging.getLogger("ulti").exception("analysis failed", extra={"fields": {"table": table_id}})
+            await self.store.finish_analysis(table_id, index, "failed", f"the analysis failed: {type(exc).__name__}")
+            return
+        await self.store.finish_analysis(table_id, index, "done", orjson.dumps(analysis).decode())
+        log("deal analysed", table=table_id, deal=index, decisions=total)
+
+
+async def explore(
+    executor: Executor, state: TableState, index: int, player_id: str | None, at: object, cards: object
+) -> dict[str, Any]:
+    """The what-if answer for a finished deal (same access as its analysis), computed in ``executor``."""
+    record = check_access(state, index, player_id)
+    if type(at) is not int:
+        raise CommandError("bad_request", "at must be the number of actions of the record played before the line")
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise CommandError("bad_request", 'cards must be a list of card codes such as ["AS", "7H"]')
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(executor, _what_if_record, record, at, cards)
+    except IllegalAction as exc:
+        raise CommandError.illegal(exc) from None
+    except ValueError as exc:
+        raise CommandError("bad_line", str(exc)) from None
+
+
+def _what_if_record(record: dict[str, Any], at: int, cards: list[str]) -> dict[str, Any]:
+    return what_if(deal_from_record(record), at, cards)
+
+
+async def answer_hint(executor: Executor, state: TableState, player_id: str, seed: str) -> dict[str, Any]:
+    """The coach's hint for ``player_id``'s seat, from that seat's own view only (learner tables)."""
+    if state.rated:
+        raise CommandError("hint_rated", "a rated table plays without help: hints are for casual learner tables")
+    if not state.learner:
+        raise CommandError("hint_not_learner", "hints are offered at learner tables only")
+    seat = state.seat_of(player_id)
+    if seat is None:
+        raise CommandError("not_seated", "you do not sit at this table: spectators cannot act")
+    deal = state.deal
+    view = deal.seat_view(seat) if deal is not None and not deal.is_over else None
+    if view is None or view.choices is None:
+        raise CommandError("hint_nothing", "you have nothing to decide now")
+    loop = asyncio.get_running_loop()
+    answer = await loop.run_in_executor(executor, hint, view, HINT_WORLDS, seed)
+    if answer is None:
+        raise CommandError("hint_nothing", "you have nothing to decide now")
+    return {"seat": seat, **answer}

@@ -1,0 +1,62 @@
+"""HTTP routes of deal analyses and what-if lines (docs/protocol.md §22); the work is in ``analysis.py``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from ulti.server import sessions
+from ulti.server.analysis import AnalysisJobs, check_access, check_match_access, explore
+from ulti.server.errors import CommandError
+from ulti.server.event_routes import check_event_deal, event_deal_limit
+from ulti.server.hub import Hub
+from ulti.server.inputs import check_id
+
+router = APIRouter()
+
+
+async def _viewer(request: Request) -> str | None:
+    # a visitor without a session is a spectator: the analysis of a finished match is public
+    who = await sessions.resolve(request.app, sessions.token_of(request))
+    return None if who is None else who.player_id
+
+
+@router.get("/api/tables/{table_id}/deals/{index}/analysis")
+async def deal_analysis(request: Request, table_id: str, index: int) -> dict[str, Any]:
+    """The analysis of finished deal ``index``, or its job's status and progress (queued on first asking)."""
+    check_id(table_id, "table id")
+    hub: Hub = request.app.state.hub
+    jobs: AnalysisJobs = request.app.state.analysis
+    source = await hub.source(table_id)
+    record = check_access(source.state, index, await _viewer(request))
+    await check_event_deal(hub, source.state, await _viewer(request), index)  # no peeking (event_routes.py)
+    return await jobs.request(table_id, index, record)
+
+
+@router.get("/api/tables/{table_id}/analysis")
+async def match_analysis(request: Request, table_id: str) -> dict[str, Any]:
+    """Each seat's accuracy and cost over the analysed deals of the match (the others are queued now)."""
+    check_id(table_id, "table id")
+    hub: Hub = request.app.state.hub
+    jobs: AnalysisJobs = request.app.state.analysis
+    state = (await hub.source(table_id)).state
+    indices = check_match_access(state, await _viewer(request))
+    limit = await event_deal_limit(hub, state, await _viewer(request))
+    if limit is not None:  # an event's table: only the deals the viewer may see (event_routes.py)
+        indices = [k for k in indices if k < limit]
+    return await jobs.match(table_id, {k: state.deal_record(k) for k in indices})
+
+
+@router.get("/api/tables/{table_id}/deals/{index}/whatif")
+async def deal_what_if(request: Request, table_id: str, index: int, at: int, line: str = "") -> dict[str, Any]:
+    """The double-dummy outcome of playing ``line`` (comma-separated card codes) after the first ``at``
+    actions of finished deal ``index``, with the value of each next card."""
+    check_id(table_id, "table id")
+    if len(line) > 200:
+        raise CommandError("bad_request", "line is at most 30 card codes")
+    hub: Hub = request.app.state.hub
+    source = await hub.source(table_id)
+    await check_event_deal(hub, source.state, await _viewer(request), index)  # no peeking (event_routes.py)
+    cards = [c for c in line.split(",") if c]
+    return await explore(hub.process_executor(), source.state, index, await _viewer(request), at, cards)

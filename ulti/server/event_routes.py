@@ -1,0 +1,394 @@
+"""Duplicate events over HTTP (docs/protocol.md §23), and the rule that keeps their deals from peeking eyes.
+
+An event is a set of ordinary tables created with the event's seed (``Hub.create_table(event=…)``),
+so every table holds the same cards on every deal, seat for seat (``ulti.events.deals``). The store
+keeps only the event's row (its seed, settings and tables in order); who sits where, each table's
+results, the cross-table and the standings are read from the tables themselves every time, so a
+restart or a takeover by another process needs nothing extra.
+
+No peeking (``event_access``), for a deal of an event's table:
+
+- a player of the event (seated at one of its tables, or a bot playing for them) sees their own table
+  as usual; another table's deal ``k`` (its record, replay, analysis, result on the cross-table)
+  only once their own table has finished deal ``k``; they cannot watch another table of the event
+  (view or WebSocket) while the event runs;
+- anybody else may watch an event's table like any table's spectator (no hidden card before the deal
+  is over), but sees the cross-table's results and the tables' deal records, replays and analyses
+  only once the event is over;
+- once every table has finished, everything is open, and the event record can be downloaded.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from ulti.events import build_event_record
+from ulti.events.matchpoints import deal_matchpoints, standings
+from ulti.server import sessions
+from ulti.server.auth import new_id
+from ulti.server.errors import CommandError
+from ulti.server.hub import Hub
+from ulti.server.inputs import check_id
+from ulti.server.tablestate import BOT_LEVELS, TableState
+from ulti.store.events_store import EventRow
+
+router = APIRouter()
+
+MAX_TABLES = 50
+HIDDEN = "another table's deal is hidden until your own table has finished it (no peeking)"
+OUTSIDE = "an event's deals are shown to others once the event is over"
+NOT_OVER = "the event record is ready once every table has finished"
+
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _json(payload: dict[str, Any]) -> Response:
+    # orjson: the cross-table of 20 tables is a few hundred results
+    return Response(orjson.dumps(payload), media_type="application/json")
+
+
+async def viewer_of(request: Request) -> str | None:
+    """The session's player id, or None (a visitor without a session is an outsider)."""
+    who = await sessions.resolve(request.app, sessions.token_of(request))
+    return None if who is None else who.player_id
+
+
+async def event_row(hub: Hub, event_id: str) -> EventRow:
+    """The stored event (cached: its row never changes but for ``started``, which is not read from it)."""
+    cache: dict[str, EventRow] = hub.__dict__.setdefault("_event_rows", {})
+    row = cache.get(event_id)
+    if row is None:
+        row = await hub.store.duplicate_event(event_id)
+        if row is None:
+            raise CommandError("not_found", f"no event {event_id!r}")
+        cache[event_id] = row
+    return row
+
+
+async def event_states(hub: Hub, row: EventRow) -> list[TableState]:
+    """The freshest state of each table of the event, table 1 first."""
+    return [(await hub.source(table_id)).state for table_id in row.table_ids]
+
+
+def event_status(states: list[TableState]) -> str:
+    """open (not started), playing, finished (every table), or expired (never started)."""
+    statuses = {s.status for s in states}
+    if statuses == {"finished"}:
+        return "finished"
+    if statuses <= {"open"}:
+        return "open"
+    if statuses <= {"open", "expired"}:
+        return "expired"
+    return "playing"
+
+
+def deals_finished(state: TableState) -> int:
+    """How many deals ``state``'s table has finished (its deals end in order)."""
+    return sum(1 for d in state.match.deals if d.is_over) if state.match else 0
+
+
+@dataclass(frozen=True)
+class EventAccess:
+    """What a viewer may see of an event: ``limit`` deals of its other tables (None: all of them).
+
+    ``table``: the viewer's own table (from 1), None for an outsider.
+    """
+
+    limit: int | None
+    table: int | None
+    over: bool
+    seat: int | None = None
+
+
+async def access_of(hub: Hub, row: EventRow, states: list[TableState], viewer: str | None) -> EventAccess:
+    """The no-peeking rule (see the module's docstring) for ``viewer`` in this event."""
+    mine = next((n for n, s in enumerate(states, 1) if viewer is not None and s.seat_of(viewer) is not None), None)
+    seat = None if mine is None or viewer is None else states[mine - 1].seat_of(viewer)
+    over = event_status(states) == "finished"
+    if over:
+        return EventAccess(None, mine, True, seat)
+    if mine is None:
+        return EventAccess(0, None, False)
+    return EventAccess(deals_finished(states[mine - 1]), mine, False, seat)
+
+
+async def table_access(hub: Hub, state: TableState, viewer: str | None) -> EventAccess | None:
+    """The rule for a table's deals: None when nothing is hidden (an ordinary table, or the viewer's own)."""
+    if state.event_id is None or (viewer is not None and state.seat_of(viewer) is not None):
+        return None
+    row = await event_row(hub, state.event_id)
+    access = await access_of(hub, row, await event_states(hub, row), viewer)
+    return None if access.limit is None else access
+
+
+async def check_event_deal(hub: Hub, state: TableState, viewer: str | None, index: int) -> None:
+    """Refuse deal ``index`` of an event's table to a viewer who may not see it yet (``event_hidden``).
+
+    Every route that shows a deal (record, replay frames, analysis, what-if, par) asks this first.
+    """
+    access = await table_access(hub, state, viewer)
+    if access is not None and access.limit is not None and index >= access.limit:
+        raise CommandError("event_hidden", HIDDEN if access.table is not None else OUTSIDE)
+
+
+async def event_deal_limit(hub: Hub, state: TableState, viewer: str | None) -> int | None:
+    """How many of the table's deals ``viewer`` may see (None: all): the match record keeps these."""
+    access = await table_access(hub, state, viewer)
+    return None if access is None else access.limit
+
+
+async def check_event_watch(hub: Hub, state: TableState, viewer: str | None) -> None:
+    """A player of a running event may not watch another of its tables (view, ``open_table``)."""
+    access = await table_access(hub, state, viewer)
+    if access is not None and access.table is not None:
+        raise CommandError("event_hidden", "while the event runs, its players watch their own table only")
+
+
+async def check_event_lobby_chat(hub: Hub, player_id: str) -> None:
+    """Chat between tables is off during an event: its players may not use the lobby chat meanwhile."""
+    for event_id in await hub.store.events_of_player(player_id):
+        row = await event_row(hub, event_id)
+        states = await event_states(hub, row)
+        if event_status(states) == "playing" and any(s.seat_of(player_id) is not None for s in states):
+            raise CommandError("event_chat_closed", "chat between tables is off during an event")
+
+
+# ---------------------------------------------------------------- the cross-table
+
+
+def deal_line(state: TableState, number: int, index: int) -> dict[str, Any] | None:
+    """Table ``number``'s result on deal ``index`` (None if it has not finished it)."""
+    match = state.match
+    if match is None or index >= len(match.deals) or match.deals[index].result is None:
+        return None
+    result = match.deals[index].result
+    assert result is not None
+    shown = result.to_json()
+    declarer = shown.get("declarer")
+    return {
+        "table": number,
+        "table_id": state.table_id,
+        "declarer": declarer,
+        "declarer_name": state.seats[declarer].name if isinstance(declarer, int) else None,
+        "bid": shown.get("bid"),
+        "trump": shown.get("trump"),
+        "given_up": shown.get("given_up", False),
+        "scores": list(result.scores),
+    }
+
+
+def cross_table(row: EventRow, states: list[TableState], access: EventAccess) -> dict[str, Any]:
+    """The event as ``access`` lets its viewer see it: tables, per deal each table's result and matchpoints
+    (visible deals only), and the standings over the visible deals."""
+    status = event_status(states)
+    visible = row.deals if access.limit is None else min(access.limit, row.deals)
+    deals: list[dict[str, Any]] = []
+    counted: list[dict[int, list[int]]] = []
+    for index in range(row.deals):
+        done = [(n, line) for n, s in enumerate(states, 1) if (line := deal_line(s, n, index)) is not None]
+        entry: dict[str, Any] = {"index": index, "visible": index < visible, "finished": len(done)}
+        if index < visible:
+            results = {n: line["scores"] for n, line in done}
+            points = deal_matchpoints(results)
+            entry["dealer"] = states[0].match.dealer_of(index) if states[0].match else None
+            entry["results"] = [{**line, "matchpoints": points[n]} for n, line in done]
+            counted.append(results)
+        deals.append(entry)
+    players = {
+        (n, seat): (s.seats[seat].name, s.seats[seat].kind == "bot")
+        for n, s in enumerate(states, 1)
+        for seat in range(3)
+        if s.seats[seat].kind in ("player", "bot")
+    }
+    you = None
+    if access.table is not None:
+        own = states[access.table - 1]
+        you = {"table": access.table, "table_id": own.table_id, "seat": access.seat}
+    return {
+        "event": {
+            "id": row.event_id, "host": row.host, "host_name": row.host_name, "deals": row.deals,
+            "tables": row.tables, "level": row.level, "move_seconds": row.move_seconds, "status": status,
+        },
+        "you": you,
+        "visible_deals": visible,
+        "tables": [
+            {"table": n, "table_id": s.table_id, "status": s.status, "deals_played": deals_finished(s),
+             "seats": [seat.public() for seat in s.seats]}
+            for n, s in enumerate(states, 1)
+        ],
+        "deals": deals,
+        "standings": [line.to_json() for line in standings(players, counted)],
+        "record": f"/api/events/{row.event_id}/record" if status == "finished" else None,
+    }
+
+
+# ---------------------------------------------------------------- routes
+
+
+def _check_config(body: dict[str, Any]) -> tuple[int, int, str, int]:
+    deals, tables = body.get("deals"), body.get("tables")
+    level, seconds = body.get("level", "heuristic"), body.get("move_seconds", 0)
+    if type(deals) is not int or deals not in (6, 9, 12):
+        raise CommandError("bad_config", "deals must be 6, 9 or 12")
+    if type(tables) is not int or not 1 <= tables <= MAX_TABLES:
+        raise CommandError("bad_config", f"tables must be a number from 1 to {MAX_TABLES}")
+    if not isinstance(level, str) or level not in BOT_LEVELS:
+        raise CommandError("bad_config", f"level must be one of {', '.join(BOT_LEVELS)}")
+    if type(seconds) is not int or not 0 <= seconds <= 600:
+        raise CommandError("bad_config", "move_seconds must be an integer from 0 (no limit) to 600")
+    return deals, tables, level, seconds
+
+
+@router.post("/api/events")
+async def create_event(request: Request) -> dict[str, Any]:
+    """Create an event: its tables (all seats open), dealt from one secret seed."""
+    who = await sessions.identity_of(request)
+    body = orjson.loads(await request.body() or b"{}")
+    if not isinstance(body, dict):
+        raise CommandError("bad_request", "the request body must be a JSON object")
+    deals, count, level, seconds = _check_config(body)
+    hub = _hub(request)
+    await hub.refuse_bot_account(who.player_id)
+    hub.throttle.new_table(who.player_id)
+    event_id = new_id()
+    # secret like any table's seed: it fixes every hand, and is shown with the record once the event is over
+    seed = random.SystemRandom().getrandbits(47)
+    config = {"deals": deals, "move_seconds": seconds, "seats": [{"kind": "open"}] * 3}
+    table_ids = []
+    for _ in range(count):
+        table_id, _invites = await hub.create_table(who.player_id, who.name, config, event=(event_id, seed))
+        table_ids.append(table_id)
+    row = EventRow(event_id, who.player_id, who.name, deals, count, level, seconds, seed, False,
+                   int(time.time() * 1000), tuple(table_ids))
+    await hub.store.add_duplicate_event(row)
+    return {"event_id": event_id, "tables": table_ids}
+
+
+@router.get("/api/events")
+async def list_events(request: Request) -> Response:
+    """The newest events with their status (the lobby lists them)."""
+    hub = _hub(request)
+    out = []
+    for row in await hub.store.recent_duplicate_events():
+        states = await event_states(hub, row)
+        out.append({"id": row.event_id, "host_name": row.host_name, "deals": row.deals, "tables": row.tables,
+                    "level": row.level, "status": event_status(states),
+                    "open_seats": sum(1 for s in states for seat in s.seats if seat.kind == "open")})
+    return _json({"events": out})
+
+
+@router.get("/api/events/{event_id}")
+async def get_event(request: Request, event_id: str) -> Response:
+    """The standings and the cross-table, as far as the viewer may see (no peeking)."""
+    check_id(event_id, "event id")
+    hub = _hub(request)
+    row = await event_row(hub, event_id)
+    states = await event_states(hub, row)
+    access = await access_of(hub, row, states, await viewer_of(request))
+    return _json(cross_table(row, states, access))
+
+
+@router.post("/api/events/{event_id}/join")
+async def join_event(request: Request, event_id: str) -> dict[str, Any]:
+    """Take a seat at one of the event's tables: the one asked for (``table``, ``seat``) or the first free one."""
+    check_id(event_id, "event id")
+    who = await sessions.identity_of(request)
+    body = orjson.loads(await request.body() or b"{}")
+    if not isinstance(body, dict):
+        raise CommandError("bad_request", "the request body must be a JSON object")
+    hub = _hub(request)
+    await hub.refuse_bot_account(who.player_id)
+    row = await event_row(hub, event_id)
+    states = await event_states(hub, row)
+    for n, s in enumerate(states, 1):
+        seat = s.seat_of(who.player_id)
+        if seat is not None:
+            return {"table": n, "table_id": s.table_id, "seat": seat}
+    if event_status(states) != "open":
+        raise CommandError("table_started", "this event has started: its seats are fixed")
+    wanted_table, wanted_seat = body.get("table"), body.get("seat")
+    if wanted_table is not None and (type(wanted_table) is not int or not 1 <= wanted_table <= len(states)):
+        raise CommandError("bad_request", f"table must be a number from 1 to {len(states)}")
+    candidates = [
+        (n, i) for n, s in enumerate(states, 1) for i, seat in enumerate(s.seats)
+        if seat.kind == "open" and (wanted_table is None or n == wanted_table) and (wanted_seat in (None, i))
+    ]
+    if not candidates:
+        raise CommandError("event_full", "no free seat is left at this event (or at the table asked for)")
+    n, i = candidates[0]
+    seat = await hub.execute(row.table_ids[n - 1], "join", {
+        "player": who.player_id, "name": who.name, "seat": i, "invite": None,
+        "account": who.kind == "account", "via_event": True,
+    })
+    return {"table": n, "table_id": row.table_ids[n - 1], "seat": int(seat)}
+
+
+@router.post("/api/events/{event_id}/leave")
+async def leave_event(request: Request, event_id: str) -> dict[str, Any]:
+    """Give up one's seat before the event starts (afterwards a bot plays for a player who leaves)."""
+    check_id(event_id, "event id")
+    who = await sessions.identity_of(request)
+    hub = _hub(request)
+    row = await event_row(hub, event_id)
+    for table_id, state in zip(row.table_ids, await event_states(hub, row), strict=True):
+        if state.seat_of(who.player_id) is not None:
+            await hub.leave(table_id, who.player_id)
+            return {"ok": True}
+    raise CommandError("not_seated", "you do not sit at this event's tables")
+
+
+@router.post("/api/events/{event_id}/start")
+async def start_event(request: Request, event_id: str) -> dict[str, Any]:
+    """The host starts every table: bots of the event's level fill the empty seats. Safe to repeat."""
+    check_id(event_id, "event id")
+    who = await sessions.identity_of(request)
+    hub = _hub(request)
+    row = await event_row(hub, event_id)
+    if row.host != who.player_id:
+        raise CommandError("not_host", "only the event's host starts it")
+    for table_id, state in zip(row.table_ids, await event_states(hub, row), strict=True):
+        if state.status == "open":  # a start cut short by a crash goes on with the tables left
+            await hub.execute(table_id, "start", {"player": who.player_id, "fill_bots": True, "level": row.level})
+    await hub.store.mark_event_started(event_id)
+    return {"ok": True}
+
+
+@router.get("/api/events/{event_id}/record")
+async def event_record(request: Request, event_id: str) -> Response:
+    """The ``ulti-event/1`` record (docs/record.md), once every table has finished."""
+    check_id(event_id, "event id")
+    hub = _hub(request)
+    row = await event_row(hub, event_id)
+    states = await event_states(hub, row)
+    if event_status(states) != "finished":
+        raise CommandError("event_not_over", NOT_OVER)
+    matches = [s.match_record() for s in states]
+    bots = [[seat.kind == "bot" for seat in s.seats] for s in states]
+    first = states[0].match.first_dealer if states[0].match else 0
+    return _json(build_event_record(row.event_id, row.deals, first, matches, bots, seed=row.seed))
+
+
+@router.get("/api/tables/{table_id}/deals/{index}/par")
+async def par_record(request: Request, table_id: str, index: int) -> dict[str, Any]:
+    """Solo duplicate: the par of finished deal ``index`` (the strong bot's replay), or its status."""
+    check_id(table_id, "table id")
+    hub = _hub(request)
+    state = (await hub.source(table_id)).state
+    state.deal_record(index)  # refuses a deal that is not finished, as its record is
+    await check_event_deal(hub, state, await viewer_of(request), index)
+    if not state.duplicate:
+        raise CommandError("not_found", "this table plays no par: it is not a duplicate table")
+    par = state.par.get(index)
+    if par is None:
+        return {"status": "pending"}
+    return {"status": "done", "scores": par["scores"], "record": par["record"]}

@@ -1,0 +1,90 @@
+"""The ``patch`` event form (docs/protocol.md §9.1): what changed in a table view, and applying it.
+
+A connection opened with ``/ws?events=patch`` receives each event with a ``patch`` instead of the
+whole view (``state``): the change from the view it was last sent (its ``sync``, or the previous
+event's) to the view after the event. A client that applies each patch to its state holds exactly
+the view the full form would have sent (tests/server/test_event_form.py checks this over whole
+matches). A patch is an object with up to three members, each absent when empty:
+
+- ``set``: path -> value. A path is a key of the view (``"seq"``, ``"table"``) or a key of its deal
+  (``"deal.to_move"``), joined by a dot; the value replaces what is there (or adds the key).
+- ``append``: path -> list. The list at the path grows by these items (the deal's ``log`` and
+  ``tricks``, the chat).
+- ``unset``: paths whose key is no longer in the view (``"deal.choices"`` for a seat that sat up).
+
+The change is found by comparing the two views (plain JSON values), so it is always exact: anything
+the old and new views share by reference costs nothing to compare. Pure functions, stdlib only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: the view's keys whose object is compared key by key (its own keys then get dotted paths)
+_NESTED = ("deal",)
+
+
+def view_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """The patch that turns view ``old`` into view ``new`` (both left unchanged)."""
+    changed: dict[str, Any] = {}
+    appended: dict[str, list[Any]] = {}
+    removed: list[str] = []
+    _diff(old, new, "", changed, appended, removed)
+    for key in _NESTED:
+        before, after = old.get(key), new.get(key)
+        if key in changed and isinstance(before, dict) and isinstance(after, dict):
+            del changed[key]
+            _diff(before, after, key + ".", changed, appended, removed)
+    patch: dict[str, Any] = {}
+    if changed:
+        patch["set"] = changed
+    if appended:
+        patch["append"] = appended
+    if removed:
+        patch["unset"] = removed
+    return patch
+
+
+def _diff(
+    old: dict[str, Any], new: dict[str, Any], prefix: str,
+    changed: dict[str, Any], appended: dict[str, list[Any]], removed: list[str],
+) -> None:
+    for key, value in new.items():
+        if key not in old:
+            changed[prefix + key] = value
+            continue
+        before = old[key]
+        if before is value or before == value:
+            continue
+        if type(value) is list and type(before) is list and len(before) < len(value) and value[: len(before)] == before:
+            appended[prefix + key] = value[len(before) :]
+        else:
+            changed[prefix + key] = value
+    removed.extend(prefix + key for key in old if key not in new)
+
+
+def apply_patch(state: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """The view after ``patch``: a new object (``state`` and what it holds are left unchanged)."""
+    result = dict(state)
+    copied: set[str] = set()
+
+    def parent(path: str) -> tuple[dict[str, Any], str]:
+        head, dot, key = path.partition(".")
+        if not dot:
+            return result, head
+        if head not in copied:
+            result[head] = dict(result[head])
+            copied.add(head)
+        inner: dict[str, Any] = result[head]
+        return inner, key
+
+    for path, value in patch.get("set", {}).items():
+        target, key = parent(path)
+        target[key] = value
+    for path, items in patch.get("append", {}).items():
+        target, key = parent(path)
+        target[key] = [*target[key], *items]
+    for path in patch.get("unset", ()):
+        target, key = parent(path)
+        target.pop(key, None)
+    return result
