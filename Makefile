@@ -30,22 +30,29 @@ test: $(STAMP) system-deps
 	$(BIN)/pytest -q --cov --cov-report=term tests/engine ulti/engine
 	$(BIN)/pytest -q --ignore=tests/engine --ignore=ulti/engine
 
-## check: lint and type-check (mypy strict on ulti, tests and benchmarks)
+## check: lint and type-check (ruff on all the code, examples included; mypy strict on ulti, tests and benchmarks)
 check: $(STAMP)
-	$(BIN)/ruff check ulti tests benchmarks
+	$(BIN)/ruff check ulti tests benchmarks examples
 	$(BIN)/mypy ulti tests benchmarks
 	$(BIN)/lint-imports
 
-## bench: engine, solver, bot and server figures (medians and ratios; load runs on 1 and 3 processes)
+## bench: engine, solver, bot (strong and expert decision times, the expert's evidence), deal analysis and hint, server, account (Argon2id login), player page and duplicate event figures (medians and ratios; load runs on 1 and 3 processes)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.engine_bench
 	$(BIN)/python -m benchmarks.load_bench --tables 50 200 --seconds 20
 	$(BIN)/python -m benchmarks.load_bench --tables 200 --seconds 20 --processes 1 3
-	$(BIN)/python -m benchmarks.load_bench --tables 50 --seconds 15 --think 0 --processes 0 1 3
+	$(BIN)/python -m benchmarks.load_bench --tables 50 --seconds 15 --think 0 --processes 0 --rounds 3
+	$(BIN)/python -m benchmarks.load_bench --tables 50 --seconds 15 --think 0 --processes 1 3
 	$(BIN)/python -m benchmarks.flood_bench --rounds 3 --seconds 10
 	$(BIN)/python -m benchmarks.bad_input_bench --messages 100000 --rounds 3
 	$(BIN)/python -m benchmarks.solver_bench
 	$(BIN)/python -m benchmarks.bot_bench
+	$(BIN)/python -m benchmarks.evidence_bench --deals 100
+	$(BIN)/python -m benchmarks.analysis_bench
+	$(BIN)/python -m benchmarks.account_bench
+	$(BIN)/python -m benchmarks.player_bench
+	$(BIN)/python -m benchmarks.event_bench --tables 20
+	$(BIN)/python -m benchmarks.botapi_bench --seconds 20
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -20,6 +20,7 @@ SNAPSHOT_JS = """() => {
     selectable: ids('#hand button.card.selectable'),
     selected: ids('#hand button.card.selected'),
     refused: ids('#hand button.card.refused'),
+    nextDeal: !!document.querySelector('[data-testid=next-deal]:not([disabled])'),
   };
 }"""
 
@@ -80,10 +81,15 @@ def click(page: Any, testid: str) -> bool:
 def act_randomly(page: Any, rng: random.Random, pass_weight: int = 6) -> bool:
     """If the page offers a choice, click a random legal one and return True; else False.
 
+    After a deal, "Next deal" is the choice (a person has read the result).
+
     Only enabled buttons and non-dimmed cards are clicked. When two discards are asked for, two
     random cards are selected first, then a random enabled bid.
     """
     snap = snapshot(page)
+    if snap["nextDeal"]:
+        # the deal's result stays until each person clicks "Next deal"
+        return click(page, "next-deal")
     if snap["myTurn"] != "1":
         return False
     before = snap["sent"]

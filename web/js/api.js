@@ -36,6 +36,7 @@ export async function http(method, path, body) {
 
 export const api = {
   me: () => http("GET", "/api/me"),
+  whoami: () => http("GET", "/api/whoami"), // {player} or {player: null}: never a 401 (a console error)
   session: (name) => http("POST", "/api/session", { name }),
   tables: () => http("GET", "/api/tables"),
   myMatches: () => http("GET", "/api/me/matches"),
@@ -73,8 +74,9 @@ export function freshId() {
  * and reconnects by itself with exponential backoff when the connection drops.
  */
 export class Socket {
-  constructor({ onMessage, onOpen, onStatus }) {
+  constructor({ onMessage, onOpen, onStatus, events }) {
     this.onMessage = onMessage;
+    this.events = events || "full"; // "patch": events carry what changed (docs/protocol.md §9.1)
     this.onOpen = onOpen || (() => {});
     this.onStatus = onStatus || (() => {});
     this.ws = null;
@@ -85,7 +87,7 @@ export class Socket {
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${proto}//${location.host}/ws`;
+    return `${proto}//${location.host}/ws${this.events === "patch" ? "?events=patch" : ""}`;
   }
 
   connect() {

@@ -2,6 +2,7 @@
 import { api, ApiError } from "./api.js";
 import { t, lang, setLang, applyStatic, onLangChange, refusalMessage } from "./i18n.js";
 import { html, setHTML } from "./html.js";
+import { pack, setPack, suitIcon } from "./cards.js";
 
 /** Build the page header (menu + language switch) into <header id="site-header">. */
 export function initPage(active) {
@@ -15,10 +16,26 @@ export function initPage(active) {
         <a href="/index.html" data-testid="nav-lobby" ${current("lobby")} data-i18n="nav.lobby"></a>
         <a href="/rules.html" data-testid="nav-rules" ${current("rules")} data-i18n="nav.rules"></a>
         <a href="/matches.html" data-testid="nav-matches" ${current("matches")} data-i18n="nav.matches"></a>
+        <a href="/leaderboard.html" data-testid="nav-leaderboard" ${current("leaderboard")} data-i18n="nav.leaderboard"></a>
         <button type="button" class="lang-btn" data-testid="lang-toggle" data-i18n="nav.lang" data-i18n-label="nav.lang.label"></button>
+        <button type="button" class="lang-btn pack-btn" data-testid="pack-toggle" data-i18n-label="nav.pack.label"></button>
       </nav>`);
-    header.querySelector(".lang-btn").addEventListener("click", () => setLang(lang() === "hu" ? "en" : "hu"));
+    header.querySelector("[data-testid=lang-toggle]").addEventListener("click", () => setLang(lang() === "hu" ? "en" : "hu"));
+    const packBtn = header.querySelector(".pack-btn");
+    const showPack = () => {
+      setHTML(packBtn, html`${suitIcon("H")}<span class="pack-name">${t(`nav.pack.${pack()}`)}</span>`);
+      packBtn.dataset.pack = pack();
+      packBtn.title = t("nav.pack.label");
+    };
+    showPack();
+    onLangChange(showPack);
+    packBtn.addEventListener("click", () => {
+      setPack(pack() === "hungarian" ? "french" : "hungarian");
+      // every page re-renders on a language change: saying the language again redraws the cards too
+      setLang(lang());
+    });
   }
+  document.documentElement.dataset.pack = pack();
   applyStatic();
   onLangChange(() => {});
 }
@@ -47,10 +64,10 @@ export function errorText(e) {
   return String(e && e.message ? e.message : e);
 }
 
-/** The current player, or null when there is no valid session cookie. */
+/** The current player, or null when there is no valid session cookie (asked without a 401: a first visit logs no error). */
 export async function currentPlayer() {
   try {
-    return await api.me();
+    return (await api.whoami()).player || null;
   } catch (e) {
     if (e instanceof ApiError && e.status === 401) return null;
     throw e;
@@ -131,8 +148,9 @@ export function tableUrl(tableId, extra = {}) {
 /** "Anna, Bot (random), –" seat names in a summary */
 export function seatName(seat) {
   if (!seat) return "";
-  if (seat.kind === "bot") return t(`seatkind.bot.${seat.level || "heuristic"}`);
+  // a bot's own name from the server ("Bot · strong 2"): two bots of one level read apart
+  if (seat.kind === "bot") return seat.name || t(`seatkind.bot.${seat.level || "heuristic"}`);
   if (seat.kind === "open") return t("seat.free");
   if (seat.kind === "invite") return t("seat.invite");
-  return seat.name;
+  return seat.bot ? `${seat.name} [BOT]` : seat.name; // a bot account (bot API) is marked wherever it is named
 }

@@ -82,10 +82,10 @@ export function chatText(line) {
 const SUIT_SYMBOLS = { C: "♣", S: "♠", D: "♦", H: "♥" };
 const SEAT_ARGS = ["seat", "to_move", "declarer", "leader", "dealer", "want"];
 
-/** "♠K" / "♥10" (Hungarian court letters: "♠K", "♣F", "♦A", "♥Á"), without importing cards.js. */
+/** "♠K" / "♥10" (Hungarian court letters: "♠K", "♣F", "♦A", "♥Ász"), without importing cards.js. */
 function defaultCard(code) {
   const rank = String(code)[0];
-  const face = rank === "T" ? "10" : current === "hu" ? ({ A: "Á", Q: "F", J: "A" }[rank] || rank) : rank;
+  const face = rank === "T" ? "10" : current === "hu" ? ({ A: "Ász", Q: "F", J: "A" }[rank] || rank) : rank;
   return (SUIT_SYMBOLS[String(code)[1]] || "") + face;
 }
 

@@ -1,5 +1,5 @@
 // The lobby: pick a name, see open tables live (watch_lobby), create, join and start tables.
-import { api, Socket, freshId } from "./api.js";
+import { api, http, Socket, freshId } from "./api.js";
 import { initPage, currentPlayer, askName, toast, errorText, saveInvites, tableUrl, seatName } from "./common.js";
 import { html, setHTML } from "./html.js";
 import { t, onLangChange, applyStatic, refusalMessage } from "./i18n.js";
@@ -11,7 +11,7 @@ let chatLines = []; // lobby chat: the first `lobby` message's `chat`, then each
 const chatIds = new Set(); // lobby_chat commands in flight
 const CHAT_KEEP = 50;
 
-const KINDS = ["me", "open", "invite", "bot.random", "bot.heuristic", "bot.strong"];
+const KINDS = ["me", "open", "invite", "bot.random", "bot.heuristic", "bot.strong", "bot.expert"];
 const DEFAULTS = ["me", "bot.heuristic", "bot.heuristic"];
 
 function renderWho() {
@@ -62,6 +62,9 @@ async function onCreate(ev) {
     deals: Number(form.elements.deals.value),
     move_seconds: Number(form.elements.move_seconds.value),
     seats,
+    rated: form.elements.rated.checked,
+    learner: form.elements.learner.checked, // hints and lessons; the server refuses it with "rated"
+    duplicate: form.elements.duplicate.checked, // solo duplicate: you and two bots (protocol §23.5)
   };
   const button = form.querySelector("button[type=submit]");
   button.disabled = true;
@@ -84,7 +87,7 @@ function renderTables() {
   }
   setHTML(list, html`${tables.map((tb) => {
     const seats = tb.seats.map((s, i) => {
-      const free = s.kind === "open" && tb.status === "open";
+      const free = s.kind === "open" && tb.status === "open" && !tb.event; // an event's seats: via the event
       return html`<li class="lobby-seat ${s.kind}">
         <span class="seat-no">${i + 1}</span> <span class="seat-nm">${seatName(s)}</span>
         ${s.away ? html`<span class="badge away">${t("seat.away")}</span>` : ""}
@@ -96,7 +99,9 @@ function renderTables() {
       <div class="lt-head">
         <span class="status ${tb.status}">${t(`lobby.status.${tb.status}`)}</span>
         <span>${t("lobby.dealsof", { played: tb.deals_played, planned: tb.deals_planned })}</span>
+        ${tb.rated ? html`<span class="badge rated" data-testid="rated-${tb.table_id}">${t("lobby.ratedbadge")}</span>` : ""}
         <span>${t("lobby.time")}: ${time}</span>
+        ${tb.event ? html`<a class="button small" href="/event.html?e=${encodeURIComponent(tb.event)}" data-testid="event-of-${tb.table_id}">${t("lobby.events")}</a>` : ""}
         <a class="button small" href="${tableUrl(tb.table_id)}" data-testid="open-${tb.table_id}">${tb.status === "open" ? t("lobby.open") : t("lobby.watch")}</a>
       </div>
       <ul class="lt-seats">${seats}</ul>
@@ -193,9 +198,38 @@ function startSocket() {
   socket.connect();
 }
 
+// ------------------------------------------------------------------ duplicate events (protocol §23)
+
+async function renderEvents() {
+  const list = document.getElementById("event-list");
+  let events = [];
+  try { events = (await http("GET", "/api/events")).events; } catch { events = []; }
+  setHTML(list, events.length
+    ? html`${events.map((e) => html`<li class="lobby-table" data-testid="event-${e.id}">
+        <span class="status ${e.status}">${t(`event.status.${e.status}`)}</span>
+        <span>${t("lobby.event.line", { host: e.host_name, tables: e.tables, deals: e.deals })}</span>
+        <a class="button small" href="/event.html?e=${encodeURIComponent(e.id)}" data-testid="open-event-${e.id}">${t("lobby.event.open")}</a></li>`)}`
+    : html`<li class="empty" data-testid="no-events">${t("lobby.events.none")}</li>`);
+}
+
+async function onCreateEvent(ev) {
+  ev.preventDefault();
+  const form = ev.target;
+  const errEl = form.querySelector(".form-error");
+  errEl.textContent = "";
+  const body = { deals: Number(form.elements.deals.value), tables: Number(form.elements.tables.value), level: form.elements.level.value };
+  try {
+    const res = await http("POST", "/api/events", body);
+    location.href = `/event.html?e=${encodeURIComponent(res.event_id)}`;
+  } catch (e) {
+    errEl.textContent = errorText(e);
+  }
+}
+
 async function main() {
   initPage("lobby");
   document.getElementById("create-form").addEventListener("submit", onCreate);
+  document.getElementById("event-form").addEventListener("submit", onCreateEvent);
   document.getElementById("lobby-chat-form").addEventListener("submit", onChatSubmit);
   player = await currentPlayer();
   if (!player) player = await askName(document.getElementById("name-slot"));
@@ -205,6 +239,7 @@ async function main() {
   tables = (await api.tables()).tables;
   renderTables();
   renderLobbyChat();
+  renderEvents();
   startSocket();
   onLangChange(() => { renderWho(); renderSeatConfig(); renderTables(); renderLobbyChat(); applyStatic(); });
 }

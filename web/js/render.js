@@ -9,6 +9,7 @@
 //   kontra.js    kontra choices and the multipliers panel
 //   log.js       the log of the deal       result.js   a deal's result
 //   sheet.js     the score sheet and its chart
+//   dock.js      on a small screen: the hand and the current decision in a bar fixed at the bottom
 // Every view builds its markup with html`…` (web/js/html.js): values are escaped by construction.
 import { $ } from "./view/names.js";
 import { renderChat } from "./view/chat.js";
@@ -19,12 +20,14 @@ import { renderCenter } from "./view/trick.js";
 import { renderHand } from "./view/hand.js";
 import { renderControls } from "./view/controls.js";
 import { renderKontraView } from "./view/kontra.js";
+export { kontraKey } from "./view/kontra.js";
 import { renderLog } from "./view/log.js";
+import { placeDock } from "./view/dock.js";
 
 export { SEAT_COLORS } from "./view/names.js";
-export { freeChatAllowed } from "./view/chat.js";
+export { freeChatAllowed, chatWait, noteChat } from "./view/chat.js";
 export { positions } from "./view/seats.js";
-export { refusedReason, globalKeys } from "./view/hand.js";
+export { refusedReason, globalKeys, outOfTurnText } from "./view/hand.js";
 export { resultHtml } from "./view/result.js";
 export { chartSvg, renderSheet } from "./view/sheet.js";
 
@@ -34,6 +37,7 @@ export function renderTable(S, h) {
   $("waiting").hidden = !waiting;
   $("layout").hidden = waiting;
   renderChat(S, h, waiting);
+  placeDock(waiting);
   if (waiting) {
     renderWaiting(S, h);
     return;
@@ -44,5 +48,5 @@ export function renderTable(S, h) {
   renderHand(S, h);
   renderControls(S, h);
   renderKontraView(S);
-  renderLog(S);
+  renderLog(S, h);
 }

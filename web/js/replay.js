@@ -5,13 +5,15 @@
 import { api, http, loadBids, matchRecordUrl, dealRecordUrl } from "./api.js";
 import { initPage, currentPlayer, askName, toast, errorText, seatName, tableUrl } from "./common.js";
 import { html, join, setHTML } from "./html.js";
-import { t, onLangChange, bidName, stepName, partName } from "./i18n.js";
+import { t, lang, onLangChange, bidName, stepName, partName } from "./i18n.js";
 import { cardSvg, cardLabel, cardShort, sortHand, SUIT_SYMBOL } from "./cards.js";
 import { SEAT_COLORS } from "./view/names.js";
 import { resultHtml } from "./view/result.js";
+import { decisionHtml, graphHtml, totalsHtml, valuesChartHtml, badgeHtml, altText, matchAccuracyHtml, pollMatchAccuracy } from "./view/analysis.js";
 
 const $ = (id) => document.getElementById(id);
-const R = { matches: [], bids: [], tableId: null, record: null, view: null, k: 0, frames: [], i: 0 };
+const R = { matches: [], bids: [], tableId: null, record: null, view: null, k: 0, frames: [], i: 0,
+  analysis: null, anStatus: null, anToken: 0, whatif: null, matchAn: null };
 
 const dealReplayUrl = (id, k) => `/api/tables/${encodeURIComponent(id)}/deals/${k}/replay`;
 
@@ -30,8 +32,16 @@ function renderMatches() {
   setHTML(list, html`${R.matches.map((m) => {
     const s = m.summary;
     const names = join(playerNames(s).map((n, i) => (i === m.seat ? html`<strong>${n}</strong>` : n)), ", ");
+    const when = m.created_at ? new Date(m.created_at) : null;
+    const date = when ? when.toLocaleString(lang() === "hu" ? "hu-HU" : "en-GB", { dateStyle: "medium", timeStyle: "short" }) : "";
+    const w = s.winner; // the server names it: the page decides no rule
+    const winner = w === undefined || w === null
+      ? html`<span class="match-winner muted" data-testid="winner-${m.table_id}">${t("matches.nowinner")}</span>`
+      : html`<span class="match-winner" data-testid="winner-${m.table_id}">★ ${t("matches.winner", { name: playerNames(s)[w] })}</span>`;
     return html`<li class="match-item" data-testid="match-${m.table_id}">
+      <time class="match-date" datetime="${when ? when.toISOString() : ""}" data-testid="date-${m.table_id}"><span class="muted">${t("matches.date")}:</span> ${date}</time>
       <span class="players"><span class="muted">${t("matches.players")}:</span> ${names}</span>
+      ${winner}
       <span class="status ${m.status}">${t(`lobby.status.${m.status}`)}</span>
       <span>${t("lobby.dealsof", { played: s.deals_played, planned: s.deals_planned })}</span>
       <a class="button small" href="${tableUrl(m.table_id)}">${t("matches.open")}</a>
@@ -57,7 +67,14 @@ async function showDeals(tableId, k = null) {
     R.view = null;
   }
   history.replaceState(null, "", `/matches.html?t=${encodeURIComponent(tableId)}${k !== null ? `&k=${k}` : ""}`);
+  R.matchAn = null;
   renderDeals();
+  // each seat's accuracy over the match (docs/protocol.md §22.5): polled while its deals are analysed
+  pollMatchAccuracy(tableId, (answer) => {
+    R.matchAn = answer;
+    const box = $("match-accuracy-box");
+    if (box) setHTML(box, matchAccuracyHtml(answer, R.record.players));
+  }, () => R.tableId === tableId);
   if (k !== null && R.record.deals[k]) await showReplay(k);
   else box.scrollIntoView({ behavior: "smooth", block: "start" });
 }
@@ -76,6 +93,7 @@ function renderDeals() {
   });
   setHTML($("deals"), html`<h2>${t("matches.deals")}: ${names.join(", ")}</h2>
     <p><a class="button small" href="${matchRecordUrl(R.tableId)}" download="ulti-${R.tableId}.json" data-testid="download-match">${t("matches.download")}</a></p>
+    <div id="match-accuracy-box">${matchAccuracyHtml(R.matchAn, names)}</div>
     <ol class="deal-list">${rows}</ol>`);
   $("deals").querySelectorAll("[data-replay]").forEach((b) => b.addEventListener("click", () => showReplay(Number(b.dataset.replay))));
 }
@@ -88,10 +106,13 @@ async function showReplay(k) {
     toast(errorText(e), "error");
     return;
   }
-  R.i = 0;
+  const at = new URLSearchParams(location.search).get("i");
+  R.i = at !== null && R.k === k ? Math.max(0, Math.min(R.frames.length - 1, Number(at) || 0)) : 0;
   history.replaceState(null, "", `/matches.html?t=${encodeURIComponent(R.tableId)}&k=${k}`);
   $("replay").hidden = false;
+  R.whatif = null;
   renderReplay();
+  loadAnalysis(k);
   $("replay").scrollIntoView({ behavior: "smooth", block: "start" });
 }
 
@@ -187,8 +208,126 @@ function renderReplay() {
   <div class="rp-bottom">
     <div class="card-panel"><h3>${t("table.log")}</h3><ol class="log-list">${logItems}</ol></div>
     ${resHtml ? html`<div class="card-panel">${resHtml}</div>` : ""}
-  </div>`);
+  </div>
+  ${analysisPanelHtml(names)}`);
   $("replay").querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => go(b.dataset.go)));
+  bindAnalysis();
+}
+
+// ------------------------------------------------------------------ the analysis (docs/protocol.md §22)
+
+const analysisUrl = (id, k) => `/api/tables/${encodeURIComponent(id)}/deals/${k}/analysis`;
+const whatIfUrl = (id, k, at, line) =>
+  `/api/tables/${encodeURIComponent(id)}/deals/${k}/whatif?at=${at}&line=${encodeURIComponent(line.join(","))}`;
+
+/** Ask for deal `k`'s analysis, then poll its progress until the server has it. */
+async function loadAnalysis(k) {
+  const token = ++R.anToken;
+  R.analysis = null;
+  R.anStatus = null;
+  for (;;) {
+    let answer;
+    try {
+      answer = await http("GET", analysisUrl(R.tableId, k));
+    } catch (e) {
+      if (token !== R.anToken) return;
+      R.anStatus = { error: e };
+      renderReplay();
+      return;
+    }
+    if (token !== R.anToken) return;
+    if (answer.status === "done") {
+      R.analysis = answer.analysis;
+      R.anStatus = null;
+      renderReplay();
+      return;
+    }
+    R.anStatus = answer;
+    renderReplay();
+    if (answer.status === "failed") return;
+    await new Promise((resolve) => setTimeout(resolve, 700));
+  }
+}
+
+function analysisPanelHtml(names) {
+  if (!R.analysis) {
+    const st = R.anStatus;
+    if (st && st.error) {
+      const text = st.error.code === "analysis_after_match" ? t("an.aftermatch") : errorText(st.error);
+      return html`<div class="card-panel an-panel"><p data-testid="an-refused">${text}</p></div>`;
+    }
+    const p = st && st.progress ? st.progress : { done: 0, total: 0 };
+    return html`<div class="card-panel an-panel"><p data-testid="an-progress">${st && st.status === "failed" ? st.message : t("an.progress", { done: p.done, total: p.total })}</p>
+      <progress max="${p.total || 1}" value="${p.done}"></progress></div>`;
+  }
+  const a = R.analysis;
+  const d = a.decisions.find((x) => x.index === R.i - 1);
+  const current = d ? html`<div class="an-current" data-testid="an-current">${decisionHtml(d, names)}${
+    d.forced ? "" : valuesChartHtml(d.kind, d.values, d.best, d.key)}</div>` : "";
+  const moves = a.decisions.map((x) => html`<li class="${x.index === R.i - 1 ? "current" : ""}"><button type="button" class="linkish" data-goto="${x.index + 1}" data-testid="an-move-${x.index}">${
+    x.trick ? `${x.trick}. ` : ""}${names[x.seat]}: ${x.kind === "play" ? cardShort(x.key) : altText(x.kind, x.key)}</button> ${badgeHtml(x)}</li>`);
+  return html`<div class="card-panel an-panel" data-testid="an-panel">
+    <h3>${t("an.title")}</h3>
+    <p class="muted">${t("an.graph.caption", { worlds: a.worlds })}</p>
+    ${graphHtml(a, R.frames.length - 1, R.i)}
+    ${current}
+    ${totalsHtml(a, names)}
+    ${whatIfHtml(names)}
+    <details class="an-moves"><summary>${t("an.moves")}</summary><ol>${moves}</ol></details>
+  </div>`;
+}
+
+/** Whether frame `i` is a position of the play the what-if explorer can start from. */
+function inPlay(i) {
+  const v = R.frames[i].view;
+  return v.phase === "play";
+}
+
+function whatIfHtml(names) {
+  const w = R.whatif;
+  if (!w) {
+    return inPlay(R.i) ? html`<p><button type="button" class="small" data-whatif="open" data-testid="whatif-open">${t("an.whatif")}</button></p>` : "";
+  }
+  const a = w.answer;
+  if (!a) return html`<p class="muted" data-testid="whatif-wait">${w.error ? errorText(w.error) : "…"}</p>`;
+  const value = a.over ? a.result.per_defender : a.value;
+  const cards = Object.entries(a.cards).map(([c, v]) => html`<button type="button" class="small whatif-card${a.best.includes(c) ? " best" : ""}" data-wcard="${c}" data-testid="whatif-card-${c}"><span class="mini-card">${cardSvg(c)}</span> ${v > 0 ? "+" : ""}${v}</button>`);
+  return html`<div class="whatif" data-testid="whatif">
+    <h4>${t("an.whatif")}</h4>
+    <p data-testid="whatif-line">${w.line.length ? w.line.map(cardShort).join(" ") : t("an.whatif.from")}</p>
+    <p data-testid="whatif-value"><strong>${t("an.whatif.value", { name: names[a.declarer], n: value })}</strong>${a.over ? html` · ${t("an.whatif.over")}` : ""}</p>
+    ${a.over ? "" : html`<p>${t("an.whatif.next", { name: names[a.to_move] })}</p><div class="whatif-cards">${cards}</div>`}
+    <p><button type="button" class="small" data-whatif="back" ${w.line.length ? "" : "disabled"}>${t("replay.prev")}</button>
+    <button type="button" class="small" data-whatif="close" data-testid="whatif-close">${t("table.close")}</button></p>
+  </div>`;
+}
+
+async function whatIfGo(line) {
+  R.whatif = { at: R.whatif ? R.whatif.at : R.i, line, answer: null, error: null };
+  renderReplay();
+  const w = R.whatif;
+  try {
+    w.answer = await http("GET", whatIfUrl(R.tableId, R.k, w.at, line));
+  } catch (e) {
+    w.error = e;
+  }
+  if (R.whatif === w) renderReplay();
+}
+
+function bindAnalysis() {
+  const box = $("replay");
+  box.querySelectorAll("[data-goto]").forEach((b) => b.addEventListener("click", () => {
+    R.i = Number(b.dataset.goto);
+    R.whatif = null;
+    renderReplay();
+  }));
+  box.querySelectorAll("[data-whatif]").forEach((b) => b.addEventListener("click", () => {
+    const what = b.dataset.whatif;
+    if (what === "open") whatIfGo([]);
+    if (what === "back" && R.whatif) whatIfGo(R.whatif.line.slice(0, -1));
+    if (what === "close") { R.whatif = null; renderReplay(); }
+  }));
+  box.querySelectorAll("[data-wcard]").forEach((b) => b.addEventListener("click", () => whatIfGo([...R.whatif.line, b.dataset.wcard])));
 }
 
 function go(where) {
@@ -201,6 +340,7 @@ function go(where) {
     const count = R.frames[R.i].view.tricks.length;
     while (R.i < n && R.frames[R.i].view.tricks.length === count) R.i += 1;
   }
+  R.whatif = null;
   renderReplay();
   const focus = $("replay").querySelector(`[data-go="${where}"]`);
   if (focus) focus.focus();

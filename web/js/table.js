@@ -1,11 +1,15 @@
 // The table page: a small controller that holds the state built from server messages
 // (sync / event replace it whole) and turns clicks into commands. Rendering is in render.js (views in view/).
 import { api, Socket, freshId, loadBids } from "./api.js";
+import { applyPatch } from "./patch.js";
 import { initPage, currentPlayer, askName, toast, errorText } from "./common.js";
 import { t, onLangChange, applyStatic, refusalMessage, bidName, seatLabel } from "./i18n.js";
 import { cardLabel, cardShort } from "./cards.js";
 import { html, setHTML } from "./html.js";
 import * as R from "./render.js";
+import { openResult, refreshResult } from "./view/result.js";
+import { showInviteInfo } from "./view/waiting.js";
+import { loadLessons, loadMatchAccuracy } from "./view/coach.js";
 
 const params = new URLSearchParams(location.search);
 const tableId = params.get("t");
@@ -30,6 +34,12 @@ export const S = {
   notFound: false,
   chatIds: new Set(), // ids of chat commands in flight
   chatError: "", // the last refused chat's words
+  readyFor: null, // the deal index whose "Next deal" was sent
+  readyId: null, // id of that ready command
+  hint: null, // learner tables: {turnKey, msg} of the coach's last hint (protocol §22.4)
+  hintId: null, // id of the hint asked for
+  hintPending: false,
+  coach: {}, // learner tables: per finished deal, its analysis for the lessons
 };
 
 let socket = null;
@@ -58,12 +68,33 @@ function sendChat(body) {
     toast(t("conn.lost"), "error");
     return false;
   }
+  const wait = R.chatWait(S);
+  if (wait) {
+    // said too often: the page holds the line back and says so beside the chat input (chat.js)
+    render();
+    return false;
+  }
+  R.noteChat(S);
   const id = freshId();
   S.chatIds.add(id);
   S.chatError = "";
   socket.send({ type: "chat", id, ...body });
   render();
   return true;
+}
+
+/** "Next deal": this player has seen the result (protocol §6 `ready`); sent once per deal. */
+function sendReady() {
+  const st = S.state;
+  if (!st || !st.next_deal || S.readyFor === st.deal_index) return;
+  if (!socket || !socket.open) {
+    toast(t("conn.lost"), "error");
+    return;
+  }
+  S.readyFor = st.deal_index;
+  S.readyId = freshId();
+  socket.send({ type: "ready", id: S.readyId });
+  render();
 }
 
 function sendBack() {
@@ -74,7 +105,11 @@ export const handlers = {
   card(code) {
     const deal = S.state && S.state.deal;
     const ch = deal && deal.choices;
-    if (!ch) return;
+    if (!ch || S.pending) {
+      // a click out of turn is answered: whose turn it is (or why nothing can be played now)
+      toast(R.outOfTurnText(S), "warn");
+      return;
+    }
     if (ch.must_discard) {
       if (S.selected.has(code)) S.selected.delete(code);
       else if (S.selected.size < 2) S.selected.add(code);
@@ -117,7 +152,8 @@ export const handlers = {
     render();
   },
   kontra(parts) {
-    act({ action: "kontra", parts });
+    // declining at trick 1 changes nothing on the server until the card is played: the page folds the box
+    if (act({ action: "kontra", parts }) && !parts.length) S.kontraDeclined = R.kontraKey(S);
   },
   toggleLastTrick() {
     S.showLastTrick = !S.showLastTrick;
@@ -129,7 +165,7 @@ export const handlers = {
   },
   openSheet() {
     const dlg = document.getElementById("sheet-dialog");
-    R.renderSheet(S);
+    R.renderSheet(S, handlers);
     if (!dlg.open) dlg.showModal();
   },
   async join(seat) {
@@ -162,6 +198,17 @@ export const handlers = {
     }
   },
   back: sendBack,
+  ready: sendReady,
+  /** Ask the coach for a hint (learner tables): answered to this connection only. */
+  hint() {
+    if (!socket || !socket.open || S.hintPending) return;
+    S.hintId = freshId();
+    S.hintPending = true;
+    socket.send({ type: "hint", id: S.hintId });
+    render();
+  },
+  /** The result of finished deal `k` in a dialog ("Last deal", a score sheet row). */
+  openResult: (k) => openResult(S, k),
   chat: sendChat,
   reconnectNow() {
     if (socket) socket.connect();
@@ -196,6 +243,12 @@ function turnKeyOf(state) {
 /** The countdown: `deadline` is right only in sync (protocol §18), so events use now + move_seconds. */
 function updateDeadline(state, fromSync) {
   const key = turnKeyOf(state);
+  if (state.next_deal) {
+    // between deals: when the next deal comes even without everybody's "Next deal" (protocol §6 `ready`)
+    S.deadline = state.next_deal.waiting.length ? state.deadline || null : null;
+    S.turnKey = key;
+    return;
+  }
   if (fromSync) {
     S.deadline = state.deadline || null;
     S.turnKey = key;
@@ -229,6 +282,8 @@ function accept(state, fromSync) {
   }
   if (prev && prev.deal_index !== state.deal_index) S.showLastTrick = false;
   updateDeadline(state, fromSync);
+  if (state.table.learner && state.you !== null && state.deal && state.deal.phase === "done") loadLessons(S, render);
+  if (state.table.status === "finished") loadMatchAccuracy(S, render);
   render();
 }
 
@@ -248,7 +303,15 @@ function onMessage(msg) {
         reopen(); // a gap: resync
         return;
       }
-      accept(msg.state, false);
+      // the patch form (requested below) carries what changed since the previous view
+      accept(msg.patch ? applyPatch(S.state, msg.patch) : msg.state, false);
+      break;
+    case "hint":
+      if (msg.id === S.hintId) {
+        S.hintPending = false;
+        S.hint = { turnKey: S.turnKey, msg };
+        render();
+      }
       break;
     case "presence":
       if (S.state) {
@@ -259,12 +322,31 @@ function onMessage(msg) {
       break;
     case "ack":
       if (S.chatIds.delete(msg.id)) break;
+      if (msg.id === S.readyId) break;
       if (msg.id === S.pending) {
         S.pending = null;
         render();
       }
       break;
     case "error":
+      if (msg.id !== null && msg.id === S.hintId) {
+        S.hintPending = false;
+        toast(refusalMessage(msg, refusalFmt()), "error");
+        render();
+        break;
+      }
+      if (msg.id !== null && msg.id === S.readyId) {
+        S.readyId = null;
+        S.readyFor = null;
+        if (msg.code !== "not_between_deals") toast(refusalMessage(msg, refusalFmt()), "error");
+        render();
+        break;
+      }
+      if (msg.code === "rate_limited" && msg.id === null && S.chatIds.size) {
+        // the server dropped messages sent too fast: a chat line in flight is among them
+        S.chatIds.clear();
+        S.chatError = refusalMessage(msg, refusalFmt());
+      }
       if (S.chatIds.delete(msg.id)) {
         S.chatError = refusalMessage(msg, refusalFmt());
         toast(S.chatError, "error");
@@ -326,9 +408,23 @@ export function render() {
   root.dataset.winner = st.match && st.match.winner !== null ? String(st.match.winner) : "";
   root.dataset.mustDiscard = ch && ch.must_discard ? "1" : "0";
   document.getElementById("table-msg").hidden = true;
+  eventLink(st);
   R.renderTable(S, handlers);
   const dlg = document.getElementById("sheet-dialog");
-  if (dlg.open) R.renderSheet(S);
+  if (dlg.open) R.renderSheet(S, handlers);
+  refreshResult(S);
+}
+
+/** An event's table links to the event's cross-table (protocol §23); built with DOM calls, once. */
+function eventLink(st) {
+  if (!st.table.event || document.getElementById("event-link")) return;
+  const a = document.createElement("a");
+  a.id = "event-link";
+  a.className = "button small event-link";
+  a.dataset.testid = "event-link";
+  a.href = `/event.html?e=${encodeURIComponent(st.table.event)}`;
+  a.textContent = t("table.crosstable");
+  root.prepend(a);
 }
 
 function tick() {
@@ -353,8 +449,10 @@ async function main() {
   let player = await currentPlayer();
   const seatParam = params.get("seat");
   const invite = params.get("invite");
+  S.invited = !!invite;
   if (!player) {
     document.getElementById("table-msg").textContent = seatParam !== null ? t("table.joininvite", { n: Number(seatParam) + 1 }) : "";
+    if (invite) showInviteInfo(document.getElementById("table-msg"), tableId);
     player = await askName(document.getElementById("name-slot"));
   }
   S.player = player;
@@ -371,7 +469,7 @@ async function main() {
     }
     history.replaceState(null, "", `/table.html?t=${encodeURIComponent(tableId)}`);
   }
-  socket = new Socket({ onMessage, onOpen: reopen, onStatus });
+  socket = new Socket({ onMessage, onOpen: reopen, onStatus, events: "patch" });
   window.__ultiSocket = socket; // tests drop the connection through it
   socket.connect();
   setInterval(tick, 250);

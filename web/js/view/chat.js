@@ -3,6 +3,26 @@ import { t, chatText, PHRASES } from "../i18n.js";
 import { html, updateHTML } from "../html.js";
 import { $, SEAT_COLORS } from "./names.js";
 
+// How often this page lets its player chat: at most CHAT_MAX lines (text or phrases) in CHAT_WINDOW_MS.
+// Beyond that the line is held back, the send buttons are off and the wait is shown beside the input.
+const CHAT_MAX = 4;
+const CHAT_WINDOW_MS = 8000;
+let slowTimer = null;
+
+/** Seconds until this player may chat again (0: now). */
+export function chatWait(S) {
+  const now = Date.now();
+  S.chatTimes = (S.chatTimes || []).filter((when) => now - when < CHAT_WINDOW_MS);
+  if (S.chatTimes.length < CHAT_MAX) return 0;
+  return Math.max(1, Math.ceil((S.chatTimes[0] + CHAT_WINDOW_MS - now) / 1000));
+}
+
+/** A chat line was sent now. */
+export function noteChat(S) {
+  S.chatTimes = S.chatTimes || [];
+  S.chatTimes.push(Date.now());
+}
+
 /** Free text is allowed only between deals: no deal yet, or the current one is over. */
 export function freeChatAllowed(st) {
   return !st.deal || st.deal.phase === "done";
@@ -51,6 +71,16 @@ export function renderChat(S, h, waiting) {
     }
     compose.querySelectorAll("[data-phrase]").forEach((b) => b.addEventListener("click", () => h.chat({ phrase: b.dataset.phrase })));
   }
+  const wait = chatWait(S);
+  compose.querySelectorAll("button").forEach((b) => { b.disabled = wait > 0; });
+  compose.dataset.slow = wait > 0 ? "1" : "0";
   const err = panel.querySelector("#chat-error");
-  err.textContent = S.chatError || "";
+  if (wait > 0) {
+    err.textContent = t("chat.slow", { n: wait });
+    // count down, then open the chat again
+    clearTimeout(slowTimer);
+    slowTimer = setTimeout(() => renderChat(S, h, waiting), 1000);
+  } else {
+    err.textContent = S.chatError || "";
+  }
 }

@@ -6,6 +6,8 @@ import { $, nameOf } from "./names.js";
 import { auctionChoicesHtml, trumpChoicesHtml, ladderHtml } from "./auction.js";
 import { kontraHtml } from "./kontra.js";
 import { resultHtml } from "./result.js";
+import { nextDealHtml } from "./between.js";
+import { hintHtml, afterDealHtml } from "./coach.js";
 
 function controlsHtml(S) {
   const st = S.state;
@@ -13,19 +15,22 @@ function controlsHtml(S) {
   const ch = d.choices;
   const busy = !!S.pending;
   if (d.phase === "done") {
-    return html`${resultHtml(S, d.result, st.deal_index)}${
-      st.match && st.match.winner === null ? html`<p class="muted">${t("res.next")}</p>` : ""}`;
+    // the result's button first: on a phone it stays in view above a long result
+    return html`<div class="btn-row result-actions"><button type="button" class="act primary" data-open-sheet data-testid="result-sheet-btn">${t("table.sheet")}</button></div>${
+      nextDealHtml(S)}${afterDealHtml(S)}${resultHtml(S, d.result, st.deal_index)}`;
   }
   if (!ch) {
-    return html`<p class="status-line" data-testid="status-line">${d.to_move >= 0 ? t("table.waitfor", { name: nameOf(S, d.to_move) }) : ""}</p>${
-      d.phase === "auction" ? ladderHtml(S, null, busy) : ""}`;
+    const watching = st.you === null ? html`<p class="hint watching-hint" data-testid="watching-hint">${t("hint.watching")}</p>` : "";
+    return html`${watching}<p class="status-line" data-testid="status-line">${d.to_move >= 0 ? t("table.waitfor", { name: nameOf(S, d.to_move) }) : ""}</p>${
+      d.phase === "auction" ? html`<div class="watch-ladder">${ladderHtml(S, null, busy)}</div>` : ""}`;
   }
   let phase = "";
   if (d.phase === "auction") phase = auctionChoicesHtml(S, ch, busy);
   else if (d.phase === "trump") phase = trumpChoicesHtml(S, ch, busy);
   return html`<p class="status-line your-turn" data-testid="your-turn">${t("table.yourturn")}</p>${phase}${
     ch.kontra ? kontraHtml(S, ch.kontra, d, busy) : ""}${
-    ch.cards && ch.cards.length && d.phase === "play" ? html`<p class="hint" data-testid="play-hint">${t("act.playhint")}</p>` : ""}`;
+    ch.cards && ch.cards.length && d.phase === "play" ? html`<p class="hint" data-testid="play-hint">${t("act.playhint")}</p>` : ""}${
+    hintHtml(S)}`;
 }
 
 export function renderControls(S, h) {
@@ -39,9 +44,22 @@ export function renderControls(S, h) {
     else if (what === "kontra-say") h.kontra([...S.kontraParts]);
     else if (what === "kontra-decline") h.kontra([]);
     else if (what === "all-bids") h.toggleAllBids();
+    else if (what === "next-deal") h.ready();
+    else if (what === "hint") h.hint();
   }));
   box.querySelectorAll("[data-bid]").forEach((b) => b.addEventListener("click", () => h.bid(b.dataset.bid)));
   box.querySelectorAll("[data-trump]").forEach((b) => b.addEventListener("click", () => h.trump(b.dataset.trump)));
   box.querySelectorAll("[data-kpart]").forEach((b) => b.addEventListener("click", () => h.toggleKontra(b.dataset.kpart)));
   box.querySelectorAll("[data-open-sheet]").forEach((b) => b.addEventListener("click", h.openSheet));
+  scrollLadder(box);
+}
+
+/** Scroll the ladder (not the page) so the lowest bid this seat may make now is in view. */
+function scrollLadder(box) {
+  const ladder = box.querySelector(".ladder");
+  const first = ladder && ladder.querySelector("button.bid:not([disabled])");
+  if (!first) return;
+  const rung = first.closest(".rung") || first;
+  const top = rung.getBoundingClientRect().top - ladder.getBoundingClientRect().top + ladder.scrollTop;
+  if (top < ladder.scrollTop || top + rung.offsetHeight > ladder.scrollTop + ladder.clientHeight) ladder.scrollTop = Math.max(0, top - 4);
 }

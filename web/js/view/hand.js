@@ -16,6 +16,25 @@ export function refusedReason(S, code) {
   return refusalText(rule, args, reason, { card: cardShort });
 }
 
+/** The words for a click on a card when this seat may not play now: whose turn it is, or why nothing moves. */
+export function outOfTurnText(S) {
+  const st = S.state;
+  const d = st && st.deal;
+  if (!d) return t("hint.notyourturn.nobody");
+  if (st.you === null) return t("hint.watching");
+  if (S.pending) return t("hint.pending");
+  if (d.phase === "done") return t("hint.dealover");
+  if (d.to_move >= 0 && d.to_move !== st.you) return t("hint.notyourturn", { name: nameOf(S, d.to_move) });
+  return t("hint.notyourturn.nobody");
+}
+
+/** May this seat click a card now: play one, or choose discards? */
+function handActive(S) {
+  const ch = S.state.deal.choices;
+  if (!ch || S.pending) return false;
+  return !!ch.must_discard || !!(ch.cards && ch.cards.length);
+}
+
 function myTakeCards(d) {
   for (let i = d.log.length - 1; i >= 0; i--) {
     const e = d.log[i];
@@ -37,6 +56,11 @@ export function renderHand(S, h) {
   const taken = ch && ch.must_discard ? myTakeCards(d) : [];
   hand.setAttribute("aria-label", st.you === null ? t("table.hand.of", { name: nameOf(S, pos.me) }) : t("table.hand"));
   hand.style.setProperty("--n", String(Math.max(sorted.length, 1)));
+  // on a narrow phone a long hand takes two rows, so every card is a whole finger wide
+  hand.style.setProperty("--per-row", String(sorted.length > 6 ? Math.ceil(sorted.length / 2) : Math.max(sorted.length, 1)));
+  const active = st.you !== null && handActive(S);
+  hand.classList.toggle("inactive", !active);
+  hand.dataset.active = active ? "1" : "0";
   if (st.you === null) {
     updateHTML(hand, html``);
     return;

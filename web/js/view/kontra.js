@@ -3,8 +3,20 @@ import { t, stepName, partName } from "../i18n.js";
 import { html, updateHTML } from "../html.js";
 import { $, bidLabel, bidInfo } from "./names.js";
 
+/** Where the deal stands for a kontra offer: a "no kontra" said here folds the box until the card is played. */
+export function kontraKey(S) {
+  const st = S.state;
+  const d = st && st.deal;
+  if (!d || d.chain) return "";
+  return `${st.deal_index}|${d.tricks.length}|${d.trick ? d.trick.cards.length : 0}|${d.to_move}`;
+}
+
 /** The kontra box of the controls: toggles for the parts `k.parts`, say / decline. */
 export function kontraHtml(S, k, d, busy) {
+  const key = kontraKey(S);
+  if (key && S.kontraDeclined === key) {
+    return html`<p class="hint kontra-declined" data-testid="kontra-declined">${t("act.kontra.declined")}</p>`;
+  }
   const step = stepName(k.step);
   const parts = k.parts.map((p) => {
     const cur = (d.kontra && d.kontra[p]) || 1;

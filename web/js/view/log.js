@@ -1,4 +1,6 @@
-// The log of the deal beside the felt: the bids, passes, trumps and kontras in words.
+// The log of the deal beside the felt: the bids (on learner tables with the bots' reasons), passes, trumps and kontras in words, each finished
+// trick (who played what, who took it), the points each side has taken so far (the view's `tally`),
+// and the "Last deal" button that reopens any finished deal's result. The list scrolls to its newest line.
 import { t, stepName, partName } from "../i18n.js";
 import { cardShort } from "../cards.js";
 import { html, updateHTML } from "../html.js";
@@ -26,6 +28,20 @@ function logLine(S, e) {
   }
 }
 
+/** A learner table's bot note on a bid (docs/protocol.md §22.5): the bot's own reason, in words. */
+function noteText(S, e, note) {
+  if (!note || e.action !== "bid") return "";
+  const bid = bidLabel(S, e.bid);
+  if (note.basis === "simulation" && note.worlds) {
+    return t("log.note.sim", { bid, pct: Math.round((100 * note.made) / note.worlds), worlds: note.worlds });
+  }
+  if (note.basis === "strength") {
+    const vars = { bid, strength: note.strength, suit: suitWord(note.suit), needed: note.needed };
+    return t(note.needed === undefined ? "log.note.strength" : "log.note.strength.needed", vars);
+  }
+  return "";
+}
+
 /** The kontra steps in the log: the step is implied by the order (RECORD.md). */
 function kontraLines(S, d) {
   const steps = ["kontra", "rekontra", "szubkontra", "hirskontra", "mordkontra", "fedáksári"];
@@ -45,9 +61,47 @@ function kontraLines(S, d) {
   });
 }
 
-export function renderLog(S) {
-  const d = S.state.deal;
+/** One line per finished trick, at the place of its third card: "Trick 3: Anna ♠A, … – Anna takes it". */
+function trickLines(S, d) {
+  let played = 0;
+  return d.log.map((e) => {
+    if (e.action !== "play") return null;
+    played += 1;
+    if (played % 3) return null;
+    const k = played / 3 - 1;
+    const trick = d.tricks[k];
+    if (!trick) return null;
+    const cards = trick.cards.map((c, i) => `${nameOf(S, (trick.leader + i) % 3)} ${cardShort(c)}`).join(", ");
+    return { trick: k, text: t("log.trick", { n: k + 1, cards, name: nameOf(S, trick.winner) }) };
+  });
+}
+
+function tallyHtml(d) {
+  const y = d.tally;
+  if (!y) return "";
+  return html`<p class="tally" data-testid="tally">${t("log.tally", {
+    d: y.declarer.cards, dm: y.declarer.marriages, f: y.defenders.cards, fm: y.defenders.marriages })}</p>`;
+}
+
+export function renderLog(S, h) {
+  const st = S.state;
+  const d = st.deal;
   const kl = kontraLines(S, d);
-  const lines = d.log.map((e, i) => (e.action === "kontra" ? kl[i] : logLine(S, e))).filter(Boolean);
-  updateHTML($("log"), html`<h3>${t("table.log")}</h3><ol class="log-list" data-testid="log-list">${lines.map((l) => html`<li>${l}</li>`)}</ol>`);
+  const tl = trickLines(S, d);
+  const lines = d.log.map((e, i) => {
+    if (e.action === "kontra") return kl[i] && html`<li>${kl[i]}</li>`;
+    if (e.action === "play") return tl[i] && html`<li class="trick-line" data-testid="log-trick-${tl[i].trick}">${tl[i].text}</li>`;
+    const line = logLine(S, e);
+    const note = noteText(S, e, st.bot_notes && st.bot_notes[String(i)]);
+    return line && html`<li>${line}${note ? html`<br><small class="bot-note" data-testid="bot-note">${note}</small>` : ""}</li>`;
+  }).filter(Boolean);
+  const results = st.match ? st.match.results.length : 0;
+  const last = results
+    ? html`<button type="button" class="small ghost" data-testid="last-deal-btn" data-last-deal>${t("table.lastdeal")}</button>` : "";
+  const box = $("log");
+  if (!updateHTML(box, html`<div class="log-head"><h3>${t("table.log")}</h3>${last}</div>${tallyHtml(d)}<ol class="log-list" data-testid="log-list">${lines}</ol>`)) return;
+  const list = box.querySelector(".log-list");
+  if (list) list.scrollTop = list.scrollHeight; // the newest line in view
+  const lb = box.querySelector("[data-last-deal]");
+  if (lb && h) lb.addEventListener("click", () => h.openResult(results - 1));
 }

@@ -7,12 +7,11 @@ export const $ = (id) => document.getElementById(id);
 
 export const SEAT_COLORS = ["#f4c542", "#5ec8f2", "#f28b82"];
 
-/** The name shown for a seat: the player's name, or the bot's kind. */
+/** The name shown for a seat: the player's name, or the bot's own name (distinct at its table). */
 export function nameOf(S, seat) {
   if (seat === null || seat === undefined || seat < 0) return "";
   const s = S.state.table.seats[seat];
   if (!s) return "";
-  if (s.kind === "bot") return t(`seatkind.bot.${s.level || "heuristic"}`);
   return s.name || seatName(s);
 }
 

@@ -1,4 +1,5 @@
 // The score sheet (a dialog): running totals deal by deal, the winner, and a chart of the totals.
+// Each deal's number opens that deal's result (`h.openResult`, the "Last deal" dialog).
 import { t } from "../i18n.js";
 import { html, setHTML } from "../html.js";
 import { $, SEAT_COLORS, nameOf, bidLabel } from "./names.js";
@@ -40,7 +41,21 @@ export function chartSvg(sheet, names) {
     <figcaption>${t("sheet.chart")} <span class="legend">${legend}</span></figcaption></figure>`;
 }
 
-export function renderSheet(S) {
+/** Solo duplicate (protocol §23.5): per deal your score, the par (the strong bot's with your cards) and the difference. */
+function duplicateSheet(dup) {
+  const sg = (n) => `${n > 0 ? "+" : ""}${n}`;
+  const rows = dup.deals.map((r) => html`<tr data-testid="dup-row-${r.index}"><th scope="row">${r.index + 1}</th><td>${sg(r.you)}</td>
+    <td>${r.par === null ? html`<small class="muted" data-testid="dup-pending-${r.index}">${t("dup.pending")}</small>` : sg(r.par)}</td>
+    <td class="${r.diff > 0 ? "pos" : r.diff < 0 ? "neg" : ""}">${r.diff === null ? "" : sg(r.diff)}</td></tr>`);
+  const verdict = dup.verdict ? html`<p class="winner-line" data-testid="dup-verdict">${t(`dup.verdict.${dup.verdict}`, { diff: Math.abs(dup.diff_total) })}</p>` : "";
+  return html`<h3>${t("dup.title")}</h3>${verdict}<div class="sheet-scroll"><table class="sheet" data-testid="dup-table">
+    <thead><tr><th scope="col">${t("sheet.deal")}</th><th scope="col">${t("dup.you")}</th><th scope="col">${t("dup.par")}</th><th scope="col">${t("dup.diff")}</th></tr></thead>
+    <tbody>${rows}</tbody>
+    <tfoot><tr><th scope="row">${t("sheet.total")}</th><td>${sg(dup.you_total)}</td><td>${sg(dup.par_total)}</td><td data-testid="dup-diff-total">${sg(dup.diff_total)}</td></tr></tfoot>
+  </table></div>`;
+}
+
+export function renderSheet(S, h) {
   const st = S.state;
   const body = $("sheet-body");
   const m = st && st.match;
@@ -53,7 +68,10 @@ export function renderSheet(S) {
     const r = m.results[k];
     const prev = k ? m.sheet[k - 1] : [0, 0, 0];
     const what = r ? `${names[r.declarer]}: ${bidLabel(S, r.bid)}${r.given_up ? " ✗" : ""}` : "";
-    return html`<tr data-testid="sheet-row-${k}"><th scope="row">${k + 1}</th><td class="what">${what}</td>${row.map((v, s) => {
+    const open = r && h
+      ? html`<button type="button" class="link-btn" data-testid="sheet-open-${k}" data-open-result="${k}" aria-label="${t("sheet.open", { n: k + 1 })}">${k + 1}</button>`
+      : k + 1;
+    return html`<tr data-testid="sheet-row-${k}"><th scope="row">${open}</th><td class="what">${what}</td>${row.map((v, s) => {
       const dlt = v - prev[s];
       return html`<td><span class="tot">${v}</span> <small class="${dlt > 0 ? "pos" : dlt < 0 ? "neg" : ""}">(${dlt > 0 ? "+" : ""}${dlt})</small></td>`;
     })}</tr>`;
@@ -61,9 +79,11 @@ export function renderSheet(S) {
   const winner = m.winner !== null && m.winner !== undefined
     ? html`<p class="winner-line" data-testid="sheet-winner">★ ${t("match.winner", { name: names[m.winner] })}</p>` : "";
   const tie = m.tie_break && m.winner === null ? html`<p>${t("match.tiebreak")}</p>` : "";
+  const dup = m.duplicate ? duplicateSheet(m.duplicate) : "";
   setHTML(body, html`${winner}${tie}<div class="sheet-scroll"><table class="sheet" data-testid="sheet-table">
     <thead><tr><th scope="col">${t("sheet.deal")}</th><th scope="col" class="what">${t("sheet.bid")}</th>${names.map((n, s) => html`<th scope="col" style="--seat-color:${SEAT_COLORS[s]}"><span class="dot"></span>${n}</th>`)}</tr></thead>
     <tbody>${rows}</tbody>
     <tfoot><tr><th scope="row">${t("sheet.total")}</th><td class="what"></td>${m.totals.map((v, s) => html`<td data-testid="sheet-total-${s}" class="${m.winner === s ? "win" : ""}">${v}</td>`)}</tr></tfoot>
-  </table></div>${chartSvg(m.sheet, names)}`);
+  </table></div>${dup}${chartSvg(m.sheet, names)}`);
+  if (h) body.querySelectorAll("[data-open-result]").forEach((b) => b.addEventListener("click", () => h.openResult(Number(b.dataset.openResult))));
 }

@@ -1,8 +1,10 @@
-// The top bar of the felt: deal number, phase, contract or standing bid, the match's winner.
+// The top bar of the felt: deal number, phase, contract or standing bid, the match's winner and, once it
+// is over, each seat's accuracy over the match.
 import { t } from "../i18n.js";
 import { trumpOf } from "../cards.js";
 import { html, updateHTML } from "../html.js";
 import { $, nameOf, bidLabel, suitWord } from "./names.js";
+import { matchEndHtml } from "./coach.js";
 
 function phaseKey(st) {
   if (st.table.status === "finished") return "finished";
@@ -41,6 +43,8 @@ export function renderTop(S, h) {
     <div class="top-line">
       <span class="deal-no" data-testid="deal-no">${dealNo}${m && m.tie_break ? html` (${t("table.tiebreak")})` : ""}</span>
       <span class="phase" data-testid="phase">${t(`phase.${phaseKey(st)}`)}</span>
+      ${st.table.rated ? html`<span class="badge rated" data-testid="rated">${t("lobby.ratedbadge")}</span>` : ""}
+      ${st.you === null ? html`<span class="watching" data-testid="watching" role="status" aria-label="${t("table.watching.label")}"><span aria-hidden="true">👁</span> ${t("table.watching")}</span>` : ""}
       <span class="top-buttons">
         ${away}
         <button type="button" class="small ghost" data-testid="last-trick-btn" aria-pressed="${S.showLastTrick}" data-last-trick>${S.showLastTrick ? t("table.lasttrick.hide") : t("table.lasttrick")}</button>
@@ -48,7 +52,7 @@ export function renderTop(S, h) {
       </span>
     </div>
     ${contract ? html`<div class="top-line">${contract}</div>` : ""}
-    ${winner}${tie}`;
+    ${winner}${tie}${matchEndHtml(S)}`;
   if (!updateHTML($("felt-top"), topHtml)) return;
   $("felt-top").querySelectorAll("[data-open-sheet]").forEach((b) => b.addEventListener("click", h.openSheet));
   $("felt-top").querySelector("[data-last-trick]").addEventListener("click", h.toggleLastTrick);

@@ -1,7 +1,8 @@
 // The waiting room: the seats before the match starts, the links to them, bots and the start button.
 import { t } from "../i18n.js";
 import { seatName, loadInvites, tableUrl, copyText, toast } from "../common.js";
-import { html, updateHTML } from "../html.js";
+import { html, setHTML, updateHTML } from "../html.js";
+import { api } from "../api.js";
 import { $ } from "./names.js";
 
 export function renderWaiting(S, h) {
@@ -29,6 +30,7 @@ export function renderWaiting(S, h) {
         <select aria-label="${t("table.addbot")}" data-level="${i}" data-testid="bot-level-${i}">
           <option value="heuristic">${t("seatkind.bot.heuristic")}</option>
           <option value="strong">${t("seatkind.bot.strong")}</option>
+          <option value="expert">${t("seatkind.bot.expert")}</option>
           <option value="random">${t("seatkind.bot.random")}</option>
         </select>
         <button type="button" class="small" data-bot="${i}" data-testid="add-bot-${i}">${t("table.addbot")}</button></span>`);
@@ -49,7 +51,9 @@ export function renderWaiting(S, h) {
     : html`<p class="muted">${seated ? t("table.onlyhost") : t("table.spectator")}</p>`;
   const fill = box.querySelector("#fill-bots");
   const fillChecked = fill ? fill.checked : true;
-  const page = html`<h1>${t(expired ? "table.expired" : "table.waiting")}</h1>
+  // who asked us here, to which table and match, and where the rules are (not shown to the host)
+  const info = !isHost && st.table.host_name ? inviteInfoHtml(st.table, S.invited) : "";
+  const page = html`<h1>${t(expired ? "table.expired" : "table.waiting")}</h1>${info}
     <p class="muted">${t("lobby.dealsof", { played: 0, planned: st.table.deals_planned })} · ${t("lobby.time")}: ${st.table.move_seconds ? t("lobby.seconds", { n: st.table.move_seconds }) : t("lobby.time.none")}</p>
     <h2>${t("table.seats")}</h2>
     <ul class="wait-seats">${rows}</ul>
@@ -71,6 +75,24 @@ export function renderWaiting(S, h) {
   if (sb) sb.addEventListener("click", () => h.start(box.querySelector("#fill-bots").checked));
   const lb = box.querySelector("#leave-btn");
   if (lb) lb.addEventListener("click", () => h.leave());
+}
+
+/** "Anna invited you to table 3f2a…: a match of 6 deals." and a link to the rules; `summary` is a lobby entry. */
+function inviteInfoHtml(summary, invited) {
+  const values = { host: summary.host_name, table: summary.table_id, deals: summary.deals_planned };
+  return html`<p class="invite-info" data-testid="invite-info">${t(invited ? "table.invited" : "table.hosted", values)}
+    <a href="/rules.html" target="_blank" rel="noopener" data-testid="invite-rules">${t("table.invited.rules")}</a></p>`;
+}
+
+/** Before the invitee has a name: say who invited them to what, from the public lobby list (GET /api/tables). */
+export async function showInviteInfo(el, tableId) {
+  try {
+    const { tables } = await api.tables();
+    const summary = tables.find((x) => x.table_id === tableId);
+    if (summary && summary.host_name) setHTML(el, inviteInfoHtml(summary, true));
+  } catch {
+    // the plain "You were invited" line stays
+  }
 }
 
 function linkRow(label, link, testid) {
