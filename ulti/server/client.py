@@ -58,7 +58,6 @@ class GameClient:
         self.state: dict[str, Any] | None = None  # the latest table view
         self.lobby: list[dict[str, Any]] | None = None  # the lobby list once watched, kept current
         self.seq = 0
-        self._draws: dict[str, int] = {}  # random_action's draws per position
         self._ids = itertools.count(1)
         # the server remembers a player's command ids across connections: a new client must not reuse them
         self._id_prefix = f"c{random.getrandbits(32):08x}-"
@@ -236,16 +235,21 @@ class GameClient:
         """A random legal action for this seat (record form without the seat), drawn from ``salt`` and
         the position in the match (by default from the event number, ``seq``).
 
-        The same position draws the same action, so a replayed table sees the same choices; a second
-        draw at one position (a repeated kontra decline is acknowledged without an event, so the
-        position does not move) is drawn anew, never looping on the same choice.
+        The same position and view always draw the same action, so a replayed table (after a crash)
+        sees the same choices. A kontra decline right after this seat's own decline is drawn again: the
+        server acknowledges such a repeat without an event, so the position would not move.
         """
         assert self.state is not None and self.state["deal"] is not None
         deal = self.state["deal"]
-        base = str(self.seq) if salt is None else f"{salt}:{self.state['deal_index']}:{len(deal['log'])}"
-        attempt = self._draws[base] = self._draws.get(base, -1) + 1
-        bot = RandomBot(random.Random(base if not attempt else f"{base}:{attempt}"))
-        action = action_to_json(bot.act(SeatView.from_json(deal)))
+        position = f"{salt}:{self.state['deal_index']}:{len(deal['log'])}"
+        rng = random.Random(self.seq if salt is None else position)
+        view = SeatView.from_json(deal)
+        log = deal["log"]
+        declined = bool(log) and log[-1] == {"seat": self.state["you"], "action": "kontra", "parts": []}
+        for _ in range(50):
+            action = action_to_json(RandomBot(rng).act(view))
+            if not (declined and action["action"] == "kontra" and not action.get("parts")):
+                break
         action.pop("seat")
         return action
 
