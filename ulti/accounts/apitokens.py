@@ -26,7 +26,6 @@ from ulti.accounts.tokens import has_token_shape, random_token, token_key
 from ulti.store.apitokens import TokenInfo, TokenOwner
 
 PREFIX = "ulti_"
-TOKEN_LENGTH = len(PREFIX) + 43
 BOT_PLAY = "bot:play"
 TABLE_READ = "table:read"
 SCOPES = (BOT_PLAY, TABLE_READ)
@@ -51,11 +50,6 @@ def is_api_token(token: str | None) -> bool:
     (True, False, False)
     """
     return has_token_shape(token, PREFIX)
-
-
-def api_token_key(token: str) -> str:
-    """The key a token is stored under: the hex SHA-256 of it, as for sessions."""
-    return token_key(token)
 
 
 def check_scopes(value: object) -> tuple[str, ...]:
@@ -122,7 +116,7 @@ class ApiTokens:
         label, chosen = check_token_name(name), check_scopes(scopes)
         token = new_api_token()
         token_id = secrets.token_hex(8)
-        if not await self.store.add_api_token(token_id, player_id, label, chosen, api_token_key(token), MAX_TOKENS):
+        if not await self.store.add_api_token(token_id, player_id, label, chosen, token_key(token), MAX_TOKENS):
             raise AccountError("too_many_tokens", f"an account holds at most {MAX_TOKENS} tokens: revoke one", 409)
         return token_id, token
 
@@ -151,7 +145,7 @@ class ApiTokens:
         if not is_api_token(token):
             return None
         assert token is not None
-        key = api_token_key(token)
+        key = token_key(token)
         now = time.monotonic()
         cached = self._cache.get(key)
         if cached is not None and now - cached[0] < self.cache_seconds:

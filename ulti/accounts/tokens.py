@@ -12,8 +12,6 @@ import hashlib
 import secrets
 
 PREFIX = "acct_"
-#: the length of every token this module makes
-TOKEN_LENGTH = len(PREFIX) + 43
 
 
 def new_token() -> str:
