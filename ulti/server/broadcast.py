@@ -48,9 +48,8 @@ class Broadcast(HubCore):
     async def presence_changed(self, source: TableSource, seat: int, connected: bool) -> None:
         """Tell the table's watchers (here and in other processes) that a seat's player came or went."""
         message = {"type": "presence", "seat": seat, "connected": connected}
-        for conn in self.connections:
-            if conn.table_id == source.table_id:
-                conn.send(message)
+        for conn in self.connections.watching(source.table_id):
+            conn.send(message)
         if self.cluster is not None and isinstance(source, TableActor):
             await self.cluster.publish_table(
                 source.table_id,
@@ -77,7 +76,7 @@ class Broadcast(HubCore):
     def filter_event(self, source: TableSource, seq: int, event: Event) -> Filtered:
         """Event ``seq`` as each seat watching the table (and spectators, None) may see it."""
         state = source.state
-        seats = {state.seat_of(c.player_id) for c in self.connections if c.table_id == source.table_id}
+        seats = {state.seat_of(c.player_id) for c in self.connections.watching(source.table_id)}
         return seq, {seat: state.public_event(event, seat) for seat in seats}
 
     def broadcast_events(self, source: TableSource, events: list[Filtered]) -> None:
@@ -94,9 +93,7 @@ class Broadcast(HubCore):
         table_id = source.table_id
         views: dict[int | None, dict[str, Any]] = {}
         patches: dict[tuple[int | None, int], dict[str, Any]] = {}
-        for conn in self.connections:
-            if conn.table_id != table_id:
-                continue
+        for conn in self.connections.watching(table_id):
             seat = state.seat_of(conn.player_id)
             view = views.get(seat)
             if view is None:

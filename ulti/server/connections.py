@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-from collections import deque
 
 from ulti.server.hubcore import (
     RECENT_CLIENT_IDS,
     Connection,
     HubCore,
+    RecentIds,
 )
 from ulti.server.tablestate import (
     CommandError,
@@ -21,11 +21,10 @@ class Connections(HubCore):
 
     def seen_client_id(self, player_id: str, client_id: str) -> bool:
         """Whether ``client_id`` was already used by ``player_id`` (and remember it)."""
-        recent = self.client_ids.setdefault(player_id, deque(maxlen=RECENT_CLIENT_IDS))
-        if client_id in recent:
-            return True
-        recent.append(client_id)
-        return False
+        recent = self.client_ids.get(player_id)
+        if recent is None:
+            recent = self.client_ids[player_id] = RecentIds(RECENT_CLIENT_IDS)
+        return recent.seen(client_id)
 
     async def disconnected(self, conn: Connection) -> None:
         """``conn`` closed; if it was the last of a seated player, start the absence countdown."""
@@ -37,14 +36,14 @@ class Connections(HubCore):
         table_id = conn.table_id
         if table_id is None:
             return
-        conn.table_id = None
+        self.connections.set_table(conn, None)
         actor = self.actors.get(table_id)
         if actor is not None:
             actor.touch()  # an idle table is unloaded some time after its last watcher left
         source = actor or self.replicas.get(table_id)
         if source is None:
             return
-        if self.cluster is not None and not any(c.table_id == table_id for c in self.connections):
+        if self.cluster is not None and not self.connections.watching(table_id):
             replica = self.replicas.pop(table_id, None)
             if replica is not None:
                 await self.cluster.unwatch_table(table_id)

@@ -31,7 +31,9 @@ from ulti.server.hubcore import (
     LOBBY_CHAT_HISTORY,
     ROUTING_ATTEMPTS,
     Connection,
+    ConnectionSet,
     HubCore,
+    RecentIds,
     Replica,
     TableSource,
 )
@@ -72,10 +74,10 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         self.executor = ThreadPoolExecutor(max_workers=settings.bot_threads, thread_name_prefix="bot")
         self.actors: dict[str, TableActor] = {}
         self.replicas: dict[str, Replica] = {}
-        self.connections: set[Connection] = set()
+        self.connections = ConnectionSet()
         self.throttle = Throttle(settings.quotas, settings.rate_per_second)
         self.lobby_chat: deque[dict[str, Any]] = deque(maxlen=LOBBY_CHAT_HISTORY)
-        self.client_ids: dict[str, deque[str]] = {}
+        self.client_ids: dict[str, RecentIds] = {}
         self._lobby_changes: set[str] = set()  # tables whose lobby entry changed since the last push
         self._lobby_order = asyncio.Lock()  # pushes leave in the order their summaries were read
         self._tasks: set[asyncio.Task[None]] = set()
@@ -437,7 +439,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
             return False
         if self.cluster is not None:
             return await self.cluster.present(table_id, player_id)
-        return any(c.player_id == player_id and c.table_id == table_id for c in self.connections)
+        return any(c.player_id == player_id for c in self.connections.watching(table_id))
 
     # public entry points used by the HTTP API and the socket
 
@@ -495,7 +497,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
             source = await self._replica(table_id)
         if conn.table_id is not None and conn.table_id != table_id:
             await self.left_table(conn)  # switching tables: the old seat may now be absent
-        conn.table_id = table_id
+        self.connections.set_table(conn, table_id)
         seat = source.state.seat_of(conn.player_id)
         if seat is not None:
             if self.cluster is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Collection, Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -59,6 +59,92 @@ class Connection:
             self.outbox.put_nowait(None)  # the writer closes the socket
 
 
+class RecentIds:
+    """The last ``size`` command ids one player used, to answer a retried command once only.
+
+    A set beside the queue: every command asks, and a scan of the queue cost hundreds of comparisons
+    per command at its full size (issue 18's profile).
+    """
+
+    def __init__(self, size: int) -> None:
+        """Remember up to ``size`` ids, forgetting the oldest first."""
+        self._order: deque[str] = deque()
+        self._ids: set[str] = set()
+        self._size = size
+
+    def seen(self, client_id: str) -> bool:
+        """Whether ``client_id`` is one of the remembered ids (and remember it if not)."""
+        if client_id in self._ids:
+            return True
+        if len(self._order) == self._size:
+            self._ids.discard(self._order.popleft())
+        self._order.append(client_id)
+        self._ids.add(client_id)
+        return False
+
+
+class ConnectionSet:
+    """The hub's open connections, indexed by the table each watches.
+
+    Every event of a table goes to that table's watchers: found through the index, a broadcast costs
+    the table's connections, not the process's (iterating every socket per event was a hot spot of
+    the load run, issue 18). A connection's table changes only through ``set_table``.
+    """
+
+    def __init__(self) -> None:
+        """No connections."""
+        self._all: set[Connection] = set()
+        self._by_table: dict[str, set[Connection]] = {}
+
+    def add(self, conn: Connection) -> None:
+        """``conn`` is open (indexed under the table it watches, if any)."""
+        self._all.add(conn)
+        if conn.table_id is not None:
+            self._by_table.setdefault(conn.table_id, set()).add(conn)
+
+    def discard(self, conn: Connection) -> None:
+        """``conn`` is closed (a no-op for one not here)."""
+        if conn in self._all:
+            self._all.discard(conn)
+            self._unindex(conn)
+
+    def set_table(self, conn: Connection, table_id: str | None) -> None:
+        """``conn`` now watches ``table_id`` (None: no table)."""
+        if conn in self._all:
+            self._unindex(conn)
+        conn.table_id = table_id
+        if conn in self._all and table_id is not None:
+            self._by_table.setdefault(table_id, set()).add(conn)
+
+    def watching(self, table_id: str) -> Collection[Connection]:
+        """The open connections watching ``table_id`` (do not change it while iterating)."""
+        return self._by_table.get(table_id, _NO_CONNECTIONS)
+
+    def _unindex(self, conn: Connection) -> None:
+        if conn.table_id is None:
+            return
+        watchers = self._by_table.get(conn.table_id)
+        if watchers is not None:
+            watchers.discard(conn)
+            if not watchers:
+                del self._by_table[conn.table_id]
+
+    def __iter__(self) -> Iterator[Connection]:
+        """Every open connection."""
+        return iter(self._all)
+
+    def __len__(self) -> int:
+        """How many connections are open."""
+        return len(self._all)
+
+    def __contains__(self, conn: object) -> bool:
+        """Whether ``conn`` is open here."""
+        return conn in self._all
+
+
+_NO_CONNECTIONS: frozenset[Connection] = frozenset()
+
+
 class TableSource(Protocol):
     """Something views can be made from: an actor (owner) or a replica."""
 
@@ -92,10 +178,10 @@ class HubCore:
     executor: ThreadPoolExecutor
     actors: dict[str, TableActor]
     replicas: dict[str, Replica]
-    connections: set[Connection]
+    connections: ConnectionSet
     throttle: Throttle
     lobby_chat: deque[dict[str, Any]]
-    client_ids: dict[str, deque[str]]
+    client_ids: dict[str, RecentIds]
     _lobby_changes: set[str]
     _lobby_order: asyncio.Lock
     _tasks: set[asyncio.Task[None]]

@@ -49,7 +49,7 @@ class Ownership(HubCore):
         if self.cluster is not None:
             with contextlib.suppress(Exception):
                 await self.cluster.release(table_id)
-        if any(c.table_id == table_id for c in self.connections):
+        if self.connections.watching(table_id):
             await self._replica(table_id)
 
     async def _on_lease_lost(self, table_id: str) -> None:
