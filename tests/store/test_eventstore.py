@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 
 import pytest
 
@@ -99,3 +100,35 @@ async def test_several_processes_starting_together_migrate_once(db_url: str) -> 
     assert await stores[2].events("t") == [{"ok": True}]
     for store in stores:
         await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_connection_returned_with_an_open_write_is_rolled_back(tmp_path: Path) -> None:
+    # SQLite's pool resets a returned connection only when the driver has a transaction open (issue
+    # 18): a write left uncommitted on the driver (which SQLAlchemy does not see) must still be undone,
+    # and must not hold the database's one write lock nor be committed by the next user.
+    store = await EventStore.open(f"sqlite+aiosqlite:///{tmp_path / 'store.db'}")
+    async with store.engine.connect() as conn:
+        driver = (await conn.get_raw_connection()).driver_connection
+        assert driver is not None
+        await driver.execute("INSERT INTO kv (key, value) VALUES ('left', 'uncommitted')")
+        assert driver.in_transaction
+    # the same (single) pooled connection serves the next write at once, and the first is gone
+    await asyncio.wait_for(store.append("t", 1, {"after": "reset"}), timeout=5)
+    assert await store.get_setting("left") is None
+    assert await store.events("t") == [{"after": "reset"}]
+    await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_failed_batch_of_events_leaves_nothing_behind(db_url: str) -> None:
+    # appends made at the same moment are committed together; one taken number sends the batch to
+    # the one-by-one path, where only that event fails and the others are stored
+    store = await EventStore.open(db_url)
+    await store.append("t", 2, {"n": 2})
+    results = await asyncio.gather(
+        *(store.append("t", seq, {"n": seq}) for seq in (1, 2, 3)), return_exceptions=True
+    )
+    assert [isinstance(r, SeqConflict) for r in results] == [False, True, False]
+    assert [e["n"] for e in await store.events("t")] == [1, 2, 3]
+    await store.close()

@@ -13,6 +13,7 @@ import orjson
 from sqlalchemy import event, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import PoolResetState
 
 from ulti.store.accounts import AccountStore
 from ulti.store.analyses import AnalysisStore
@@ -33,6 +34,26 @@ _INSERT_EVENTS = "INSERT INTO events (table_id, seq, body, created_at) VALUES (?
 
 
 
+def _insert_and_commit(connection: sqlite3.Connection, params: list[tuple[str, int, str, int]]) -> None:
+    """Insert event rows and commit, or roll back and raise (run on the driver's thread)."""
+    try:
+        connection.executemany(_INSERT_EVENTS, params)
+        connection.commit()
+    except BaseException:
+        connection.rollback()
+        raise
+
+
+def _rollback_if_open(dbapi_connection: Any, _record: Any, reset_state: PoolResetState) -> None:
+    # A connection going back to the pool is rolled back only if a transaction is open: SQLite
+    # begins one only for a write (reads leave none), so the pool's unconditional ROLLBACK was a
+    # wasted trip to the driver's thread after nearly every use (issue 18's profile).
+    if not reset_state.asyncio_safe or reset_state.terminate_only:
+        return  # the pool closes this connection instead
+    if dbapi_connection.driver_connection.in_transaction:
+        dbapi_connection.rollback()
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL + NORMAL: 2.5x faster commits than the default journal and still crash-safe (STACK.md).
     cursor = dbapi_connection.cursor()
@@ -47,8 +68,9 @@ def make_engine(url: str) -> AsyncEngine:
     if url.startswith("sqlite"):
         # One connection: SQLite has one writer at a time, and a second connection waiting for the
         # lock sleeps in its busy handler (up to 100 ms a step). Queueing for the pool is async instead.
-        engine = create_async_engine(url, pool_size=1, max_overflow=0, pool_timeout=60)
+        engine = create_async_engine(url, pool_size=1, max_overflow=0, pool_timeout=60, pool_reset_on_return=None)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        event.listen(engine.sync_engine, "reset", _rollback_if_open)
         return engine
     return create_async_engine(url, pool_size=10, max_overflow=10)
 
@@ -130,22 +152,19 @@ class EventStore(AccountStore, AnalysisStore, ApiTokenStore, EventsStore, Player
             async with self.engine.begin() as conn:
                 await conn.execute(insert(events), rows)
             return
-        # SQLite: straight to the driver, as SQLAlchemy would (the driver begins the transaction with
-        # the INSERT): two trips to its thread instead of five or six, and no statement compiling.
-        # This is the server's hottest write (every event of every table), so it is worth the shortcut.
+        # SQLite: straight to the driver, in one trip to its thread (the INSERTs and the COMMIT, or the
+        # ROLLBACK, run there together). Every trip hands the interpreter lock to that thread and back,
+        # which the load run's profile showed as the main thread's largest single cost (issue 18); this
+        # is the server's hottest write (every event of every table), so it is worth the shortcut.
+        params = [(r["table_id"], r["seq"], r["body"], r["created_at"]) for r in rows]
         async with self.engine.connect() as conn:
             driver = (await conn.get_raw_connection()).driver_connection
             assert driver is not None
-            params = [(r["table_id"], r["seq"], r["body"], r["created_at"]) for r in rows]
             try:
-                await driver.executemany(_INSERT_EVENTS, params)
-                await driver.commit()
+                # aiosqlite's own way to run a call on its thread (private, hence the pinned version)
+                await driver._execute(_insert_and_commit, driver._conn, params)
             except sqlite3.IntegrityError as exc:
-                await driver.rollback()
                 raise IntegrityError(_INSERT_EVENTS, None, exc) from exc
-            except BaseException:
-                await driver.rollback()
-                raise
 
     async def _write_one(self, row: dict[str, Any], done: asyncio.Future[None]) -> None:
         try:
