@@ -11,6 +11,7 @@ Usage::
     result.value        # per_defender under perfect play (what ``deal.result.per_defender`` would be)
     result.best_cards   # mask of the cards of the seat to play that achieve it
     values_after(position, [card, ...])  # CONTRACT value after each card (a bot comparing its cards)
+    bounds_after(position, [card, ...], [t, ...])  # only "is each value at least t?" (fail-soft bounds)
 
 Objectives (``Objective``):
 
@@ -74,6 +75,7 @@ __all__ = [
     "ObjectiveKind",
     "Position",
     "SolveResult",
+    "bounds_after",
     "clear_table",
     "solve",
     "table_bytes",
@@ -343,6 +345,33 @@ def values_after(position: Position, cards: Sequence[int], guesses: Sequence[int
     fwd = _MAPS[position.trump][0]
     values, _, _ = _dd.solve_internal(
         *args, True, True, False, after=[fwd[c] for c in cards], guesses=None if guesses is None else list(guesses)
+    )
+    return [int(v) for v in values]
+
+
+def bounds_after(
+    position: Position,
+    cards: Sequence[int],
+    thresholds: Sequence[int | None],
+    guesses: Sequence[int] | None = None,
+) -> list[int]:
+    """Like ``values_after``, but for each card with an int threshold ``t`` the search only answers
+    "is the value at least ``t``?" (one null-window search: what a decision needs when it compares a
+    card with another's known value). Each entry is then a fail-soft bound ``r``: the value is at least
+    ``r`` when ``r >= t``, at most ``r`` when ``r < t``. A None threshold gives the exact value, as do
+    no-trump contracts (won or lost: their search is one step already)."""
+    if len(thresholds) != len(cards):
+        raise ValueError("one threshold per card")
+    _, args = _arguments(position, Objective.CONTRACT)
+    fwd = _MAPS[position.trump][0]
+    values, _, _ = _dd.solve_internal(
+        *args,
+        True,
+        True,
+        False,
+        after=[fwd[c] for c in cards],
+        guesses=None if guesses is None else list(guesses),
+        thresholds=list(thresholds),
     )
     return [int(v) for v in values]
 

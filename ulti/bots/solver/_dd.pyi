@@ -46,6 +46,7 @@ def solve_internal(
     *,
     after: Sequence[int],
     guesses: Sequence[int] | None = None,
+    thresholds: Sequence[int | None] | None = None,
 ) -> tuple[list[int], int, int]: ...
 def set_options(
     relative: bool = True, killers: bool = False, lead_order: bool = True, sure: bool = True

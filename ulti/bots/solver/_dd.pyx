@@ -1173,7 +1173,7 @@ cdef int contract_value(Ctx* c, State* s, int seat, int m, int guess) noexcept n
 def solve_internal(
     hands, trick, int leader, int done, int dpts, int winners,
     int trump, int declarer, int seven, int obj, int threshold, int marr,
-    rules, contract, bint use_tt, bint use_group, bint want_best, after=None, guesses=None,
+    rules, contract, bint use_tt, bint use_group, bint want_best, after=None, guesses=None, thresholds=None,
 ):
     """Solve one position given in the internal card encoding.
 
@@ -1188,6 +1188,10 @@ def solve_internal(
     each of them is played (the same as solving each resulting position; siblings share the table and
     each guesses ``guesses[i]`` when given, e.g. the values a bot found in its previous world, else the
     previous sibling's value: a guess only orders the search's steps, never changes a value).
+    ``thresholds`` (one per card, an int or None) asks, for a card with an int ``x``, only whether its
+    value is at least ``x``: one null-window search, whose fail-soft result ``r`` is returned instead of
+    the value (the value is at least ``r`` when ``r >= x``, at most ``r`` otherwise); None: the exact
+    value. A no-trump contract's value is exact either way (its win/lose search is one step already).
 
     The transposition table is kept from solve to solve (its entries are exact facts about a position
     under a context: objective and constants); ``clear_table`` empties it.
@@ -1266,9 +1270,16 @@ def solve_internal(
         v = -INF
         if guesses is not None and len(guesses) != len(after):
             raise ValueError("one guess per card")
+        if thresholds is not None and len(thresholds) != len(after):
+            raise ValueError("one threshold per card")
         for i, x in enumerate(after):
             if not 0 <= x < 32 or not (legal >> x) & 1u:
                 raise ValueError(f"card {x} is not a legal card of the seat to move")
+            if c.obj == OBJ_CONTRACT and thresholds is not None and thresholds[i] is not None:
+                # one step of contract_value's search: "is the value at least t?", fail-soft
+                v = play_eval(&c, &s, seat, x, <int>thresholds[i] - 1, <int>thresholds[i])
+                out.append(v)
+                continue
             if c.obj == OBJ_CONTRACT:
                 v = contract_value(&c, &s, seat, x, guesses[i] if guesses is not None else v)
             else:

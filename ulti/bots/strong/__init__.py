@@ -7,7 +7,10 @@ It reads only its seat's view (``Deal.seat_view(seat)``), through ``ulti.bots.sa
   evidence about a declarer's hand (a likelihood each world is accepted with). Each world is solved
   with ``Objective.CONTRACT`` once per distinct legal card (cards that are equivalent from the
   viewer's side are solved once); the card with the best mean ``per_defender`` is played (the
-  declarer maximises it, a defender minimises it). Ties go to the heuristic bot's card.
+  declarer maximises it, a defender minimises it). Ties go to the heuristic bot's card. Each world is
+  solved only as far as that choice needs (``play.CardTable``): the leading class exactly, every other
+  class only "is it better here?" (one null-window search), and at the end whatever the choice still
+  depends on, so the card is the one every exact value would give, for less work.
 - **Kontra and the chain.** The same worlds, solved with and without each part raised one step: a
   part is raised when the mean gain beats a safety margin.
 - **Auction, talon, trump, give-up.** Candidate discards (a few per trump suit, and for no-trump bids)

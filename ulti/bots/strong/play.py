@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Protocol
 
 from ulti.bots.sampling import Knowledge, Sampler, World
-from ulti.bots.solver import Objective, Position, solve, values_after
+from ulti.bots.solver import Objective, Position, bounds_after, solve, values_after
 from ulti.bots.strong.hand import declarer_likelihood
 from ulti.bots.strong.settings import StrongSettings
 from ulti.engine.cards import FULL_DECK, POINT_CARDS, SUIT_MASKS, Card, CardSet, card_points, count, iter_cards
@@ -121,8 +122,203 @@ def equal_groups(cards: CardSet, trump: int, outstanding: CardSet, alone: CardSe
             groups.append(current)
     return groups
 
+
+@dataclass(frozen=True)
+class CardWork:
+    """The search work of one card decision: worlds solved, (class, world) values solved exactly, and
+    one-step searches ("is this class better here than the leading one?")."""
+
+    worlds: int
+    exact: int
+    probes: int
+    classes: int
+
+
+class WorldSolver(Protocol):
+    """The searches a card decision runs on its worlds (numbered in the order they were drawn), one
+    card per class of legal cards."""
+
+    def values(self, world: int, classes: list[int], guesses: list[int] | None) -> list[int]:
+        """The exact per_defender after each class's card in ``world`` (``guesses``: likely values)."""
+        ...
+
+    def bounds(self, world: int, classes: list[int], thresholds: list[int]) -> list[int]:
+        """Per class with threshold ``t``, a fail-soft bound ``r``: per_defender at least ``r`` when
+        ``r >= t``, at most ``r`` when ``r < t`` (``ulti.bots.solver.bounds_after``)."""
+        ...
+
+
+class SolvedWorlds:
+    """The bot's ``WorldSolver``: the solver positions of the drawn worlds and one card per class."""
+
+    def __init__(self, cards: list[Card]) -> None:
+        """Worlds to come, searched after each of ``cards`` (one per class)."""
+        self.cards = cards
+        self.positions: list[Position] = []
+
+    def add(self, pos: Position) -> int:
+        """Enter a world's position; its number."""
+        self.positions.append(pos)
+        return len(self.positions) - 1
+
+    def values(self, world: int, classes: list[int], guesses: list[int] | None) -> list[int]:
+        """``values_after`` in ``world`` for the cards of ``classes``."""
+        return values_after(self.positions[world], [self.cards[k] for k in classes], guesses)
+
+    def bounds(self, world: int, classes: list[int], thresholds: list[int]) -> list[int]:
+        """``bounds_after`` in ``world`` for the cards of ``classes``."""
+        return bounds_after(self.positions[world], [self.cards[k] for k in classes], list(thresholds))
+
+
+class CardTable:
+    """What a card decision knows of each class of legal cards in each world, in the deciding seat's
+    score (``sign`` × per_defender: the declarer maximises it, a defender minimises per_defender): an
+    exact value, or an upper bound (the class is no better there than the class it was compared with).
+
+    The choice is the full evaluation's: the class with the highest total over the worlds, the
+    heuristic's own class (``home``) among equals, else the first of the equals (the averages of the
+    full evaluation order the classes as the totals do: every class has the same worlds). A world is
+    entered either exactly (``add_exact``: every class solved, the reference) or lazily (``add_lazy``:
+    the leading class solved, every other class asked only whether it is better there, and solved only
+    if it is). ``settle`` then proves the choice from the bounds: the candidate's total is exact and no
+    other class's upper total can change the choice; where one could, its entries are solved exactly,
+    and so on until the proof holds. So the choice is identical to the one every exact value gives.
+    """
+
+    def __init__(self, classes: int, sign: int, solver: WorldSolver, home: int) -> None:
+        """An empty table of ``classes`` classes for a seat whose score is ``sign`` × per_defender, the
+        heuristic's card in class ``home``."""
+        self.sign = sign
+        self.home = home
+        self.solver = solver
+        #: per class, per world: the score if exact, else an upper bound on it
+        self.high: list[list[int]] = [[] for _ in range(classes)]
+        self.exact: list[list[bool]] = [[] for _ in range(classes)]
+        #: per class: its last exact per_defender (a guess for the next world's search)
+        self.last_exact: list[int | None] = [None] * classes
+        self.worlds = 0
+        self.exact_solves = 0
+        self.probes = 0
+
+    def _enter(self, entries: list[tuple[int, bool]]) -> None:
+        """Enter the next world: per class, (per_defender, True) when exact, else (r, False) with r a
+        bound saying the class is no better for the seat than r (at most r for the declarer, at least r
+        for a defender: the score at most ``sign`` × r either way)."""
+        for k, (value, exact) in enumerate(entries):
+            self.high[k].append(self.sign * value)
+            self.exact[k].append(exact)
+            if exact:
+                self.last_exact[k] = value
+                self.exact_solves += 1
+        self.worlds += 1
+
+    def add_exact(self, world: int) -> None:
+        """Enter ``world`` with every class solved exactly (one call: the positions share the search's
+        table; the classes' last values are tried first, the same values found faster)."""
+        classes = list(range(len(self.high)))
+        last = self.last_exact
+        guesses = None if any(g is None for g in last) else [g for g in last if g is not None]
+        values = self.solver.values(world, classes, guesses)
+        self._enter([(v, True) for v in values])
+
+    def add_lazy(self, world: int, pivot: int) -> None:
+        """Enter ``world`` solving ``pivot`` (the leading class) exactly and every other class only as far
+        as "is it better than the pivot here?" (one null-window search): those that are get solved."""
+        guess = self.last_exact[pivot]
+        value = self.solver.values(world, [pivot], None if guess is None else [guess])[0]
+        entries: list[tuple[int, bool]] = [(value, True)] * len(self.high)
+        others = [k for k in range(len(self.high)) if k != pivot]
+        # better than the pivot: above its value for the declarer (at least v + 1), below for a defender
+        threshold = value + 1 if self.sign > 0 else value
+        better: list[tuple[int, int]] = []
+        for k, r in zip(others, self.solver.bounds(world, others, [threshold] * len(others)), strict=True):
+            if (r >= threshold) == (self.sign > 0):
+                better.append((k, r))  # better here: the choice may need its exact value
+            else:
+                entries[k] = (r, False)
+        if better:
+            values = self.solver.values(world, [k for k, _ in better], [r for _, r in better])
+            for (k, _), v in zip(better, values, strict=True):
+                entries[k] = (v, True)
+        self.probes += len(others)
+        self._enter(entries)
+
+    def totals(self) -> list[int]:
+        """Per class, the upper bound on its total score (the total itself where every entry is exact)."""
+        return [sum(row) for row in self.high]
+
+    def candidate(self) -> int:
+        """The choice the current totals give: ``home`` among the best, else the first of the best."""
+        home = self.home
+        totals = self.totals()
+        best = max(totals)
+        if totals[home] == best:
+            return home
+        return totals.index(best)
+
+    def _open(self) -> tuple[int, list[int]]:
+        """The candidate, and the classes whose entries must be solved exactly before it is proven (the
+        candidate itself if any of its entries is a bound; else the classes whose upper totals could
+        still beat it, or tie it where a tie would change the choice)."""
+        home = self.home
+        chosen = self.candidate()
+        if not all(self.exact[chosen]):
+            return chosen, [chosen]
+        totals = self.totals()
+        mark = totals[chosen]
+        pending = []
+        for k, total in enumerate(totals):
+            if k == chosen:
+                continue
+            # a tie keeps the choice when it is the heuristic's class; else a tie with the heuristic's
+            # class or an earlier class would take the choice away
+            ties_win = chosen != home and (k == home or k < chosen)
+            if total > mark or (ties_win and total == mark):
+                pending.append(k)
+        return chosen, pending
+
+    def settle(self) -> None:
+        """Solve exactly the entries the choice depends on, until the bounds prove it."""
+        while True:
+            _, pending = self._open()
+            if not pending:
+                return
+            by_world: dict[int, list[int]] = {}
+            for k in pending:
+                for w, exact in enumerate(self.exact[k]):
+                    if not exact:
+                        by_world.setdefault(w, []).append(k)
+            # every pending class has a bound left (an all-exact class cannot beat an all-exact candidate
+            # chosen from the same totals); solving everything is the safe way out should that ever fail
+            if not by_world:  # pragma: no cover - see above
+                by_world = {w: list(range(len(self.high))) for w in range(self.worlds)}
+            for w, classes in by_world.items():
+                guesses = [self.sign * self.high[k][w] for k in classes]
+                for k, value in zip(classes, self.solver.values(w, classes, guesses), strict=True):
+                    self.high[k][w] = self.sign * value
+                    if not self.exact[k][w]:
+                        self.exact[k][w] = True
+                        self.exact_solves += 1
+
+    def decide(self) -> int:
+        """The chosen class (the table settled, or every entry exact: the bounds prove the choice)."""
+        chosen, pending = self._open()
+        assert not pending, "the card table is not settled"
+        return chosen
+
+    def work(self) -> CardWork:
+        """The work spent on this decision."""
+        return CardWork(self.worlds, self.exact_solves, self.probes, len(self.high))
+
+
 class StrongPlay(StrongSettings):
     """The strong bot's card play and kontra decisions."""
+
+    #: solve each world of a card decision only as far as the choice needs (``CardTable``); False: every
+    #: class exactly in every world (the reference: the same choice, more work)
+    lazy_cards = True
+    #: the table of the last card decision that solved worlds (its values and its work; None before any)
+    last_card_table: CardTable | None = None
 
     # ---------------------------------------------------------------- play
 
@@ -141,36 +337,36 @@ class StrongPlay(StrongSettings):
         heuristic = self.fallback.choose_card(view, ch)
         if len(groups) == 1:
             return heuristic
+        assert know.contract is not None
+        home = next(k for k, group in enumerate(groups) if heuristic in group)
         sampler = Sampler(know, self._likelihood(know))
         deadline = self.deadline(self.time_budget)
-        totals = [0.0] * len(groups)
-        n = 0
-        last: list[int] | None = None
-        while n < self.samples:
+        worlds = SolvedWorlds([group[0] for group in groups])
+        table = CardTable(len(groups), 1 if know.seat == know.declarer else -1, worlds, home)
+        # a no-trump contract is won or lost: its values come exact from one search step, nothing to save
+        lazy = self.lazy_cards and know.contract.has_trumps
+        pivot = home  # the heuristic's class leads until the worlds say otherwise
+        # the same worlds in the same order from the same rng either way: only the work differs
+        while table.worlds < self.samples:
             world = sampler.draw(self.rng)
             if world is None:
                 break
-            pos = position_of(know, world)
-            # one call per world: the groups' positions share the search's table, and the last world's
-            # values are tried first (the same values as value_after, found faster)
-            last = values_after(pos, [group[0] for group in groups], last)
-            for k, value in enumerate(last):
-                totals[k] += value
-            n += 1
-            if n < self.samples and self.over(deadline, "card play"):
+            w = worlds.add(position_of(know, world))
+            if lazy:
+                table.add_lazy(w, pivot)
+                pivot = table.candidate()
+            else:
+                table.add_exact(w)
+            if table.worlds < self.samples and self.over(deadline, "card play"):
                 break
-        if n == 0:
+        if table.worlds == 0:
             return heuristic
-        sign = 1 if know.seat == know.declarer else -1
-        scores = [sign * t / n for t in totals]
-        best = max(scores)
-        good = [g for g, s in zip(groups, scores, strict=True) if s >= best - 1e-9]
-        for group in good:
-            if heuristic in group:
-                return heuristic
-        # lowest card of the best class (cheapest to give)
-        group = good[0]
-        return group[0]
+        table.settle()
+        self.last_card_table = table
+        chosen = table.decide()
+        # a class's cards play alike in every world: the heuristic's own card if its class is chosen,
+        # else the class's lowest card (cheapest to give)
+        return heuristic if chosen == home else groups[chosen][0]
 
     def _kontra(self, know: Knowledge, ch: SeatChoices) -> tuple[Part, ...]:
         """The parts to raise one step now (empty: decline)."""
