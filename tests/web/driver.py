@@ -78,15 +78,18 @@ def click(page: Any, testid: str) -> bool:
     return True
 
 
-def act_randomly(page: Any, rng: random.Random, pass_weight: int = 6) -> bool:
+def act_randomly(page: Any, rng: random.Random, pass_weight: int = 6, snap: dict[str, Any] | None = None) -> bool:
     """If the page offers a choice, click a random legal one and return True; else False.
 
     After a deal, "Next deal" is the choice (a person has read the result).
 
     Only enabled buttons and non-dimmed cards are clicked. When two discards are asked for, two
-    random cards are selected first, then a random enabled bid.
+    random cards are selected first, then a random enabled bid. ``snap``: the snapshot to decide from
+    (default: a fresh one); a caller that checked a condition on a snapshot passes it, so that nothing
+    is clicked on a state it has not checked (a deal that ended meanwhile must not be clicked past).
     """
-    snap = snapshot(page)
+    if snap is None:
+        snap = snapshot(page)
     if snap["nextDeal"]:
         # the deal's result stays until each person clicks "Next deal"
         return click(page, "next-deal")
@@ -131,6 +134,6 @@ def play_until(page: Any, rng: random.Random, done: Any, timeout: float = 120.0)
         snap = snapshot(page)
         if done(snap):
             return
-        if not act_randomly(page, rng):
+        if not act_randomly(page, rng, snap=snap):
             time.sleep(0.03)
     raise AssertionError(f"timed out; last snapshot {snapshot(page)}")
