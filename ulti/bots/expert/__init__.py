@@ -15,14 +15,15 @@ in its card play and kontra decisions (its auction is the strong bot's):
   so the expert leaves them out;
 - **kontra**: a defender who raised a betli or a no-trump durchmars holds cards that beat it.
 
-Weighted worlds count for less than drawn ones, so the expert solves three times the strong bot's worlds
-per card decision (``EXPERT_SAMPLES``, 96; a kontra decision uses half as many, as the strong bot's does).
-Everything else (the solver, the auction) is the strong bot's; the level ``strong`` stays as the yardstick.
-Measured in card play, 400 duplicate deals, seed 2026 (``ulti arena --a expert --b strong --mode cards
---deals 400 --seed 2026 --workers 2``): at 96 worlds the expert +0.239 per deal, 95% interval [+0.050,
-+0.428] (betli, 48 deals: +0.76 [+0.02, +1.51]; ulti, 233 deals: +0.18 [-0.09, +0.45]); at 32 worlds it
-was +0.043 [-0.157, +0.242], no verdict, and with passes read too (``--a expert-passes``, 32 worlds)
--0.013 [-0.210, +0.185].
+The expert solves three times the strong bot's worlds per card decision (``EXPERT_SAMPLES``, 96; a kontra
+decision uses half as many, as the strong bot's does). Everything else (the solver, the auction) is the
+strong bot's; the level ``strong`` stays as the yardstick. Measured in card play, 400 duplicate deals, seed
+2026 (``ulti arena --a expert --b strong --mode cards --deals 400 --seed 2026 --workers 2``): at 96 worlds
+the expert +0.239 per deal, 95% interval [+0.050, +0.428] (betli, 48 deals: +0.76 [+0.02, +1.51]; ulti, 233
+deals: +0.18 [-0.09, +0.45]); at 32 worlds it was +0.043 [-0.157, +0.242], no verdict, and with passes read
+too (``--a expert-passes``, 32 worlds) -0.013 [-0.210, +0.185]. The lead is the worlds', not yet the
+evidence's: the strong bot itself at 96 worlds, in the same arena, leads the strong bot at 32 by +0.225
+[+0.022, +0.428].
 """
 
 from __future__ import annotations
@@ -47,9 +48,9 @@ _STRONG_BIDS = tuple(BIDS_BY_CODE[c] for c in ("N-B", "N-D", "M-SU", "H-SU") if 
 PASS_WEIGHT = 0.6
 #: How much a defender's kontra on a no-trump contract weighs against a world where it looks lost.
 KONTRA_WEIGHT = 0.5
-#: Worlds per card decision (the strong bot: 32). Weighted worlds need more of them: at 32 the evidence
-#: gained nothing measurable, at 96 the expert leads (module docstring); the strong bot's lazy card
-#: decision (issue 13) keeps 96 worlds within the expert's time targets.
+#: Worlds per card decision (the strong bot: 32). At 96 the expert leads the strong bot, mostly by the
+#: worlds themselves (module docstring); the strong bot's lazy card decision (issue 13) keeps 96 worlds
+#: within the expert's time targets. ``strong`` keeps 32: it is the fixed yardstick.
 EXPERT_SAMPLES = 96
 
 
