@@ -809,23 +809,25 @@ cdef inline int trick_start(Ctx* c, State* s, int* value, int* node_lo) noexcept
     cdef int d = c.declarer, obj = c.obj, remaining, total, lo, hi, lo2, hi2, wreq, needdef
     cdef int lead = s.leader == d
     node_lo[0] = -INF
-    if not (_opts & OPT_SURE):
-        if obj == OBJ_ULTI and not ((s.hands[d] >> c.trump7) & 1u):
+    # the plain checks, made with the sure-outcome proofs off too (``set_options(sure=False)``)
+    if obj == OBJ_ULTI and not ((s.hands[d] >> c.trump7) & 1u):
+        value[0] = 0
+        return 1
+    if obj == OBJ_POINTS:
+        if ((s.winners >> d) & 1) and s.dcards * c.card_value + c.marr >= c.threshold:
+            value[0] = 1
+            return 1
+        remaining = __builtin_popcount(c.points & (s.hands[0] | s.hands[1] | s.hands[2]))
+        if (s.dcards + remaining) * c.card_value + c.last_trick + c.marr < c.threshold:
             value[0] = 0
             return 1
-        if obj == OBJ_POINTS:
-            if ((s.winners >> d) & 1) and s.dcards * c.card_value + c.marr >= c.threshold:
-                value[0] = 1
-                return 1
-            remaining = __builtin_popcount(c.points & (s.hands[0] | s.hands[1] | s.hands[2]))
-            if (s.dcards + remaining) * c.card_value + c.last_trick + c.marr < c.threshold:
-                value[0] = 0
-                return 1
+    if not (_opts & OPT_SURE):
         if obj == OBJ_CONTRACT:
             contract_bounds(c, s, 0, 0, &lo, &hi)
             s.blo = lo
             s.bhi = hi
         return 0
+    # the sure-outcome proofs
     if obj == OBJ_BETLI:
         if no_holes(c, s) and (not lead or safe_lead_exists(c, s)):
             value[0] = 1
@@ -835,9 +837,6 @@ cdef inline int trick_start(Ctx* c, State* s, int* value, int* node_lo) noexcept
             value[0] = 1
             return 1
     elif obj == OBJ_ULTI:
-        if not ((s.hands[d] >> c.trump7) & 1u):
-            value[0] = 0
-            return 1
         if lead and declarer_takes_all(c, s):
             value[0] = 1
             return 1
@@ -845,13 +844,6 @@ cdef inline int trick_start(Ctx* c, State* s, int* value, int* node_lo) noexcept
             value[0] = 0
             return 1
     elif obj == OBJ_POINTS:
-        if ((s.winners >> d) & 1) and s.dcards * c.card_value + c.marr >= c.threshold:
-            value[0] = 1
-            return 1
-        remaining = __builtin_popcount(c.points & (s.hands[0] | s.hands[1] | s.hands[2]))
-        if (s.dcards + remaining) * c.card_value + c.last_trick + c.marr < c.threshold:
-            value[0] = 0
-            return 1
         if lead and declarer_takes_all(c, s):
             value[0] = 1  # every point left and the last trick: the check above failed
             return 1
