@@ -146,10 +146,7 @@ class RemoteBot:
 
     async def _follow_events(self) -> None:
         async with self.client.stream("GET", "/api/stream/event", timeout=httpx2.Timeout(30.0, read=None)) as response:
-            if response.status_code != 200:
-                await response.aread()
-                error = response.json().get("error", {})
-                raise BotApiError(response.status_code, error.get("code", "?"), error.get("message", ""))
+            await _check_stream(response)
             async for line in response.aiter_lines():
                 if not line:
                     continue  # keep-alive
@@ -194,10 +191,7 @@ class RemoteBot:
                     async with self.client.stream(
                         "GET", f"/api/bot/tables/{table}/stream", params=params, timeout=httpx2.Timeout(30.0, read=None)
                     ) as response:
-                        if response.status_code != 200:
-                            await response.aread()
-                            error = response.json().get("error", {})
-                            raise BotApiError(response.status_code, error.get("code", "?"), error.get("message", ""))
+                        await _check_stream(response)
                         async for line in response.aiter_lines():
                             if not line:
                                 continue
@@ -270,3 +264,11 @@ async def run_bot(server: str, token: str, level: str, upgrade: bool, record: st
     finally:
         await bot.close()
     return 0
+
+
+async def _check_stream(response: httpx2.Response) -> None:
+    """Raise ``BotApiError`` with the server's code if a stream was refused (any status but 200)."""
+    if response.status_code != 200:
+        await response.aread()
+        error = response.json().get("error", {})
+        raise BotApiError(response.status_code, error.get("code", "?"), error.get("message", ""))

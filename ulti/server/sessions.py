@@ -15,8 +15,9 @@ password change, deletion) closes its sockets in this process at once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from fastapi import Request
 
@@ -27,6 +28,8 @@ from ulti.server import auth
 from ulti.server.errors import CommandError
 from ulti.server.hubcore import Connection
 from ulti.store import EventStore
+
+_Part = TypeVar("_Part")
 
 UNAUTHORIZED = "no valid session: POST /api/session with your name first"
 
@@ -77,30 +80,28 @@ class SessionSockets:
         return len(ended)
 
 
+def _app_part(app: Any, name: str, make: Callable[[], _Part]) -> _Part:
+    """``app.state.<name>``, made by ``make()`` on first use (the app's store is ready by then)."""
+    part: _Part | None = getattr(app.state, name, None)
+    if part is None:
+        part = make()
+        setattr(app.state, name, part)
+    return part
+
+
 def accounts_of(app: Any) -> Accounts:
     """The app's account operations (made on first use over the app's store)."""
-    accounts: Accounts | None = getattr(app.state, "accounts", None)
-    if accounts is None:
-        store: EventStore = app.state.store
-        accounts = app.state.accounts = Accounts(store)
-    return accounts
+    return _app_part(app, "accounts", lambda: Accounts(app.state.store))
 
 
 def api_tokens_of(app: Any) -> ApiTokens:
     """The app's API token operations (made on first use over the app's store)."""
-    tokens: ApiTokens | None = getattr(app.state, "api_tokens", None)
-    if tokens is None:
-        store: EventStore = app.state.store
-        tokens = app.state.api_tokens = ApiTokens(store)
-    return tokens
+    return _app_part(app, "api_tokens", lambda: ApiTokens(app.state.store))
 
 
 def sockets_of(app: Any) -> SessionSockets:
     """The app's registry of account sockets."""
-    sockets: SessionSockets | None = getattr(app.state, "session_sockets", None)
-    if sockets is None:
-        sockets = app.state.session_sockets = SessionSockets()
-    return sockets
+    return _app_part(app, "session_sockets", SessionSockets)
 
 
 def token_of(request: Request) -> str | None:

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ulti.store.clock import now_ms
 from ulti.store.models import accounts, match_players, match_results, players, ratings
+from ulti.store.players import MatchSeat
 
 
 @dataclass(frozen=True)
@@ -46,16 +47,10 @@ Rater = Callable[[Sequence[SkillRow | None]], Sequence[RatingChange]]
 
 
 @dataclass(frozen=True)
-class SeatResult:
-    """One seat's line of a finished match (``match_players`` without what the store adds)."""
+class SeatResult(MatchSeat):
+    """One seat's line of a finished match to record (``match_players`` without what the store adds):
+    the seat as match pages show it, and what only the recording needs."""
 
-    seat: int
-    player_id: str
-    name: str
-    is_bot: bool
-    total: int
-    rank: int
-    left: bool
     won: bool
     stats: str  # JSON text
 
