@@ -5,7 +5,14 @@ from __future__ import annotations
 import random
 
 from ulti.bots.base import BOT_LEVELS, bot_for_level
-from ulti.bots.expert import AuctionEvidence, ExpertBot, PassReadingExpert, evidence_weight, read_evidence
+from ulti.bots.expert import (
+    EXPERT_SAMPLES,
+    AuctionEvidence,
+    ExpertBot,
+    PassReadingExpert,
+    evidence_weight,
+    read_evidence,
+)
 from ulti.bots.heuristic import HeuristicBot
 from ulti.bots.sampling import Knowledge, World, analyse
 from ulti.bots.strong import StrongBot
@@ -128,3 +135,8 @@ def test_expert_is_a_table_level() -> None:
     assert isinstance(bot_for_level("expert", random.Random(0)), ExpertBot)
     assert "expert-passes" not in BOT_LEVELS  # an arena-only variant
     assert isinstance(bot_for_level("expert-passes", random.Random(0)), PassReadingExpert)
+    # the expert works three times the strong bot's worlds; ``strong-96`` (arena only) is that work alone
+    expert, strong, wide = (bot_for_level(name, random.Random(0)) for name in ("expert", "strong", "strong-96"))
+    assert isinstance(expert, ExpertBot) and isinstance(strong, StrongBot) and isinstance(wide, StrongBot)
+    assert (expert.samples, strong.samples, wide.samples) == (EXPERT_SAMPLES, 32, EXPERT_SAMPLES)
+    assert "strong-96" not in BOT_LEVELS and not isinstance(wide, ExpertBot)

@@ -56,6 +56,13 @@ def _strong_fast(rng: random.Random) -> Bot:
     return StrongBot(rng, samples=8, auction_samples=4)
 
 
+def _strong_96(rng: random.Random) -> Bot:
+    from ulti.bots.expert import EXPERT_SAMPLES
+    from ulti.bots.strong import StrongBot
+
+    return StrongBot(rng, samples=EXPERT_SAMPLES)
+
+
 def _expert(rng: random.Random) -> Bot:
     from ulti.bots.expert import ExpertBot
 
@@ -87,6 +94,8 @@ LEVELS: dict[str, Level] = {
         Level("expert", _expert),
         Level("expert-passes", _expert_passes, at_tables=False),  # the expert reading passes too, for arenas
         Level("strong-fast", _strong_fast, at_tables=False),  # fewer samples, for arenas
+        # the expert's worlds without its evidence: what of the expert's lead the worlds alone give
+        Level("strong-96", _strong_96, at_tables=False),
     )
 }
 
@@ -95,8 +104,7 @@ BOT_LEVELS: tuple[str, ...] = tuple(name for name, level in LEVELS.items() if le
 
 
 def bot_for_level(level: str, rng: random.Random) -> Bot:
-    """A bot of ``level``: ``random``, ``heuristic``, ``strong``, ``expert`` or ``strong-fast`` (fewer
-    samples, for arenas)."""
+    """A bot of ``level``, any name of ``LEVELS`` (those with ``at_tables`` False are for arenas only)."""
     entry = LEVELS.get(level)
     if entry is None:
         names = list(LEVELS)

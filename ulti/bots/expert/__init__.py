@@ -22,8 +22,8 @@ strong bot's; the level ``strong`` stays as the yardstick. Measured in card play
 the expert +0.239 per deal, 95% interval [+0.050, +0.428] (betli, 48 deals: +0.76 [+0.02, +1.51]; ulti, 233
 deals: +0.18 [-0.09, +0.45]); at 32 worlds it was +0.043 [-0.157, +0.242], no verdict, and with passes read
 too (``--a expert-passes``, 32 worlds) -0.013 [-0.210, +0.185]. The lead is the worlds', not yet the
-evidence's: the strong bot itself at 96 worlds, in the same arena, leads the strong bot at 32 by +0.225
-[+0.022, +0.428].
+evidence's: the strong bot itself at 96 worlds (arena level ``strong-96``), in the same arena, leads the
+strong bot at 32 by +0.225 [+0.022, +0.428].
 """
 
 from __future__ import annotations
