@@ -1,8 +1,8 @@
 """The repository stands alone, and the engine installs without the server stack.
 
 A copy of the repository as a clone would hold it (nothing that .gitignore leaves out: no virtualenv,
-no compiled solver, no caches) is made in a temporary directory that has no ``../shared`` beside it.
-Then:
+no compiled solver, no caches) is made in a fresh temporary directory, with no other folder of the
+project beside it. Then:
 
 - ``pip install COPY`` (no extras) into a fresh virtualenv gives a working ``ulti score`` and
   ``python -m ulti --version``, and none of the server's packages;
