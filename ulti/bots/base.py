@@ -77,19 +77,22 @@ def _expert_passes(rng: random.Random) -> Bot:
 
 @dataclass(frozen=True)
 class Level:
-    """A bot level: its name, how to make its bot, and whether tables offer it (else arenas only)."""
+    """A bot level: its name, how to make its bot, whether tables offer it (else arenas only), and
+    whether it runs the compiled search (which holds the interpreter lock: a server runs such a bot in
+    another process, never on a thread beside its event loop)."""
 
     name: str
     make: Callable[[random.Random], Bot]
     at_tables: bool = True
+    searches: bool = True
 
 
 #: Every bot level by name: the one list of level names (tables, arenas and the command line read it).
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
-        Level("random", _random),
-        Level("heuristic", _heuristic),
+        Level("random", _random, searches=False),
+        Level("heuristic", _heuristic, searches=False),
         Level("strong", _strong),  # kept unchanged: the yardstick the expert is measured against
         Level("expert", _expert),
         Level("expert-passes", _expert_passes, at_tables=False),  # the expert reading passes too, for arenas
@@ -101,6 +104,12 @@ LEVELS: dict[str, Level] = {
 
 #: The levels a table may seat.
 BOT_LEVELS: tuple[str, ...] = tuple(name for name, level in LEVELS.items() if level.at_tables)
+
+
+def level_searches(level: str) -> bool:
+    """Whether a bot of ``level`` runs the compiled search (True for an unknown name: the safe side)."""
+    entry = LEVELS.get(level)
+    return entry is None or entry.searches
 
 
 def bot_for_level(level: str, rng: random.Random) -> Bot:

@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
+from ulti.bots.base import level_searches
 from ulti.server.actor import TableActor
 from ulti.server.auth import new_id
 from ulti.server.broadcast import Broadcast
@@ -123,8 +124,9 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         return self.cluster is not None
 
     def bot_executor(self, level: str) -> Executor:
-        """Threads for quick bots; worker processes for the strong bot, whose compiled search holds the GIL."""
-        return self.process_executor() if level.startswith("strong") else self.executor
+        """Threads for quick bots; worker processes for the bots whose compiled search holds the GIL
+        (strong, expert: ``ulti.bots.base.Level.searches``)."""
+        return self.process_executor() if level_searches(level) else self.executor
 
     def action_stored(self, by: str) -> None:
         """Count a stored action."""
