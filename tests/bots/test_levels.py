@@ -11,6 +11,7 @@ import pytest
 
 from ulti.bots.base import LEVELS, level_searches
 from ulti.server.hub import Hub
+from ulti.server.inputs import BadInput, clean_name
 
 # A fresh interpreter: the level's bot decides the opening bid of a seeded deal; the compiled
 # search shows up in sys.modules only if the bot ran it.
@@ -50,3 +51,11 @@ def test_a_server_runs_every_searching_bot_in_its_worker_processes() -> None:
     finally:
         threads.shutdown()
         processes.shutdown()
+
+
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_no_player_may_take_the_name_of_a_bot_level(level: str) -> None:
+    for name in (f"Bot {level}", f"BOT · {level.upper()} 2", f"bot-{level}"):
+        with pytest.raises(BadInput, match="reserved"):
+            clean_name(name)
+    assert clean_name(f"{level.capitalize()} Anna") == f"{level.capitalize()} Anna"  # the word alone is free

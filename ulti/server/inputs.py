@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from ulti.bots.base import LEVELS
 from ulti.engine.cards import card_label, card_str
 from ulti.server.errors import CommandError
 
@@ -35,7 +36,7 @@ _CARD_WORDS = {card_str(c) for c in range(32)} | {card_label(c) for c in range(3
 }
 #: names no player may take: they would read as the server, a bot or a removed account
 RESERVED_NAMES = ("bot", "server", "system", "admin", "moderator", "deleted player", "ulti",
-                  *(f"bot {level}" for level in ("random", "heuristic", "strong")))
+                  *(f"bot {level}" for level in LEVELS))
 # Letters that look alike across scripts (Cyrillic and Greek capitals and small letters that render
 # like Latin ones) and digits that read as letters: two names equal after this map read the same.
 _LOOKALIKES = str.maketrans(
