@@ -47,8 +47,9 @@ class OldDeal(Deal):
         seat = self.to_move if not self.in_chain else self.leader
         return legal_cards(self.hands[seat], self.led_suit(), self.top_card(), self.trump, self.held_seven(seat))
 
-    def choices(self, seat: int) -> Choices:
-        """Everything ``seat`` may do now, with the reason for each card it may not play."""
+    def choices(self, seat: int, reasons: bool = True) -> Choices:
+        """Everything ``seat`` may do now, with the reason for each card it may not play (always: the
+        old path had no ``reasons`` switch; the reasons are extra, never wrong)."""
         ch = Choices(seat)
         if self.phase is Phase.AUCTION:
             if seat != self.to_move:

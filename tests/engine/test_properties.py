@@ -265,6 +265,22 @@ def test_every_deal_ends_and_someone_can_always_act(seed: int, dealer: int) -> N
 
 @PROPERTY
 @given(seed=SEEDS, dealer=DEALERS)
+def test_choices_without_reasons_are_the_choices_less_their_reasons(seed: int, dealer: int) -> None:
+    def check(deal: Deal) -> None:
+        for seat in range(3):
+            full, bare = deal.choices(seat), deal.choices(seat, reasons=False)
+            assert not bare.refused_rules and not bare.refused_args
+            if full.cards:  # every card of the hand not offered has its reason in the full choices
+                unplayable = deal.hands[seat] & ~full.cards
+                assert set(full.refused_rules) == set(full.refused_args) == set(iter_cards(unplayable))
+            full.refused_rules, full.refused_args = {}, {}
+            assert bare == full
+
+    play_out(new_deal(seed, dealer), random.Random(seed), check)
+
+
+@PROPERTY
+@given(seed=SEEDS, dealer=DEALERS)
 def test_scores_sum_to_zero_and_match_per_defender(seed: int, dealer: int) -> None:
     deal = random_finished_deal(seed, dealer)
     assert deal.result is not None

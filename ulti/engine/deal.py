@@ -228,8 +228,9 @@ class Deal(DealViews):
         self._legal_hand, self._legal = hand, legal
         return legal
 
-    def choices(self, seat: int) -> Choices:
-        """Everything ``seat`` may do now, with the reason for each card it may not play."""
+    def choices(self, seat: int, reasons: bool = True) -> Choices:
+        """Everything ``seat`` may do now, with the reason for each card it may not play (without the
+        reasons if ``reasons`` is False: a server asking only whether the seat may act needs none)."""
         ch = Choices(seat)
         if self.phase is Phase.AUCTION:
             if seat != self.to_move:
@@ -252,6 +253,8 @@ class Deal(DealViews):
                 hand = self.hands[seat]
                 led, top, seven = self._led, self._top, self.held_seven(seat)
                 ch.cards = self._legal_for(seat, hand)
+                if not reasons:
+                    return ch
                 for card, (refusal, args) in refusals(hand, led, top, self.trump, seven).items():
                     ch.refused_rules[card] = refusal.value
                     ch.refused_args[card] = args

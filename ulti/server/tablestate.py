@@ -493,7 +493,7 @@ class TableState:
         deal = self.deal
         if self.status != "playing" or deal is None or deal.is_over:
             raise CommandError("no_deal", "no deal is in progress at this table")
-        if not deal.choices(seat).any():
+        if not deal.choices(seat, reasons=False).any():
             raise CommandError("not_your_turn", f"it is not seat {seat}'s turn", params={"seat": seat})
         if deal.in_chain and isinstance(payload, dict) and payload.get("action") == "play":
             raise CommandError(
