@@ -77,8 +77,12 @@ def visible_to(deal: Deal, seat: int | None, handled: Handled) -> CardSet:
 
 def check_views(deal: Deal, handled: Handled) -> None:
     """No view names a card its viewer may not see; the spectator sees no hand before the end."""
-    for seat in (0, 1, 2, None):
+    order: list[int | None] = [0, 1, 2, None]
+    random.Random(len(deal.history)).shuffle(order)  # the first viewer of a moment builds the shared part
+    for seat in order:
         view = deal.view(seat)
+        # the shared-part view is exactly the seat's own view, serialised
+        assert view == deal.seat_view(seat).to_json(), f"view({seat}) in {deal!r}"
         hidden = FULL_DECK & ~visible_to(deal, seat, handled)
         leaked = codes_in(view) & {card_str(c) for c in iter_cards(hidden)}
         assert not leaked, f"view({seat}) shows {sorted(leaked)} in {deal!r}"

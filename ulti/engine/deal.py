@@ -147,6 +147,7 @@ class Deal(DealViews):
         self._played: list[PlayedTrick] = []  # self.tricks as views show them
         self._marriages: SeatMarriages | None = None  # once all three seats have announced
         self._tally: tuple[tuple[int, int, int], PointsTally | None] = ((-1, -1, -1), None)  # (its play counts, tally)
+        self._view_json = None
 
     # ------------------------------------------------------------------ construction helpers
 
@@ -188,6 +189,7 @@ class Deal(DealViews):
         other._log_cache = {}
         other._plain_log = []
         other._played = []
+        other._view_json = None
         return other
 
     # ------------------------------------------------------------------ queries

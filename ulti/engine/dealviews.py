@@ -31,6 +31,8 @@ from ulti.engine.view import (
     PointsTally,
     SeatMarriages,
     SeatView,
+    card_codes,
+    entries_json,
 )
 
 _NO_MARRIAGES: SeatMarriages = (None, None, None)
@@ -58,6 +60,8 @@ class DealViews(KontraChain):
     choices: Callable[[int], Choices]
     # what views share, extended as the deal goes (see _public_log and seat_view)
     _log_cache: dict[tuple[int | None, bool], tuple[list[LogEntry], CardSet]]
+    #: the spectator's wire view and the moment it shows (actions applied, phase): see ``view``
+    _view_json: tuple[tuple[int, Phase], dict[str, Any]] | None
     _plain_log: list[LogEntry]  # the log as a seat that did not act sees it
     _played: list[PlayedTrick]  # self.tricks as views show them
     _marriages: SeatMarriages | None  # once all three seats have announced
@@ -226,5 +230,29 @@ class DealViews(KontraChain):
         )
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """``seat_view(seat)`` as JSON: the wire form (docs/protocol.md §10, the table view's ``deal``)."""
-        return self.seat_view(seat).to_json()
+        """``seat_view(seat)`` as JSON: the wire form (docs/protocol.md §10, the table view's ``deal``).
+
+        A server builds the views of every watcher after every action, and most of a view is the same
+        for all of them: the spectator's view is built once per moment and each seat's is a copy with
+        the seat's own parts put in (its hand, its log with its own discards, the talon it laid away,
+        its choices). tests/engine/test_views.py holds it equal to ``seat_view(seat).to_json()``.
+        The dicts inside are shared between viewers: read them, never change them.
+        """
+        moment = (len(self.history), self.phase)
+        cached = self._view_json
+        if cached is None or cached[0] != moment:
+            cached = self._view_json = (moment, self.seat_view(None).to_json())
+        view = dict(cached[1])
+        if seat is None:
+            return view
+        view["seat"] = seat
+        done = self.phase is Phase.DONE
+        if not (done or self.hands_open()):  # else the spectator's view shows every hand already
+            view["hands"] = {str(seat): card_codes(self.hands[seat])}
+        view["log"] = entries_json(self._public_log(seat))
+        talon = self.talon
+        if talon and seat == self.talon_by and not done:  # once it is over, everybody sees it
+            view["talon"] = card_codes(talon)
+        choices = self.choices(seat)
+        view["choices"] = choices.freeze().to_json() if choices.any() else None
+        return view

@@ -14,7 +14,7 @@ the deal keeps for its views (each builds its JSON once; ``to_json()`` shares th
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
@@ -149,6 +149,11 @@ class LogEntry:
 
 #: ``LogEntry.to_json`` and ``PlayedTrick.to_json`` at C speed, for whole logs and trick lists.
 _SHARED_JSON = attrgetter("_json")
+
+
+def entries_json(entries: Iterable[LogEntry]) -> list[dict[str, Any]]:
+    """The wire form of log entries: each entry's shared dict (``LogEntry.to_json``), in a new list."""
+    return list(map(_SHARED_JSON, entries))
 
 # ---------------------------------------------------------------------------------------- the state
 
