@@ -93,11 +93,13 @@ class Broadcast(HubCore):
         table_id = source.table_id
         views: dict[int | None, dict[str, Any]] = {}
         patches: dict[tuple[int | None, int], dict[str, Any]] = {}
+        table: dict[str, Any] | None = None  # the table part: one for all the views of this moment
         for conn in self.connections.watching(table_id):
             seat = state.seat_of(conn.player_id)
             view = views.get(seat)
             if view is None:
-                view = views[seat] = self.table_view(source, seat)
+                view = views[seat] = self.table_view(source, seat, table)
+                table = view["table"]
             base = conn.base if conn.patches else None
             if base is not None and base["table"]["table_id"] == table_id:
                 patch = patches.get((seat, id(base)))
@@ -119,16 +121,22 @@ class Broadcast(HubCore):
                         if conn.patches:
                             conn.base = view
 
-    def table_view(self, source: TableSource, seat: int | None) -> dict[str, Any]:
-        """The table's view for ``seat`` with who is connected and the move deadline."""
+    def table_view(
+        self, source: TableSource, seat: int | None, table: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The table's view for ``seat`` with who is connected and the move deadline.
+
+        ``table``: the table part of another view of this moment (it is the same for every viewer).
+        """
         view = source.state.view(seat)
-        seats, present = source.state.seats, source.present
-        # the state's summary is shared by its views (read-only): the connected flags go on a copy
-        table = dict(view["table"])
-        table["seats"] = [
-            {**seat_view, "connected": (i in present) if seats[i].kind == "player" else None}
-            for i, seat_view in enumerate(table["seats"])
-        ]
+        if table is None:
+            seats, present = source.state.seats, source.present
+            # the state's summary is shared by its views (read-only): the connected flags go on a copy
+            table = dict(view["table"])
+            table["seats"] = [
+                {**seat_view, "connected": (i in present) if seats[i].kind == "player" else None}
+                for i, seat_view in enumerate(table["seats"])
+            ]
         view["table"] = table
         view["deadline"] = source.deadline
         return view
