@@ -39,6 +39,7 @@ check: $(STAMP)
 ## bench: engine, solver, bot (strong and expert decision times, the expert's evidence), deal analysis and hint, server, account (Argon2id login), player page and duplicate event figures (medians and ratios; load runs on 1 and 3 processes)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.engine_bench
+	$(BIN)/python -m benchmarks.view_bench
 	$(BIN)/python -m benchmarks.load_bench --tables 50 200 --seconds 20
 	$(BIN)/python -m benchmarks.load_bench --tables 200 --seconds 20 --processes 1 3
 	$(BIN)/python -m benchmarks.load_bench --tables 50 --seconds 15 --think 0 --processes 0 --rounds 3
