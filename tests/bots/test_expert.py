@@ -12,15 +12,17 @@ from ulti.bots.expert import (
     PassReadingExpert,
     evidence_weight,
     read_evidence,
+    weighted_by_evidence,
 )
 from ulti.bots.heuristic import HeuristicBot
 from ulti.bots.sampling import Knowledge, World, analyse
-from ulti.bots.strong import StrongBot
+from ulti.bots.strong import StrongBot, declarer_weight
 from ulti.engine.actions import Kind
 from ulti.engine.cards import CardSet, mask_of, parse_card
 from ulti.engine.contracts import parse_bid
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
+from ulti.engine.view import LogEntry
 
 
 def _know(declarer: int = 0) -> Knowledge:
@@ -140,3 +142,19 @@ def test_expert_is_a_table_level() -> None:
     assert isinstance(expert, ExpertBot) and isinstance(strong, StrongBot) and isinstance(wide, StrongBot)
     assert (expert.samples, strong.samples, wide.samples) == (EXPERT_SAMPLES, 32, EXPERT_SAMPLES)
     assert "strong-96" not in BOT_LEVELS and not isinstance(wide, ExpertBot)
+
+
+def test_the_expert_weighting_is_the_strong_one_times_the_evidence() -> None:
+    know = _know(declarer=1)  # seat 0 defends a minor Simple game of seat 1
+    base = declarer_weight(know)
+    assert base is not None
+    world = _world(HIGH_HAND, BETLI_HAND)
+    bid = LogEntry(seat=2, action=Kind.BID, bid=parse_bid("N-B"))
+    # no other seat's bid, kontra (or, by default, pass) in the log: the strong weighting itself
+    assert weighted_by_evidence(base, (), know) is base
+    assert weighted_by_evidence(None, (), know) is None
+    weight = weighted_by_evidence(base, (bid,), know)
+    evidence = read_evidence((bid,), 0, 1)
+    assert weight is not None and weight(world) == evidence_weight(evidence, know, world) * base(world)
+    unweighted = weighted_by_evidence(None, (bid,), know)
+    assert unweighted is not None and unweighted(world) == evidence_weight(evidence, know, world)

@@ -11,7 +11,8 @@ from ulti.bots.base import bot_for_level
 from ulti.bots.heuristic import HeuristicBot
 from ulti.bots.random_bot import random_legal_action
 from ulti.bots.sampling import TALON, Sampler, analyse, forbidden_after, world_to_deal
-from ulti.bots.strong import StrongBot
+from ulti.bots.strong import GIVE_UP, StrongBot, choose_class, kontra_samples, trump_choice
+from ulti.bots.strong.auction import GIVE_UP_MARGIN
 from ulti.engine.actions import Kind
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
@@ -190,3 +191,19 @@ def test_strength_is_fixed_work_and_the_time_budget_only_a_counted_safety_stop()
     # a budget already spent fires at every decision with more than one world to solve, and is counted
     _, stops = _play_out(small(-1.0, -1.0), 3)
     assert stops > 0
+
+
+def test_the_decision_rules_the_coach_shares_with_the_bot() -> None:
+    # a card: the best total, the heuristic's class (home) among equals, else the first of the best
+    assert choose_class([3.0, 5.0, 5.0], home=2) == 2
+    assert choose_class([3.0, 5.0, 5.0], home=0) == 1
+    assert choose_class([-1.0], home=0) == 0
+    # the trump: the best total (the first of equals); the give-up only below it by more than its margin
+    assert trump_choice([4.0, 8.0, 8.0], 4, may_give_up=True) == 1
+    n = 4
+    just_below = (GIVE_UP - GIVE_UP_MARGIN) * n - 0.5
+    assert trump_choice([just_below, just_below - 1, -40.0], n, may_give_up=True) is None
+    assert trump_choice([just_below, just_below - 1, -40.0], n, may_give_up=False) == 0
+    assert trump_choice([GIVE_UP * n - 0.5, -40.0, -40.0], n, may_give_up=True) == 0  # within the margin: plays
+    # a kontra step: half the card decision's worlds, at least 4
+    assert (kontra_samples(32), kontra_samples(96), kontra_samples(6)) == (16, 48, 4)

@@ -1,10 +1,17 @@
 """The coach of learner tables: a hint priced from the asking seat's own view, and short lessons.
 
 ``hint(view)`` never sees a hidden card: it reads only the seat's view (the server hands it
-``Deal.seat_view(seat)``), exactly as a bot does. In the play it prices every legal alternative the
-strong bot's way (``ulti.analysis.pricing``) and names the best one, which is the strong bot's choice;
-in the auction it asks the strong bot for its action and, for a bid, estimates the chance of making it
-by solving sampled worlds at the start of play.
+``Deal.seat_view(seat)``), exactly as a bot does. Its advice is the **expert bot's** (``ulti.bots.expert``,
+the top level). In the play (a card, a kontra step, the trump) it prices every legal alternative
+(``ulti.analysis.pricing``) on the worlds the expert draws for that decision: weighted as the expert weighs
+them (the strong bot's weighting times the evidence of the other seats' bids and kontra, ``expert_weight``),
+as many as it solves (``EXPERT_SAMPLES`` for a card, half as many for a kontra step, its auction worlds
+for the trump), drawn from the hint's rng (``hint_rng``) in the order the bot draws them. It names the
+alternative the expert's own rules choose from those values (``choose_class``, ``kontra_raises``,
+``trump_choice``): the action ``ExpertBot(hint_rng(seed))`` takes from the view, since that bot draws the
+same worlds and solves them to the same values. In the auction it asks the expert (whose auction is the
+strong bot's) for its action and, for a bid, estimates the chance of making it by solving sampled worlds
+at the start of play.
 
 ``noted_bot_action(level, view, seed)`` is a built-in bot's action with, for a bid, the bot's own reason
 (the bidding log of learner tables shows it): the strong bot's share of its simulated deals in which the
@@ -18,28 +25,35 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ulti.analysis.pricing import price_view
+from ulti.analysis.pricing import DECLINE, GIVE_UP_KEY, Priced, card_groups, kontra_key, price_view
 from ulti.bots.base import bot_for_level
+from ulti.bots.expert import EXPERT_SAMPLES, ExpertBot, expert_weight
 from ulti.bots.heuristic import HeuristicBot, trump_strength
 from ulti.bots.sampling import Sampler, analyse
 from ulti.bots.solver import Position
-from ulti.bots.strong import StrongBot, solve_value
+from ulti.bots.strong import choose_class, kontra_samples, solve_value, trump_choice
 from ulti.bots.strong.auction import StrongAuction
 from ulti.engine.actions import Action, Kind
-from ulti.engine.cards import SUIT_LETTERS, CardSet
+from ulti.engine.cards import SUIT_LETTERS, CardSet, card_str
 from ulti.engine.contracts import Bid
 from ulti.engine.phase import Phase
 from ulti.engine.play import NO_TRUMP
 from ulti.engine.record import action_to_json
 from ulti.engine.view import SeatView
 
-#: Worlds of a card hint: a hint answers while the player waits (benchmarks/analysis_bench.py).
-HINT_WORLDS = 32
+#: Worlds of a card hint (a kontra hint: half as many, ``kontra_samples``): the expert bot's own
+#: (``EXPERT_SAMPLES``, 96), so the hint names the expert's card. A hint answers while the player waits,
+#: so it must stay within a second: measured on 200 play decisions of 30 deals, one core (``python -m
+#: benchmarks.analysis_bench --hints-only --deals 30 --hints 200``), 96 worlds answer in 8 ms median,
+#: 270 ms at the 95th percentile, 0.9 s at most (the strong bot's 32 worlds, the hint before the expert
+#: level: 2, 87 and 446 ms). Drawing the expert's weighted worlds is a good part of the slow hints: the
+#: evidence accepts few of the worlds drawn. Kontra hints alone (65, 48 worlds): 73 ms median, 0.3 s p95.
+HINT_WORLDS = EXPERT_SAMPLES
 #: Worlds for a bid's chance of being made.
 CHANCE_WORLDS = 24
 
 
-def _kontra_first(view: SeatView) -> bool:
+def kontra_first(view: SeatView) -> bool:
     """Whether the seat decides its kontra step before its card now (as the bots do)."""
     ch = view.choices
     if ch is None or ch.kontra is None:
@@ -75,8 +89,17 @@ def bid_chance(view: SeatView, bid: Bid, discard: tuple[int, int] | None, n: int
     return sum(1 for v in values[best] if v > 0) / len(worlds)
 
 
+def hint_rng(seed: str | int) -> random.Random:
+    """The rng of the hint asked with ``seed``: the same hint for the same view and seed; an ``ExpertBot``
+    drawing from an rng made so takes the action the hint names."""
+    return random.Random(f"ulti-hint:{seed}")
+
+
 def _auction_hint(view: SeatView, rng: random.Random) -> dict[str, Any]:
-    bot = StrongBot(rng, auction_samples=4)  # fixed work: the same hint for the same view and seed
+    # the expert's auction (the strong bot's) with its own auction worlds: fixed work, so the same hint for
+    # the same view and seed. Measured on 40 auction decisions of 30 deals, one core: 54 ms median, 190 ms
+    # at the 95th percentile, 0.63 s at most (4 worlds, the coach's before: 35, 175 and 605 ms)
+    bot = ExpertBot(rng)
     action: Action = bot.act(view)
     out: dict[str, Any] = {"kind": "bid", "action": action_to_json(action), "values": {}, "chance": None}
     if action.kind is Kind.BID and action.bid is not None:
@@ -87,24 +110,60 @@ def _auction_hint(view: SeatView, rng: random.Random) -> dict[str, Any]:
     return out
 
 
+def expert_choice(bot: ExpertBot, view: SeatView, priced: Priced) -> str:
+    """The key of the alternative ``bot`` chooses by its own rules from the values of ``priced`` (priced from
+    ``view`` on the worlds the bot draws): for a card, the class of equal cards with the best total (the
+    heuristic's card's class among equals: ``choose_class``), named by the heuristic's card or the class's
+    first card; for a kontra step, the parts whose mean gain beats the bot's margins (``kontra_raises``);
+    for the trump, the best suit unless the give-up is better by its margin (``trump_choice``)."""
+    ch = view.choices
+    assert ch is not None
+    know = analyse(view)
+    if priced.kind == "play":
+        groups = card_groups(ch.cards, know)
+        heuristic = bot.fallback.choose_card(view, ch)
+        home = next(k for k, group in enumerate(groups) if heuristic in group)
+        chosen = choose_class([sum(priced.samples[card_str(group[0])]) for group in groups], home)
+        return card_str(heuristic if chosen == home else groups[chosen][0])
+    if priced.kind == "kontra":
+        assert ch.kontra is not None
+        sign = 1 if know.seat == know.declarer else -1  # the priced values are the seat's: per_defender again
+        base = sign * sum(priced.samples[DECLINE])
+        raised = [sign * sum(priced.samples[kontra_key((part,))]) for part in ch.kontra.parts]
+        return kontra_key(bot.kontra_raises(know, ch, base, raised, priced.worlds))
+    totals = [sum(priced.samples[SUIT_LETTERS[t]]) for t in ch.trumps]
+    choice = trump_choice(totals, priced.worlds, ch.may_give_up)
+    return GIVE_UP_KEY if choice is None else SUIT_LETTERS[ch.trumps[choice]]
+
+
 def hint(view: SeatView, worlds: int = HINT_WORLDS, seed: str | int = 0) -> dict[str, Any] | None:
-    """The coach's hint for the seat of ``view`` now (None when it has nothing to decide).
+    """The coach's hint for the seat of ``view`` now (None when it has nothing to decide): the expert bot's.
 
     Play, kontra and trump: ``{"kind", "best", "values": {alternative: mean value}, "worlds"}`` in the
-    seat's own points per defender, ``best`` being the strong bot's choice; auction: ``{"kind": "bid",
-    "action", "best", "chance"}`` with the strong bot's action and, for a bid, its estimated chance.
+    seat's own points per defender, priced on the worlds the expert bot draws (its weighting; ``worlds`` for
+    a card, ``kontra_samples(worlds)`` for a kontra step, its auction worlds for the trump), ``best`` being
+    the expert's choice (``expert_choice``: the action of ``ExpertBot(hint_rng(seed), samples=worlds)``);
+    auction: ``{"kind": "bid", "action", "best", "chance"}`` with the expert's action and, for a bid, its
+    estimated chance.
     """
     if view.seat is None or view.choices is None:
         return None
-    rng = random.Random(f"ulti-hint:{seed}")
+    rng = hint_rng(seed)
     if view.phase is Phase.AUCTION:
         return _auction_hint(view, rng)
-    kind = Kind.KONTRA if _kontra_first(view) else Kind.PLAY
-    priced = price_view(view, worlds, rng, kind=kind)
+    bot = ExpertBot(rng, samples=worlds)  # its settings and rules; the worlds come from ``rng`` as its own would
+    kind = Kind.KONTRA if kontra_first(view) else Kind.PLAY
+    if view.phase is Phase.TRUMP:
+        n = bot.auction_samples
+    elif kind is Kind.KONTRA:
+        n = kontra_samples(bot.samples)
+    else:
+        n = bot.samples
+    priced = price_view(view, n, rng, kind=kind, weighting=expert_weight)
     if priced is None:
         return None
     values = {key: round(v, 3) + 0.0 for key, v in priced.means().items()}
-    return {"kind": priced.kind, "best": priced.best(), "values": values, "worlds": priced.worlds}
+    return {"kind": priced.kind, "best": expert_choice(bot, view, priced), "values": values, "worlds": priced.worlds}
 
 
 def lessons(analysis: dict[str, Any], count: int = 3, seats: Sequence[int] = (0, 1, 2)) -> list[dict[str, Any]]:

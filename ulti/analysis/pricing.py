@@ -3,7 +3,10 @@
 The method is the strong bot's (``ulti.bots.strong``): the seat's view is read into ``Knowledge``
 (``ulti.bots.sampling.analyse``), worlds consistent with it are drawn (the bid weighs a defender's
 worlds by how plausible the declarer's hand is, as the bot does), each world is solved exactly
-(``ulti.bots.solver``) once per alternative, and the values are averaged. Every value is in the
+(``ulti.bots.solver``) once per alternative, and the values are averaged. The worlds of a card or
+kontra decision may be weighted another bot's way instead (``Weighting``: the coach weighs them the
+expert bot's way, ``ulti.bots.expert.expert_weight``); the trump and the discard, decided before any
+card, are drawn unweighted, as every bot draws them. Every value is in the
 seat's **own points per defender**: the declarer's ``per_defender`` for the declarer, its negation for
 a defender (a defender's own score is exactly ``-per_defender``; the declarer's is twice it, counted
 here per defender so that the seats' costs are on one scale).
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ulti.bots.sampling import Knowledge, Sampler, World, analyse
@@ -41,6 +45,17 @@ from ulti.engine.view import SeatView
 #: Worlds sampled per decision by default: enough for a cost's sampling error to be a fraction of a
 #: point on most decisions, and a whole deal's analysis within seconds on one core (benchmarks/analysis_bench.py).
 DEFAULT_WORLDS = 64
+
+#: How the worlds of a card or kontra decision are weighted: from the deciding seat's view and what it
+#: knows (``analyse(view)``), the likelihood each drawn world is accepted with (None: every world alike).
+Weighting = Callable[[SeatView, Knowledge], Callable[[World], float] | None]
+
+
+def strong_weight(view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
+    """The strong bot's weighting (the default): a defender weighs each world by how well the declarer's
+    hand fits the contract (``declarer_weight``); the declarer takes every world alike."""
+    return declarer_weight(know)
+
 
 #: The key of declining a kontra step.
 DECLINE = "none"
@@ -119,17 +134,20 @@ def card_groups(legal: CardSet, know: Knowledge) -> list[list[Card]]:
     return equal_groups(legal, know.trump, FULL_DECK & ~know.hand & ~know.played)
 
 
-def _worlds(know: Knowledge, n: int, rng: random.Random) -> list[World]:
-    sampler = Sampler(know, declarer_weight(know))
+def _worlds(view: SeatView, know: Knowledge, n: int, rng: random.Random, weighting: Weighting) -> list[World]:
+    sampler = Sampler(know, weighting(view, know))
     return sampler.draw_many(rng, n)
 
 
-def price_cards(view: SeatView, legal: CardSet, n: int, rng: random.Random) -> Priced | None:
-    """Every legal card of the seat on turn valued over ``n`` worlds (None if no world fits its view)."""
+def price_cards(
+    view: SeatView, legal: CardSet, n: int, rng: random.Random, weighting: Weighting = strong_weight
+) -> Priced | None:
+    """Every legal card of the seat on turn valued over ``n`` worlds drawn with ``weighting`` (None if no
+    world fits its view)."""
     know = analyse(view)
     sign = 1 if know.seat == know.declarer else -1
     groups = card_groups(legal, know)
-    worlds = _worlds(know, n, rng)
+    worlds = _worlds(view, know, n, rng, weighting)
     if not worlds:
         return None
     per_group: list[list[float]] = [[] for _ in groups]
@@ -145,15 +163,18 @@ def price_cards(view: SeatView, legal: CardSet, n: int, rng: random.Random) -> P
     return Priced("play", samples, len(worlds))
 
 
-def price_kontra(view: SeatView, parts: tuple[Part, ...], n: int, rng: random.Random) -> Priced | None:
-    """Declining and every non-empty subset of ``parts`` raised one step, valued over ``n`` worlds.
+def price_kontra(
+    view: SeatView, parts: tuple[Part, ...], n: int, rng: random.Random, weighting: Weighting = strong_weight
+) -> Priced | None:
+    """Declining and every non-empty subset of ``parts`` raised one step, valued over ``n`` worlds drawn
+    with ``weighting``.
 
     The raise is priced as the multipliers it leaves standing: the solver cannot foresee a later step
     of the chain, so a raise is valued as if the opponents let it stand.
     """
     know = analyse(view)
     sign = 1 if know.seat == know.declarer else -1
-    worlds = _worlds(know, n, rng)
+    worlds = _worlds(view, know, n, rng, weighting)
     if not worlds:
         return None
     subsets: list[tuple[Part, ...]] = [()]
@@ -174,10 +195,11 @@ def price_kontra(view: SeatView, parts: tuple[Part, ...], n: int, rng: random.Ra
 def price_trump(
     view: SeatView, trumps: tuple[int, ...], may_give_up: bool, n: int, rng: random.Random
 ) -> Priced | None:
-    """Each trump suit the declarer may name (and the give-up when allowed), valued over ``n`` worlds."""
+    """Each trump suit the declarer may name (and the give-up when allowed), valued over ``n`` worlds,
+    drawn unweighted as the bots draw them (the declarer has nothing to weigh them by: ``declarer_weight``)."""
     know = analyse(view)
     assert know.contract is not None
-    worlds = _worlds(know, n, rng)
+    worlds = Sampler(know).draw_many(rng, n)
     if not worlds:
         return None
     samples: dict[str, list[float]] = {SUIT_LETTERS[t]: [] for t in trumps}
@@ -274,14 +296,21 @@ def price_discards(
 
 
 def price_view(
-    view: SeatView, n: int, rng: random.Random, *, kind: Kind | None = None, legal_cards: CardSet | None = None
+    view: SeatView,
+    n: int,
+    rng: random.Random,
+    *,
+    kind: Kind | None = None,
+    legal_cards: CardSet | None = None,
+    weighting: Weighting = strong_weight,
 ) -> Priced | None:
     """Price what the viewer may do now (its ``choices``): its trump, a kontra step, or its cards.
 
     ``kind`` picks the decision when a defender at trick 1 may both say kontra and play (default: the
     kontra step while one is offered, as the bots decide it first). ``legal_cards`` overrides the view's
     cards (a record may close the kontra chain with the trick-2 lead, when a live view offers only the
-    chain's steps). None in the auction and when the seat has nothing to decide.
+    chain's steps). ``weighting`` weighs the worlds of a card or kontra decision (default: the strong
+    bot's; the trump's are unweighted). None in the auction and when the seat has nothing to decide.
     """
     ch = view.choices
     if view.phase is Phase.TRUMP and ch is not None and ch.trumps:
@@ -289,8 +318,8 @@ def price_view(
     if view.phase is not Phase.PLAY:
         return None
     if kind is not Kind.PLAY and ch is not None and ch.kontra is not None:
-        return price_kontra(view, ch.kontra.parts, n, rng)
+        return price_kontra(view, ch.kontra.parts, n, rng, weighting)
     cards = legal_cards if legal_cards is not None else (ch.cards if ch is not None else 0)
     if cards and kind is not Kind.KONTRA:
-        return price_cards(view, cards, n, rng)
+        return price_cards(view, cards, n, rng, weighting)
     return None

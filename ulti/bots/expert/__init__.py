@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ulti.bots.sampling import Knowledge, World
-from ulti.bots.strong import StrongBot, declarer_likelihood
+from ulti.bots.strong import StrongBot, declarer_likelihood, declarer_weight
 from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import CardSet
 from ulti.engine.contracts import BIDS_BY_CODE, Bid
@@ -118,6 +118,37 @@ def evidence_weight(evidence: AuctionEvidence, know: Knowledge, world: World) ->
     return w
 
 
+def weighted_by_evidence(
+    base: Callable[[World], float] | None,
+    log: Sequence[LogEntry],
+    know: Knowledge,
+    *,
+    read_passes: bool = False,
+) -> Callable[[World], float] | None:
+    """The likelihood ``base`` (None: every world alike) times the evidence of ``log`` about the hands of
+    the seats other than ``know.seat`` (``evidence_weight``; passes only with ``read_passes``); ``base``
+    itself when the log holds no such evidence."""
+    evidence = read_evidence(log, know.seat, know.declarer)
+    if not read_passes:
+        evidence = AuctionEvidence(evidence.bids, {}, evidence.kontra_against)
+    if not evidence.bids and not evidence.passes and not evidence.kontra_against:
+        return base
+
+    def weight(world: World) -> float:
+        w = evidence_weight(evidence, know, world)
+        return w * base(world) if base is not None else w
+
+    return weight
+
+
+def expert_weight(view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
+    """The likelihood the expert bot accepts each sampled world of its card play and kontra with, for the
+    seat of ``view`` (``know = analyse(view)``): the strong bot's (``declarer_weight``) times the evidence of
+    the other seats' bids and kontra in ``view.log``; None when neither says anything (every world alike).
+    The coach prices its hints on worlds weighted so (``ulti.analysis.coach``)."""
+    return weighted_by_evidence(declarer_weight(know), view.log, know)
+
+
 class ExpertBot(StrongBot):
     """The strong bot, with worlds weighted by the other seats' bids and kontra (passes: ``read_passes``),
     and three times its worlds per card decision (``EXPERT_SAMPLES``)."""
@@ -138,18 +169,7 @@ class ExpertBot(StrongBot):
         return super().act(view)
 
     def _likelihood(self, know: Knowledge) -> Callable[[World], float] | None:
-        base = super()._likelihood(know)
-        evidence = read_evidence(self._log, know.seat, know.declarer)
-        if not self.read_passes:
-            evidence = AuctionEvidence(evidence.bids, {}, evidence.kontra_against)
-        if not evidence.bids and not evidence.passes and not evidence.kontra_against:
-            return base
-
-        def weight(world: World) -> float:
-            w = evidence_weight(evidence, know, world)
-            return w * base(world) if base is not None else w
-
-        return weight
+        return weighted_by_evidence(super()._likelihood(know), self._log, know, read_passes=self.read_passes)
 
 
 class PassReadingExpert(ExpertBot):
@@ -158,4 +178,13 @@ class PassReadingExpert(ExpertBot):
     read_passes = True
 
 
-__all__ = ["AuctionEvidence", "ExpertBot", "PassReadingExpert", "evidence_weight", "read_evidence"]
+__all__ = [
+    "EXPERT_SAMPLES",
+    "AuctionEvidence",
+    "ExpertBot",
+    "PassReadingExpert",
+    "evidence_weight",
+    "expert_weight",
+    "read_evidence",
+    "weighted_by_evidence",
+]

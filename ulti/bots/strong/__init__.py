@@ -33,9 +33,18 @@ from __future__ import annotations
 
 from ulti.bots.base import seat_and_choices
 from ulti.bots.sampling import analyse
-from ulti.bots.strong.auction import GIVE_UP, StrongAuction
+from ulti.bots.strong.auction import GIVE_UP, StrongAuction, trump_choice
 from ulti.bots.strong.hand import declarer_likelihood, discard_options, durchmars_losers, plausible_bids
-from ulti.bots.strong.play import StrongPlay, declarer_weight, equal_groups, position_of, solve_value, value_after
+from ulti.bots.strong.play import (
+    StrongPlay,
+    choose_class,
+    declarer_weight,
+    equal_groups,
+    kontra_samples,
+    position_of,
+    solve_value,
+    value_after,
+)
 from ulti.bots.strong.settings import StrongSettings
 from ulti.engine import actions as act
 from ulti.engine.actions import Action, Kind
@@ -70,13 +79,16 @@ __all__ = [
     "GIVE_UP",
     "StrongBot",
     "StrongSettings",
+    "choose_class",
     "declarer_likelihood",
     "declarer_weight",
     "discard_options",
     "durchmars_losers",
     "equal_groups",
+    "kontra_samples",
     "plausible_bids",
     "position_of",
     "solve_value",
+    "trump_choice",
     "value_after",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ulti.bots.heuristic import trump_strength
@@ -20,6 +21,18 @@ from ulti.engine.view import SeatChoices
 
 #: Value the declarer gets from a give-up, per defender (docs/rules.md §2.2).
 GIVE_UP = -2
+#: How much worse than the give-up (per defender) the best trump's mean must be before the bot gives up.
+GIVE_UP_MARGIN = 0.25
+
+
+def trump_choice(totals: Sequence[float], n: int, may_give_up: bool) -> int | None:
+    """The index in ``totals`` of the trump the bot names, from each trump's total value (per_defender)
+    over ``n`` worlds: the best total (the first of equals); None to give up instead (when ``may_give_up``
+    and the best mean is below the give-up by more than ``GIVE_UP_MARGIN``)."""
+    best = max(range(len(totals)), key=lambda k: totals[k])
+    if may_give_up and n > 0 and totals[best] / n < GIVE_UP - GIVE_UP_MARGIN:
+        return None
+    return best
 
 
 @dataclass(frozen=True)
@@ -60,10 +73,10 @@ class StrongAuction(StrongSettings):
         if n == 0:
             best = max(suits, key=lambda s: trump_strength(know.hand, s))
             return act.trump(seat, best)
-        best = max(suits, key=lambda s: totals[s])
-        if ch.may_give_up and totals[best] / n < GIVE_UP - 0.25:
+        choice = trump_choice(totals, n, ch.may_give_up)
+        if choice is None:
             return act.give_up(seat)
-        return act.trump(seat, best)
+        return act.trump(seat, suits[choice])
 
     # ---------------------------------------------------------------- auction
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -121,6 +121,22 @@ def equal_groups(cards: CardSet, trump: int, outstanding: CardSet, alone: CardSe
         if current:
             groups.append(current)
     return groups
+
+
+def choose_class(totals: Sequence[float], home: int) -> int:
+    """The class of legal cards a card decision chooses from each class's total score over its worlds
+    (the deciding seat's own score): the class ``home`` (the heuristic's card's) among the best, else the
+    first of the best."""
+    best = max(totals)
+    if totals[home] == best:
+        return home
+    return list(totals).index(best)
+
+
+def kontra_samples(samples: int) -> int:
+    """The worlds of a kontra decision of a bot that solves ``samples`` worlds per card decision: half
+    as many (each is solved once per part, and once without a raise), at least 4."""
+    return max(4, samples // 2)
 
 
 @dataclass(frozen=True)
@@ -249,12 +265,7 @@ class CardTable:
 
     def candidate(self) -> int:
         """The choice the current totals give: ``home`` among the best, else the first of the best."""
-        home = self.home
-        totals = self.totals()
-        best = max(totals)
-        if totals[home] == best:
-            return home
-        return totals.index(best)
+        return choose_class(self.totals(), self.home)
 
     def _open(self) -> tuple[int, list[int]]:
         """The candidate, and the classes whose entries must be solved exactly before it is proven (the
@@ -372,16 +383,12 @@ class StrongPlay(StrongSettings):
         """The parts to raise one step now (empty: decline)."""
         assert know.contract is not None and ch.kontra is not None
         parts = list(ch.kontra.parts)
-        # the opponents' own raises are evidence the sampling cannot see: later steps need more certainty
-        level = KONTRA_STEP_NAMES.index(ch.kontra.step)
-        margin = self.kontra_margin if level == 1 else self.chain_margin if level == 2 else self.late_chain_margin
-        declarer_side = know.seat == know.declarer
         sampler = Sampler(know, self._likelihood(know))
         deadline = self.deadline(self.time_budget)
         base_total = 0.0
         raised_total = [0.0] * len(parts)
         n = 0
-        worlds = max(4, self.samples // 2)
+        worlds = kontra_samples(self.samples)
         while n < worlds:
             world = sampler.draw(self.rng)
             if world is None:
@@ -395,11 +402,24 @@ class StrongPlay(StrongSettings):
             n += 1
             if n < worlds and self.over(deadline, "kontra"):
                 break
+        return self.kontra_raises(know, ch, base_total, raised_total, n)
+
+    def kontra_raises(
+        self, know: Knowledge, ch: SeatChoices, base_total: float, raised_totals: Sequence[float], n: int
+    ) -> tuple[Part, ...]:
+        """The parts of ``ch.kontra`` the bot raises one step, from ``n`` worlds' total contract value
+        (per_defender) as it stands (``base_total``) and with each part raised alone (``raised_totals``, in
+        the offer's order): a part whose mean gain for the seat beats a safety margin times its stake."""
+        assert know.contract is not None and ch.kontra is not None
         if n == 0:
             return ()
+        # the opponents' own raises are evidence the sampling cannot see: later steps need more certainty
+        level = KONTRA_STEP_NAMES.index(ch.kontra.step)
+        margin = self.kontra_margin if level == 1 else self.chain_margin if level == 2 else self.late_chain_margin
+        declarer_side = know.seat == know.declarer
         chosen = []
-        for k, part in enumerate(parts):
-            gain = (raised_total[k] - base_total) / n
+        for k, part in enumerate(ch.kontra.parts):
+            gain = (raised_totals[k] - base_total) / n
             if not declarer_side:
                 gain = -gain
             stake = know.contract.part_value(part) * know.multipliers.get(part, 1)

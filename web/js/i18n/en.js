@@ -287,7 +287,7 @@ export const en = {
   "an.match.progress": "{done} of {total} deals analysed so far",
   "an.match.decisions": "Decisions",
   "hint.button": "Hint",
-  "hint.title": "The strong bot suggests {best}",
+  "hint.title": "The expert bot suggests {best}",
   "hint.chance": "made in {n}% of simulated deals",
   // rules
   "rules.title": "Rules of Ulti",

@@ -280,7 +280,7 @@ export const hu = {
   "an.match.progress": "Eddig {done} leosztás elemezve a {total}-ból",
   "an.match.decisions": "Döntések",
   "hint.button": "Tipp",
-  "hint.title": "Az erős gép javaslata: {best}",
+  "hint.title": "A mester gép javaslata: {best}",
   "hint.chance": "a szimulált leosztások {n}%-ában teljesül",
   "rules.title": "Az ulti szabályai",
   // chat

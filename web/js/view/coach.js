@@ -1,4 +1,4 @@
-// The coach of learner tables (docs/protocol.md §22.4): the hint button and its answer (the strong
+// The coach of learner tables (docs/protocol.md §22.4): the hint button and its answer (the expert
 // bot's choice, the value of each alternative as a bar chart, or in the auction its bid and chance),
 // and after each deal the link to its analysis with the deal's three costliest decisions as lessons; at
 // the end of the match each seat's accuracy over it.
