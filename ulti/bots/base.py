@@ -69,6 +69,12 @@ def _expert(rng: random.Random) -> Bot:
     return ExpertBot(rng)
 
 
+def _expert_auction24(rng: random.Random) -> Bot:
+    from ulti.bots.expert import ExpertBot
+
+    return ExpertBot(rng, auction_samples=24)
+
+
 def _expert_passes(rng: random.Random) -> Bot:
     from ulti.bots.expert import PassReadingExpert
 
@@ -96,6 +102,8 @@ LEVELS: dict[str, Level] = {
         Level("strong", _strong),  # kept unchanged: the yardstick the expert is measured against
         Level("expert", _expert),
         Level("expert-passes", _expert_passes, at_tables=False),  # the expert reading passes too, for arenas
+        # the expert with three times the worlds per valued bid and discard (24), for arenas
+        Level("expert-auction24", _expert_auction24, at_tables=False),
         Level("strong-fast", _strong_fast, at_tables=False),  # fewer samples, for arenas
         # the expert's worlds without its evidence: what of the expert's lead the worlds alone give
         Level("strong-96", _strong_96, at_tables=False),
