@@ -55,7 +55,8 @@ def test_a_server_runs_every_searching_bot_in_its_worker_processes() -> None:
 
 @pytest.mark.parametrize("level", sorted(LEVELS))
 def test_no_player_may_take_the_name_of_a_bot_level(level: str) -> None:
-    for name in (f"Bot {level}", f"BOT · {level.upper()} 2", f"bot-{level}"):
+    # numbered as the server numbers a level's bots, "3" included (a name's key reads 3 as e)
+    for name in (f"Bot {level}", f"BOT · {level.upper()} 2", f"Bot · {level} 3", f"bot-{level} #15"):
         with pytest.raises(BadInput, match="reserved"):
             clean_name(name)
     assert clean_name(f"{level.capitalize()} Anna") == f"{level.capitalize()} Anna"  # the word alone is free

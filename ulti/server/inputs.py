@@ -147,9 +147,18 @@ def clean_name(value: object) -> str:
     ):
         raise BadInput("bad_name", "name must not read as a card (no card codes such as KS or suit symbols)")
     key = name_key(name)
-    if key in _RESERVED_KEYS or (key.rstrip("0123456789") in _RESERVED_KEYS and key.startswith("bot")):
+    if key in _RESERVED_KEYS or (key.startswith("bot") and _numbered_bot(name)):
         raise BadInput("bad_name", "that name is reserved (it reads as a bot, the server or a removed player)")
     return name
+
+
+def _numbered_bot(name: str) -> bool:
+    """Whether ``name`` is a reserved bot name with a number after it ("Bot · strong 2"). The number
+    is cut from the name, not from its key: the key reads some digits as letters (3 as e)."""
+    return name_key(_TRAILING_NUMBER.sub("", name)) in _RESERVED_KEYS
+
+
+_TRAILING_NUMBER = re.compile(r"[\W_]*\d+$")
 
 
 def name_key(name: str) -> str:
