@@ -75,6 +75,12 @@ def _expert_auction24(rng: random.Random) -> Bot:
     return ExpertBot(rng, auction_samples=24)
 
 
+def _expert_scaled(rng: random.Random) -> Bot:
+    from ulti.bots.expert import ScaledExpert
+
+    return ScaledExpert(rng)
+
+
 def _expert_passes(rng: random.Random) -> Bot:
     from ulti.bots.expert import PassReadingExpert
 
@@ -104,6 +110,8 @@ LEVELS: dict[str, Level] = {
         Level("expert-passes", _expert_passes, at_tables=False),  # the expert reading passes too, for arenas
         # the expert with three times the worlds per valued bid and discard (24), for arenas
         Level("expert-auction24", _expert_auction24, at_tables=False),
+        # the expert with its evidence's likelihood scaled before rejection sampling, for arenas
+        Level("expert-scaled", _expert_scaled, at_tables=False),
         Level("strong-fast", _strong_fast, at_tables=False),  # fewer samples, for arenas
         # the expert's worlds without its evidence: what of the expert's lead the worlds alone give
         Level("strong-96", _strong_96, at_tables=False),

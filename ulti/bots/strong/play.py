@@ -328,6 +328,9 @@ class StrongPlay(StrongSettings):
     #: solve each world of a card decision only as far as the choice needs (``CardTable``); False: every
     #: class exactly in every world (the reference: the same choice, more work)
     lazy_cards = True
+    #: draw the worlds of card and kontra decisions with the likelihood scaled to its largest value
+    #: (``Sampler(..., scaled=True)``); the strong bot does not (it is the fixed yardstick)
+    scaled_likelihood = False
     #: the table of the last card decision that solved worlds (its values and its work; None before any)
     last_card_table: CardTable | None = None
 
@@ -350,7 +353,7 @@ class StrongPlay(StrongSettings):
             return heuristic
         assert know.contract is not None
         home = next(k for k, group in enumerate(groups) if heuristic in group)
-        sampler = Sampler(know, self._likelihood(know))
+        sampler = Sampler(know, self._likelihood(know), scaled=self.scaled_likelihood)
         deadline = self.deadline(self.time_budget)
         worlds = SolvedWorlds([group[0] for group in groups])
         table = CardTable(len(groups), 1 if know.seat == know.declarer else -1, worlds, home)
@@ -383,7 +386,7 @@ class StrongPlay(StrongSettings):
         """The parts to raise one step now (empty: decline)."""
         assert know.contract is not None and ch.kontra is not None
         parts = list(ch.kontra.parts)
-        sampler = Sampler(know, self._likelihood(know))
+        sampler = Sampler(know, self._likelihood(know), scaled=self.scaled_likelihood)
         deadline = self.deadline(self.time_budget)
         base_total = 0.0
         raised_total = [0.0] * len(parts)
