@@ -280,7 +280,7 @@ def main() -> None:
                 f"throughput {_ratio(runs, ceilings, 'actions_per_s'):.2f}x the ceiling's, "
                 f"p99 {_ratio(runs, ceilings, 'p99_ms'):.1f}x the ceiling's"
             )
-            print(_half_ceiling_budget(runs, bare["actions_per_s"]))
+            print(_half_ceiling_budget(runs, bare["actions_per_s"], max(processes, 1)))
 
 
 def _per_action(r: dict[str, float]) -> str:
@@ -289,12 +289,13 @@ def _per_action(r: dict[str, float]) -> str:
     return f"server {r['cpu_servers'] * per:.0f} us, generator {r['cpu_generator'] * per:.0f} us"
 
 
-def _half_ceiling_budget(runs: list[dict[str, float]], ceiling: float) -> str:
+def _half_ceiling_budget(runs: list[dict[str, float]], ceiling: float, processes: int) -> str:
     """What carrying half the ceiling's throughput would leave per action, against what the game used.
 
     At ``T = ceiling / 2`` actions per second the machine's cores give ``CORES / T`` seconds of CPU per
-    action to the server and the load generator together, and the server (one interpreter: one core
-    at most for its Python) ``1 / T``. The game's figures are the medians of its runs' CPU per action.
+    action to the servers and the load generator together, and ``processes`` server processes (one
+    interpreter each: one core at most for its Python) ``processes / T``. The game's figures are the
+    medians of its runs' CPU per action.
     """
     target = ceiling / 2
     if not target:
@@ -302,9 +303,11 @@ def _half_ceiling_budget(runs: list[dict[str, float]], ceiling: float) -> str:
     per = [1e6 / r["actions_per_s"] for r in runs if r["actions_per_s"]]
     server = statistics.median(r["cpu_servers"] * p for r, p in zip(runs, per, strict=True))
     generator = statistics.median(r["cpu_generator"] * p for r, p in zip(runs, per, strict=True))
+    servers = "the server" if processes == 1 else f"the {processes} servers"
     return (
         f"{'':34s} half the ceiling ({target:.0f} actions/s) leaves {1e6 * CORES / target:.0f} us of CPU per action on "
-        f"{CORES} cores, the server at most {1e6 / target:.0f} us; the game used server {server:.0f} us + "
+        f"{CORES} cores, {servers} at most {1e6 * min(processes, CORES) / target:.0f} us; "
+        f"the game used server {server:.0f} us + "
         f"generator {generator:.0f} us = {server + generator:.0f} us"
     )
 
