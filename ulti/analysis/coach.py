@@ -128,9 +128,9 @@ def expert_choice(bot: ExpertBot, view: SeatView, priced: Priced) -> str:
     if priced.kind == "kontra":
         assert ch.kontra is not None
         sign = 1 if know.seat == know.declarer else -1  # the priced values are the seat's: per_defender again
-        base = sign * sum(priced.samples[DECLINE])
-        raised = [sign * sum(priced.samples[kontra_key((part,))]) for part in ch.kontra.parts]
-        return kontra_key(bot.kontra_raises(know, ch, base, raised, priced.worlds))
+        base = [sign * value for value in priced.samples[DECLINE]]
+        raised = [[sign * value for value in priced.samples[kontra_key((part,))]] for part in ch.kontra.parts]
+        return kontra_key(bot.kontra_raises(know, ch, base, raised))
     totals = [sum(priced.samples[SUIT_LETTERS[t]]) for t in ch.trumps]
     choice = trump_choice(totals, priced.worlds, ch.may_give_up)
     return GIVE_UP_KEY if choice is None else SUIT_LETTERS[ch.trumps[choice]]

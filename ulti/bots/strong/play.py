@@ -388,44 +388,46 @@ class StrongPlay(StrongSettings):
         parts = list(ch.kontra.parts)
         sampler = Sampler(know, self._likelihood(know), scaled=self.scaled_likelihood)
         deadline = self.deadline(self.time_budget)
-        base_total = 0.0
-        raised_total = [0.0] * len(parts)
-        n = 0
+        base: list[float] = []
+        raised: list[list[float]] = [[] for _ in parts]
         worlds = kontra_samples(self.samples)
-        while n < worlds:
+        while len(base) < worlds:
             world = sampler.draw(self.rng)
             if world is None:
                 break
             pos = position_of(know, world)
-            base_total += solve_value(pos)
+            base.append(solve_value(pos))
             for k, part in enumerate(parts):
                 mult = dict(know.multipliers)
                 mult[part] = mult.get(part, 1) * 2
-                raised_total[k] += solve_value(replace(pos, multipliers=mult))
-            n += 1
-            if n < worlds and self.over(deadline, "kontra"):
+                raised[k].append(solve_value(replace(pos, multipliers=mult)))
+            if len(base) < worlds and self.over(deadline, "kontra"):
                 break
-        return self.kontra_raises(know, ch, base_total, raised_total, n)
+        return self.kontra_raises(know, ch, base, raised)
 
     def kontra_raises(
-        self, know: Knowledge, ch: SeatChoices, base_total: float, raised_totals: Sequence[float], n: int
+        self, know: Knowledge, ch: SeatChoices, base: Sequence[float], raised: Sequence[Sequence[float]]
     ) -> tuple[Part, ...]:
-        """The parts of ``ch.kontra`` the bot raises one step, from ``n`` worlds' total contract value
-        (per_defender) as it stands (``base_total``) and with each part raised alone (``raised_totals``, in
-        the offer's order): a part whose mean gain for the seat beats a safety margin times its stake."""
+        """The parts of ``ch.kontra`` the bot raises one step, from each world's contract value (per_defender,
+        the declarer's side) as it stands (``base``) and with each part raised alone (``raised``, in the
+        offer's order, one value per world each): a part whose gain for the seat (``raise_gain``) beats a
+        safety margin times its stake."""
         assert know.contract is not None and ch.kontra is not None
-        if n == 0:
+        if not base:
             return ()
         # the opponents' own raises are evidence the sampling cannot see: later steps need more certainty
         level = KONTRA_STEP_NAMES.index(ch.kontra.step)
         margin = self.kontra_margin if level == 1 else self.chain_margin if level == 2 else self.late_chain_margin
-        declarer_side = know.seat == know.declarer
         chosen = []
         for k, part in enumerate(ch.kontra.parts):
-            gain = (raised_totals[k] - base_total) / n
-            if not declarer_side:
-                gain = -gain
             stake = know.contract.part_value(part) * know.multipliers.get(part, 1)
-            if gain > margin * stake:
+            if self.raise_gain(know, part, base, raised[k]) > margin * stake:
                 chosen.append(part)
         return tuple(chosen)
+
+    def raise_gain(self, know: Knowledge, part: Part, base: Sequence[float], raised: Sequence[float]) -> float:
+        """The seat's mean gain per world from raising ``part`` one step, the worlds' values (per_defender,
+        the declarer's side) as they stand (``base``) and with the part raised (``raised``): the raise is
+        valued as if the opponents let it stand."""
+        gain = (sum(raised) - sum(base)) / len(base)
+        return gain if know.seat == know.declarer else -gain

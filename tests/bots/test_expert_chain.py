@@ -1,0 +1,118 @@
+"""The expert's kontra chain: a defender's raise valued with the declarer's answer in view, and the
+declarer's raises left unanswered."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ulti.bots.expert import ANSWERED_RAISE_LOSS, ExpertBot, chain_gain
+from ulti.bots.sampling import Knowledge, analyse
+from ulti.bots.strong import StrongBot
+from ulti.bots.strong.play import StrongPlay
+from ulti.engine.actions import Kind
+from ulti.engine.contracts import Part
+from ulti.engine.deal import Deal
+from ulti.engine.record import deal_from_record
+from ulti.engine.view import SeatView
+
+#: An arena deal (expert against strong, seed 2026, set 1): seat 1 declares H-SU (hearts simple and ulti),
+#: seat 2 says kontra on both, the declarer answers rekontra on both after trick 1, and seat 2 is to say
+#: whether it raises again. The declarer made both parts; the expert of the arena raised the simple game to
+#: szubkontra (x8) and, answered with hirskontra, on to x64.
+REKONTRA_ANSWERED: dict[str, object] = {
+    "format": "ulti-deal/1",
+    "rules": "ulti-rules/1",
+    "dealer": 2,
+    "hands": [
+        ["7C", "TC", "QC", "TS", "JS", "QS", "KS", "AS", "TD", "7H", "JH", "QH"],
+        ["KC", "8S", "7D", "8D", "9D", "QD", "KD", "AD", "8H", "AH"],
+        ["8C", "9C", "JC", "AC", "7S", "9S", "JD", "9H", "TH", "KH"],
+    ],
+    "actions": [
+        {"seat": 0, "action": "bid", "bid": "M-S", "discard": ["7H", "JH"]},
+        {"seat": 1, "action": "take"},
+        {"seat": 1, "action": "bid", "bid": "H-SU", "discard": ["KC", "8S"]},
+        {"seat": 2, "action": "pass"},
+        {"seat": 0, "action": "pass"},
+        {"seat": 1, "action": "pass"},
+        {"seat": 1, "action": "play", "card": "AH"},
+        {"seat": 2, "action": "kontra", "parts": ["simple", "ulti"]},
+        {"seat": 2, "action": "play", "card": "9H"},
+        {"seat": 0, "action": "play", "card": "QH"},
+        {"seat": 1, "action": "kontra", "parts": ["simple", "ulti"]},
+    ],
+}
+
+
+class PlainChainExpert(ExpertBot):
+    """The expert with the strong bot's chain: a raise valued as if the opponents let it stand, and the
+    declarer's raises answered like any other."""
+
+    answers_declarer = True
+
+    def raise_gain(self, know: Knowledge, part: Part, base: Sequence[float], raised: Sequence[float]) -> float:
+        return StrongPlay.raise_gain(self, know, part, base, raised)
+
+
+def _szubkontra_view() -> SeatView:
+    deal: Deal = deal_from_record(REKONTRA_ANSWERED)
+    assert deal.to_move == 2
+    view = deal.seat_view(2)
+    assert view.choices is not None and view.choices.kontra is not None
+    assert view.choices.kontra.step == "szubkontra"
+    return view
+
+
+values = st.lists(st.integers(-64, 64).map(float), min_size=1, max_size=12)
+
+
+@given(values, values)
+def test_chain_gain_never_beats_the_plain_gain(base: list[float], raised: list[float]) -> None:
+    """The declarer's answer only counts against a defender's raise."""
+    raised = (raised * len(base))[: len(base)]
+    plain = -(sum(raised) - sum(base)) / len(base)
+    assert chain_gain(base, raised) <= plain + 1e-9
+
+
+def test_chain_gain_counts_the_declarers_answer_in_the_worlds_it_wins() -> None:
+    # two worlds the defenders win by 2 each, one the declarer wins by 2: plain (2 + 2 - 2) / 3
+    base, raised = [0.0, 0.0, 0.0], [-2.0, -2.0, 2.0]
+    assert chain_gain(base, raised) == (2 + 2 - ANSWERED_RAISE_LOSS * 2) / 3
+    # a world where raising changes nothing counts as no gain
+    assert chain_gain([1.0, 1.0], [1.0, -1.0]) == 1.0
+
+
+def test_the_expert_values_a_first_kontra_with_the_declarers_answer_in_view() -> None:
+    """At the first kontra the declarer has raised nothing: the answer in view is the whole difference."""
+    deal: Deal = deal_from_record(REKONTRA_ANSWERED)
+    know = analyse(deal.seat_view(2))
+    base, raised = [0.0, 0.0, 0.0, 0.0], [-2.0, -2.0, -2.0, 2.0]
+    expert = ExpertBot(random.Random(0)).raise_gain(know, Part.SIMPLE, base, raised)
+    strong = StrongBot(random.Random(0)).raise_gain(know, Part.SIMPLE, base, raised)
+    assert strong == 1.0 and expert == 0.0
+
+
+def test_an_expert_defender_does_not_answer_a_rekontra() -> None:
+    """The arena deal above: valued as if the declarer let the raise stand, and with its answer in view
+    but allowed to answer, the expert raises the simple game again; it does not answer the rekontra."""
+    view = _szubkontra_view()
+    for seed in range(3):
+        plain = PlainChainExpert(random.Random(seed)).act(view)
+        expert = ExpertBot(random.Random(seed)).act(view)
+        assert plain.kind is Kind.KONTRA and Part.SIMPLE in (plain.parts or ()), (seed, plain)
+        assert expert.kind is Kind.KONTRA and expert.parts == (), (seed, expert)
+
+
+def test_the_declarers_raise_is_valued_as_the_strong_bot_values_it() -> None:
+    """The declarer's raises won their part 91-98% of the time in the arena: the expert keeps their rule."""
+    deal: Deal = deal_from_record({**REKONTRA_ANSWERED, "actions": REKONTRA_ANSWERED["actions"][:-1]})  # type: ignore[index]
+    assert deal.to_move == 1
+    know = analyse(deal.seat_view(1))
+    base, raised = [0.0, 0.0, 0.0], [-3.0, 2.0, 2.0]
+    expert = ExpertBot(random.Random(0)).raise_gain(know, Part.SIMPLE, base, raised)
+    strong = StrongBot(random.Random(0)).raise_gain(know, Part.SIMPLE, base, raised)
+    assert expert == strong == 1 / 3
