@@ -9,9 +9,11 @@ from collections.abc import Sequence
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ulti.bots.expert import ANSWERED_RAISE_LOSS, ExpertBot, chain_gain
+from ulti.analysis.coach import hint, hint_rng
+from ulti.analysis.pricing import DECLINE, price_view
+from ulti.bots.expert import ANSWERED_RAISE_LOSS, ExpertBot, chain_gain, expert_weight
 from ulti.bots.sampling import Knowledge, analyse
-from ulti.bots.strong import StrongBot
+from ulti.bots.strong import StrongBot, kontra_samples
 from ulti.bots.strong.play import StrongPlay
 from ulti.engine.actions import Kind
 from ulti.engine.contracts import Part
@@ -116,3 +118,19 @@ def test_the_declarers_raise_is_valued_as_the_strong_bot_values_it() -> None:
     expert = ExpertBot(random.Random(0)).raise_gain(know, Part.SIMPLE, base, raised)
     strong = StrongBot(random.Random(0)).raise_gain(know, Part.SIMPLE, base, raised)
     assert expert == strong == 1 / 3
+
+
+def test_the_coachs_kontra_values_for_a_defender_price_the_declarers_answer() -> None:
+    """The hint at the szubkontra step above: the expert's choice (decline), and each raise's value on the
+    same worlds with the declarer's answer in view: the raise's loss against declining tripled."""
+    view = _szubkontra_view()
+    answer = hint(view, worlds=16, seed=5)
+    assert answer is not None and answer["kind"] == "kontra" and answer["best"] == DECLINE
+    raw = price_view(view, kontra_samples(16), hint_rng(5), kind=Kind.KONTRA, weighting=expert_weight)
+    assert raw is not None
+    base = raw.samples[DECLINE]
+    for key, values in raw.samples.items():
+        priced = [b + (v - b if v >= b else ANSWERED_RAISE_LOSS * (v - b)) for b, v in zip(base, values, strict=True)]
+        assert answer["values"][key] == round(sum(priced) / len(priced), 3)
+    lost = [key for key, values in raw.samples.items() if any(v < b for b, v in zip(base, values, strict=True))]
+    assert lost and all(answer["values"][key] < round(raw.mean(key), 3) for key in lost)
