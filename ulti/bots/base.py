@@ -81,6 +81,12 @@ def _expert_scaled(rng: random.Random) -> Bot:
     return ScaledExpert(rng)
 
 
+def _expert_scaled192(rng: random.Random) -> Bot:
+    from ulti.bots.expert import EXPERT_SAMPLES, ScaledExpert
+
+    return ScaledExpert(rng, samples=2 * EXPERT_SAMPLES)
+
+
 def _expert_passes(rng: random.Random) -> Bot:
     from ulti.bots.expert import PassReadingExpert
 
@@ -112,6 +118,8 @@ LEVELS: dict[str, Level] = {
         Level("expert-auction24", _expert_auction24, at_tables=False),
         # the expert with its evidence's likelihood scaled before rejection sampling, for arenas
         Level("expert-scaled", _expert_scaled, at_tables=False),
+        # the same with twice the expert's worlds per card decision (192), for arenas
+        Level("expert-scaled192", _expert_scaled192, at_tables=False),
         Level("strong-fast", _strong_fast, at_tables=False),  # fewer samples, for arenas
         # the expert's worlds without its evidence: what of the expert's lead the worlds alone give
         Level("strong-96", _strong_96, at_tables=False),
