@@ -3,6 +3,7 @@ declarer's raises left unanswered."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
@@ -89,13 +90,18 @@ def test_chain_gain_counts_the_declarers_answer_in_the_worlds_it_wins() -> None:
 
 
 def test_the_expert_values_a_first_kontra_with_the_declarers_answer_in_view() -> None:
-    """At the first kontra the declarer has raised nothing: the answer in view is the whole difference."""
-    deal: Deal = deal_from_record(REKONTRA_ANSWERED)
-    know = analyse(deal.seat_view(2))
+    """At the first kontra the declarer has raised nothing: the answer in view is the whole difference.
+    After the declarer's rekontra the expert does not raise the part at any value."""
+    first: Deal = deal_from_record({**REKONTRA_ANSWERED, "actions": REKONTRA_ANSWERED["actions"][:7]})  # type: ignore[index]
+    view = first.seat_view(2)
+    assert view.choices is not None and view.choices.kontra is not None and view.choices.kontra.step == "kontra"
+    know = analyse(view)
     base, raised = [0.0, 0.0, 0.0, 0.0], [-2.0, -2.0, -2.0, 2.0]
     expert = ExpertBot(random.Random(0)).raise_gain(know, Part.SIMPLE, base, raised)
     strong = StrongBot(random.Random(0)).raise_gain(know, Part.SIMPLE, base, raised)
     assert strong == 1.0 and expert == 0.0
+    rekontra = analyse(_szubkontra_view())
+    assert ExpertBot(random.Random(0)).raise_gain(rekontra, Part.SIMPLE, base, raised) == -math.inf
 
 
 def test_an_expert_defender_does_not_answer_a_rekontra() -> None:

@@ -27,7 +27,7 @@ from typing import Any
 
 from ulti.analysis.pricing import DECLINE, GIVE_UP_KEY, Priced, card_groups, kontra_key, price_view
 from ulti.bots.base import bot_for_level
-from ulti.bots.expert import ANSWERED_RAISE_LOSS, EXPERT_SAMPLES, ExpertBot, expert_weight
+from ulti.bots.expert import EXPERT_SAMPLES, ExpertBot, answered, expert_weight
 from ulti.bots.heuristic import HeuristicBot, trump_strength
 from ulti.bots.sampling import Sampler, analyse
 from ulti.bots.solver import Position
@@ -136,18 +136,18 @@ def expert_choice(bot: ExpertBot, view: SeatView, priced: Priced) -> str:
     return GIVE_UP_KEY if choice is None else SUIT_LETTERS[ch.trumps[choice]]
 
 
-def answered(priced: Priced, answer: float = ANSWERED_RAISE_LOSS) -> Priced:
-    """A defender's kontra step priced the way the expert values it (``ulti.bots.expert.chain_gain``): in a
-    world where a raise loses against declining, the declarer answers it with the next step, so it loses
-    ``answer`` times as much. ``priced`` holds the seat's own values, declining under ``DECLINE``.
+def priced_with_answer(priced: Priced) -> Priced:
+    """A defender's kontra step priced the way the expert values it: each raise's change against declining,
+    world by world, with the declarer's answer in view (``ulti.bots.expert.answered``). ``priced`` holds the
+    seat's own values, declining under ``DECLINE``.
 
-    >>> answered(Priced("kontra", {DECLINE: [1.0, 1.0], "simple": [3.0, -1.0]}, 2)).samples["simple"]
+    >>> priced_with_answer(Priced("kontra", {DECLINE: [1.0, 1.0], "simple": [3.0, -1.0]}, 2)).samples["simple"]
     [3.0, -5.0]
     """
     base = priced.samples[DECLINE]
 
     def with_answer(values: list[float]) -> list[float]:
-        return [b + (v - b if v >= b else answer * (v - b)) for b, v in zip(base, values, strict=True)]
+        return [b + answered(v - b) for b, v in zip(base, values, strict=True)]
 
     samples = {key: values if key == DECLINE else with_answer(values) for key, values in priced.samples.items()}
     return Priced(priced.kind, samples, priced.worlds)
@@ -180,8 +180,8 @@ def hint(view: SeatView, worlds: int = HINT_WORLDS, seed: str | int = 0) -> dict
     if priced is None:
         return None
     best = expert_choice(bot, view, priced)
-    if priced.kind == "kontra" and view.seat != analyse(view).declarer:
-        priced = answered(priced)  # the values the expert compares: the declarer's answer in view
+    if priced.kind == "kontra" and view.contract is not None and view.seat != view.contract.declarer:
+        priced = priced_with_answer(priced)  # the values the expert compares: the declarer's answer in view
     values = {key: round(v, 3) + 0.0 for key, v in priced.means().items()}
     return {"kind": priced.kind, "best": best, "values": values, "worlds": priced.worlds}
 

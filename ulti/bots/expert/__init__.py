@@ -51,7 +51,7 @@ from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import CardSet
 from ulti.engine.contracts import BIDS_BY_CODE, Bid, Part
 from ulti.engine.play import NO_TRUMP
-from ulti.engine.view import LogEntry, SeatChoices, SeatView
+from ulti.engine.view import LogEntry, SeatView
 
 #: Bids a seat is taken to have wanted when its hand fits them (a pass over a lower bid counts against).
 _STRONG_BIDS = tuple(BIDS_BY_CODE[c] for c in ("N-B", "N-D", "M-SU", "H-SU") if c in BIDS_BY_CODE)
@@ -155,22 +155,28 @@ def weighted_by_evidence(
     return weight
 
 
-def chain_gain(base: Sequence[float], raised: Sequence[float], answered: float = ANSWERED_RAISE_LOSS) -> float:
+def answered(change: float, answer: float = ANSWERED_RAISE_LOSS) -> float:
+    """A defender's change in one world from raising a part, the seat's side (``change`` as if the
+    declarer let the raise stand), with the declarer's answer in view: where the raise loses, the declarer,
+    who sees its own hand, says the next step, so it loses ``answer`` times as much (3: the doubled stake
+    doubled again). The coach prices a defender's kontra step with it too.
+
+    >>> answered(2.0), answered(-2.0)
+    (2.0, -6.0)
+    """
+    return change if change >= 0 else answer * change
+
+
+def chain_gain(base: Sequence[float], raised: Sequence[float]) -> float:
     """A defender's mean gain per world from raising a part one kontra step, with the declarer's answer in
-    view. ``base`` and ``raised`` hold each world's contract value (per_defender, the declarer's side) as
-    it stands and with the part raised; the part is the declarer's in a world where the raise adds to the
-    declarer's value. There the declarer, who sees its own hand, says the next step: the raise costs
-    ``answered`` times its plain loss (3: the doubled stake doubled again). Never more than the plain mean
-    gain (``StrongPlay.raise_gain``), which values a raise as if the declarer let it stand.
+    view (``answered``). ``base`` and ``raised`` hold each world's contract value (per_defender, the
+    declarer's side) as it stands and with the part raised. Never more than the plain mean gain
+    (``StrongPlay.raise_gain``), which values a raise as if the declarer let it stand.
 
     >>> chain_gain([0.0, 0.0, 0.0], [-2.0, -2.0, 2.0])  # won twice by 2, lost once by 2 x 3
     -0.6666666666666666
     """
-    total = 0.0
-    for stands, doubled in zip(base, raised, strict=True):
-        change = doubled - stands  # the declarer's side
-        total -= answered * change if change > 0 else change
-    return total / len(base)
+    return sum(answered(stands - doubled) for stands, doubled in zip(base, raised, strict=True)) / len(base)
 
 
 def expert_weight(view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
@@ -208,21 +214,14 @@ class ExpertBot(StrongBot):
     def _likelihood(self, know: Knowledge) -> Callable[[World], float] | None:
         return weighted_by_evidence(super()._likelihood(know), self._log, know, read_passes=self.read_passes)
 
-    def kontra_raises(
-        self, know: Knowledge, ch: SeatChoices, base: Sequence[float], raised: Sequence[Sequence[float]]
-    ) -> tuple[Part, ...]:
-        """The strong bot's choice (``StrongPlay.kontra_raises``, with this bot's ``raise_gain``), except
-        that a defender never raises a part the declarer has raised (``answers_declarer``)."""
-        chosen = super().kontra_raises(know, ch, base, raised)
-        if know.seat == know.declarer or self.answers_declarer:
-            return chosen
-        return tuple(part for part in chosen if know.multipliers.get(part, 1) < 4)  # x4: the declarer's rekontra
-
     def raise_gain(self, know: Knowledge, part: Part, base: Sequence[float], raised: Sequence[float]) -> float:
-        """A defender's gain with the declarer's answer in view (``chain_gain``); the declarer's as the
-        strong bot values it (its raises won the part 91-98% of the time: the module docstring)."""
+        """A defender's gain with the declarer's answer in view (``chain_gain``), minus infinity for a part
+        the declarer has raised (``answers_declarer``); the declarer's as the strong bot values it (its
+        raises won the part 91-98% of the time: the module docstring)."""
         if know.seat == know.declarer:
             return super().raise_gain(know, part, base, raised)
+        if not self.answers_declarer and know.multipliers.get(part, 1) >= 4:  # x4: the declarer's rekontra
+            return -math.inf
         return chain_gain(base, raised)
 
 
@@ -249,6 +248,7 @@ __all__ = [
     "ExpertBot",
     "PassReadingExpert",
     "ScaledExpert",
+    "answered",
     "chain_gain",
     "evidence_weight",
     "expert_weight",
