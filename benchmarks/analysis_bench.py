@@ -30,11 +30,11 @@ from pathlib import Path
 import ulti.analysis.pricing as pricing
 from benchmarks.baseline import pin_to_one_core
 from ulti.analysis.coach import HINT_WORLDS, hint, hint_rng, kontra_first
-from ulti.analysis.pricing import DEFAULT_WORLDS, Priced, Weighting, price_view, strong_weight
+from ulti.analysis.pricing import DEFAULT_WORLDS, Priced, Weighting, draw_worlds, price_view, strong_weight
 from ulti.analysis.review import analyse_deal, decision_indices
 from ulti.bots.arena import play_deal
 from ulti.bots.base import bot_for_level
-from ulti.bots.sampling import Sampler, analyse
+from ulti.bots.sampling import analyse
 from ulti.bots.solver import clear_table
 from ulti.bots.strong import position_of, value_after
 from ulti.engine.actions import Kind
@@ -73,13 +73,18 @@ def bench_deals(n: int) -> list[Deal]:
 
 
 def _baseline_price_cards(
-    view: SeatView, legal: CardSet, n: int, rng: random.Random, weighting: Weighting = strong_weight
+    view: SeatView,
+    legal: CardSet,
+    n: int,
+    rng: random.Random,
+    weighting: Weighting = strong_weight,
+    chain: bool = False,
 ) -> Priced | None:
     """``pricing.price_cards`` without its shortcuts: one solve per legal card per world (the same worlds,
     drawn with ``weighting``: the expert's evidence makes drawing them a good part of a hint's time)."""
     know = analyse(view)
     sign = 1 if know.seat == know.declarer else -1
-    worlds = Sampler(know, weighting(view, know)).draw_many(rng, n)
+    worlds = draw_worlds(view, know, n, rng, weighting, chain)
     if not worlds:
         return None
     samples: dict[str, list[float]] = {card_str(c): [] for c in iter_cards(legal)}

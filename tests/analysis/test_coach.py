@@ -13,6 +13,7 @@ from ulti.analysis.pricing import DECLINE, action_key, price_view, strong_weight
 from ulti.bots.arena import play_deal
 from ulti.bots.base import bot_for_level
 from ulti.bots.expert import EXPERT_SAMPLES, ExpertBot, evidence_weight, expert_weight, read_evidence
+from ulti.bots.expert.declarer_model import declarer_model_weight
 from ulti.bots.sampling import Sampler, analyse
 from ulti.bots.strong import StrongBot, kontra_samples
 from ulti.engine.actions import Action, Kind
@@ -135,23 +136,23 @@ def test_the_hint_weighs_worlds_by_the_auction_evidence_as_the_expert_does() -> 
 
     answer = hint(view, 32, 0)
     assert answer is not None
-    expert = price_view(view, 32, hint_rng(0), kind=Kind.PLAY, weighting=expert_weight)
+    expert = price_view(view, 32, hint_rng(0), kind=Kind.PLAY, weighting=expert_weight, chain=True)
     strong = price_view(view, 32, hint_rng(0), kind=Kind.PLAY)
     assert expert is not None and strong is not None
     assert answer["values"] == {key: round(v, 3) + 0.0 for key, v in expert.means().items()}
     assert expert.means() != strong.means()  # the evidence changes the values priced
 
 
-def test_a_defenders_hint_weighs_a_world_the_bid_rules_against_less_than_the_strong_bot_does() -> None:
-    # example 09, seat 2 (a defender): the strong weighting (the declarer's hand fits its contract) times
-    # the evidence of seat 1's bid and the declarer's earlier, outbid bid
+def test_a_defenders_hint_weighs_a_world_the_bid_rules_against_less_than_the_declarer_model_does() -> None:
+    # example 09, seat 2 (a defender): the fitted declarer model (the declarer's hand fits its contract)
+    # times the evidence of seat 1's bid and the declarer's earlier, outbid bid
     deal = example_deal("09-ulti-lost-without-7.json")
     view = next(v for v in decision_views(deal, (Phase.PLAY,)) if v.seat == 2)
     know = analyse(view)
-    strong, expert = strong_weight(view, know), expert_weight(view, know)
-    assert strong is not None and expert is not None
+    model, expert = declarer_model_weight(know), expert_weight(view, know)
+    assert model is not None and expert is not None and strong_weight(view, know) is not None
     worlds = Sampler(know).draw_many(random.Random(2), 40)
-    ratios = [expert(w) / strong(w) for w in worlds if strong(w) > 0]
+    ratios = [expert(w) / model(w) for w in worlds if model(w) > 0]
     assert ratios and all(r <= 1.0 for r in ratios)
     assert min(ratios) < 0.5 * max(ratios)
 

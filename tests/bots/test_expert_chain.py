@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from ulti.analysis.coach import hint, hint_rng
 from ulti.analysis.pricing import DECLINE, price_view
-from ulti.bots.expert import ANSWERED_RAISE_LOSS, ExpertBot, chain_gain, expert_weight
+from ulti.bots.expert import ANSWERED_RAISE_LOSS, ExpertBot, RejectionExpert, chain_gain, expert_weight
 from ulti.bots.sampling import Knowledge, analyse
 from ulti.bots.strong import StrongBot, kontra_samples
 from ulti.bots.strong.play import StrongPlay
@@ -51,14 +51,21 @@ REKONTRA_ANSWERED: dict[str, object] = {
 }
 
 
-class PlainChainExpert(ExpertBot):
-    """The expert with the strong bot's chain: a raise valued as if the opponents let it stand, and the
-    declarer's raises answered like any other."""
+class PlainChainExpert(RejectionExpert):
+    """The rejection expert (the worlds the chain rule was measured on) with the strong bot's chain: a
+    raise valued as if the opponents let it stand, and the declarer's raises answered like any other."""
 
     answers_declarer = True
 
     def raise_gain(self, know: Knowledge, part: Part, base: Sequence[float], raised: Sequence[float]) -> float:
         return StrongPlay.raise_gain(self, know, part, base, raised)
+
+
+class PlainChainModelExpert(PlainChainExpert):
+    """The same plain chain on the expert's own worlds (the fitted declarer model, the Metropolis chain)."""
+
+    fitted_declarer = True
+    metropolis = True
 
 
 def _szubkontra_view() -> SeatView:
@@ -111,8 +118,19 @@ def test_an_expert_defender_does_not_answer_a_rekontra() -> None:
     for seed in range(3):
         plain = PlainChainExpert(random.Random(seed)).act(view)
         expert = ExpertBot(random.Random(seed)).act(view)
+        rejection = RejectionExpert(random.Random(seed)).act(view)
         assert plain.kind is Kind.KONTRA and Part.SIMPLE in (plain.parts or ()), (seed, plain)
         assert expert.kind is Kind.KONTRA and expert.parts == (), (seed, expert)
+        assert rejection.kind is Kind.KONTRA and rejection.parts == (), (seed, rejection)
+
+
+def test_on_the_experts_worlds_even_the_plain_chain_declines_the_rekontra() -> None:
+    """The declarer made the simple game in this deal. On the worlds of the fitted declarer model drawn by
+    the Metropolis chain, the raise no longer looks winning: even the plain valuation declines it."""
+    view = _szubkontra_view()
+    for seed in range(3):
+        plain = PlainChainModelExpert(random.Random(seed)).act(view)
+        assert plain.kind is Kind.KONTRA and plain.parts == (), (seed, plain)
 
 
 def test_the_declarers_raise_is_valued_as_the_strong_bot_values_it() -> None:
@@ -132,7 +150,7 @@ def test_the_coachs_kontra_values_for_a_defender_price_the_declarers_answer() ->
     view = _szubkontra_view()
     answer = hint(view, worlds=16, seed=5)
     assert answer is not None and answer["kind"] == "kontra" and answer["best"] == DECLINE
-    raw = price_view(view, kontra_samples(16), hint_rng(5), kind=Kind.KONTRA, weighting=expert_weight)
+    raw = price_view(view, kontra_samples(16), hint_rng(5), kind=Kind.KONTRA, weighting=expert_weight, chain=True)
     assert raw is not None
     base = raw.samples[DECLINE]
     for key, values in raw.samples.items():

@@ -4,14 +4,14 @@
 ``Deal.seat_view(seat)``), exactly as a bot does. Its advice is the **expert bot's** (``ulti.bots.expert``,
 the top level). In the play (a card, a kontra step, the trump) it prices every legal alternative
 (``ulti.analysis.pricing``) on the worlds the expert draws for that decision: weighted as the expert weighs
-them (the strong bot's weighting times the evidence of the other seats' bids and kontra, ``expert_weight``),
-as many as it solves (``EXPERT_SAMPLES`` for a card, half as many for a kontra step, its auction worlds
-for the trump), drawn from the hint's rng (``hint_rng``) in the order the bot draws them. It names the
-alternative the expert's own rules choose from those values (``choose_class``, ``kontra_raises``,
-``trump_choice``): the action ``ExpertBot(hint_rng(seed))`` takes from the view, since that bot draws the
-same worlds and solves them to the same values. In the auction it asks the expert (whose auction is the
-strong bot's) for its action and, for a bid, estimates the chance of making it by solving sampled worlds
-at the start of play.
+them (the fitted declarer model times the evidence of the other seats' bids and kontra, ``expert_weight``)
+and drawn as it draws them (its Metropolis chain, ``ExpertBot.metropolis``), as many as it solves
+(``EXPERT_SAMPLES`` for a card, half as many for a kontra step, its auction worlds for the trump), drawn
+from the hint's rng (``hint_rng``) in the order the bot draws them. It names the alternative the expert's
+own rules choose from those values (``choose_class``, ``kontra_raises``, ``trump_choice``): the action
+``ExpertBot(hint_rng(seed))`` takes from the view, since that bot draws the same worlds and solves them to
+the same values. In the auction it asks the expert (whose auction is the strong bot's) for its action and,
+for a bid, estimates the chance of making it by solving sampled worlds at the start of play.
 
 ``noted_bot_action(level, view, seed)`` is a built-in bot's action with, for a bid, the bot's own reason
 (the bidding log of learner tables shows it): the strong bot's share of its simulated deals in which the
@@ -176,7 +176,7 @@ def hint(view: SeatView, worlds: int = HINT_WORLDS, seed: str | int = 0) -> dict
         n = kontra_samples(bot.samples)
     else:
         n = bot.samples
-    priced = price_view(view, n, rng, kind=kind, weighting=expert_weight)
+    priced = price_view(view, n, rng, kind=kind, weighting=expert_weight, chain=bot.metropolis)
     if priced is None:
         return None
     best = expert_choice(bot, view, priced)

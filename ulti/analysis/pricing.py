@@ -1,15 +1,15 @@
 """Pricing one decision from what the deciding seat knew: every legal alternative valued over sampled worlds.
 
 The method is the strong bot's (``ulti.bots.strong``): the seat's view is read into ``Knowledge``
-(``ulti.bots.sampling.analyse``), worlds consistent with it are drawn (the bid weighs a defender's
-worlds by how plausible the declarer's hand is, as the bot does), each world is solved exactly
-(``ulti.bots.solver``) once per alternative, and the values are averaged. The worlds of a card or
-kontra decision may be weighted another bot's way instead (``Weighting``: the coach weighs them the
-expert bot's way, ``ulti.bots.expert.expert_weight``); the trump and the discard, decided before any
-card, are drawn unweighted, as every bot draws them. Every value is in the
-seat's **own points per defender**: the declarer's ``per_defender`` for the declarer, its negation for
-a defender (a defender's own score is exactly ``-per_defender``; the declarer's is twice it, counted
-here per defender so that the seats' costs are on one scale).
+(``ulti.bots.sampling.analyse``), worlds consistent with it are drawn (the bid weighs a defender's worlds by
+how plausible the declarer's hand is, as the bot does), each world is solved exactly (``ulti.bots.solver``)
+once per alternative, and the values are averaged. The worlds of a card or kontra decision may be weighted
+another bot's way instead (``Weighting``: the coach weighs them the expert bot's way,
+``ulti.bots.expert.expert_weight``, and draws them by its Metropolis chain); the trump and the discard,
+decided before any card, are drawn unweighted, as every bot draws them. Every value is in the seat's **own
+points per defender**: the declarer's ``per_defender`` for the declarer, its negation for a defender (a
+defender's own score is exactly ``-per_defender``; the declarer's is twice it, counted here per defender so
+that the seats' costs are on one scale).
 
 Alternatives are keyed by short stable strings: a card code for a card (``"AH"``); for a kontra step the
 parts raised joined by ``+`` (``"simple+ulti"``), ``"none"`` for declining; for the trump the suit
@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ulti.bots.sampling import Knowledge, Sampler, World, analyse
+from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World, analyse
 from ulti.bots.solver import Position, values_after
 from ulti.bots.strong import GIVE_UP, declarer_weight, equal_groups, position_of, solve_value
 from ulti.engine.actions import Action, Kind
@@ -134,20 +134,30 @@ def card_groups(legal: CardSet, know: Knowledge) -> list[list[Card]]:
     return equal_groups(legal, know.trump, FULL_DECK & ~know.hand & ~know.played)
 
 
-def _worlds(view: SeatView, know: Knowledge, n: int, rng: random.Random, weighting: Weighting) -> list[World]:
-    sampler = Sampler(know, weighting(view, know))
+def draw_worlds(
+    view: SeatView, know: Knowledge, n: int, rng: random.Random, weighting: Weighting, chain: bool = False
+) -> list[World]:
+    """Up to ``n`` worlds of ``view`` weighted by ``weighting``: by rejection sampling (``Sampler``, as the
+    strong bot draws them), or with ``chain`` by a Metropolis chain (``MetropolisSampler``, as the expert)."""
+    likelihood = weighting(view, know)
+    sampler = MetropolisSampler(know, likelihood) if chain else Sampler(know, likelihood)
     return sampler.draw_many(rng, n)
 
 
 def price_cards(
-    view: SeatView, legal: CardSet, n: int, rng: random.Random, weighting: Weighting = strong_weight
+    view: SeatView,
+    legal: CardSet,
+    n: int,
+    rng: random.Random,
+    weighting: Weighting = strong_weight,
+    chain: bool = False,
 ) -> Priced | None:
-    """Every legal card of the seat on turn valued over ``n`` worlds drawn with ``weighting`` (None if no
-    world fits its view)."""
+    """Every legal card of the seat on turn valued over ``n`` worlds drawn with ``weighting`` (``chain``:
+    by ``draw_worlds``' Metropolis chain; None if no world fits its view)."""
     know = analyse(view)
     sign = 1 if know.seat == know.declarer else -1
     groups = card_groups(legal, know)
-    worlds = _worlds(view, know, n, rng, weighting)
+    worlds = draw_worlds(view, know, n, rng, weighting, chain)
     if not worlds:
         return None
     per_group: list[list[float]] = [[] for _ in groups]
@@ -164,17 +174,22 @@ def price_cards(
 
 
 def price_kontra(
-    view: SeatView, parts: tuple[Part, ...], n: int, rng: random.Random, weighting: Weighting = strong_weight
+    view: SeatView,
+    parts: tuple[Part, ...],
+    n: int,
+    rng: random.Random,
+    weighting: Weighting = strong_weight,
+    chain: bool = False,
 ) -> Priced | None:
     """Declining and every non-empty subset of ``parts`` raised one step, valued over ``n`` worlds drawn
-    with ``weighting``.
+    with ``weighting`` (``chain``: by ``draw_worlds``' Metropolis chain).
 
     The raise is priced as the multipliers it leaves standing: the solver cannot foresee a later step
     of the chain, so a raise is valued as if the opponents let it stand.
     """
     know = analyse(view)
     sign = 1 if know.seat == know.declarer else -1
-    worlds = _worlds(view, know, n, rng, weighting)
+    worlds = draw_worlds(view, know, n, rng, weighting, chain)
     if not worlds:
         return None
     subsets: list[tuple[Part, ...]] = [()]
@@ -303,6 +318,7 @@ def price_view(
     kind: Kind | None = None,
     legal_cards: CardSet | None = None,
     weighting: Weighting = strong_weight,
+    chain: bool = False,
 ) -> Priced | None:
     """Price what the viewer may do now (its ``choices``): its trump, a kontra step, or its cards.
 
@@ -310,7 +326,8 @@ def price_view(
     kontra step while one is offered, as the bots decide it first). ``legal_cards`` overrides the view's
     cards (a record may close the kontra chain with the trick-2 lead, when a live view offers only the
     chain's steps). ``weighting`` weighs the worlds of a card or kontra decision (default: the strong
-    bot's; the trump's are unweighted). None in the auction and when the seat has nothing to decide.
+    bot's; the trump's are unweighted), drawn with ``chain`` by a Metropolis chain (``draw_worlds``).
+    None in the auction and when the seat has nothing to decide.
     """
     ch = view.choices
     if view.phase is Phase.TRUMP and ch is not None and ch.trumps:
@@ -318,8 +335,8 @@ def price_view(
     if view.phase is not Phase.PLAY:
         return None
     if kind is not Kind.PLAY and ch is not None and ch.kontra is not None:
-        return price_kontra(view, ch.kontra.parts, n, rng, weighting)
+        return price_kontra(view, ch.kontra.parts, n, rng, weighting, chain)
     cards = legal_cards if legal_cards is not None else (ch.cards if ch is not None else 0)
     if cards and kind is not Kind.KONTRA:
-        return price_cards(view, cards, n, rng, weighting)
+        return price_cards(view, cards, n, rng, weighting, chain)
     return None

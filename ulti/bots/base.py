@@ -69,10 +69,16 @@ def _expert(rng: random.Random) -> Bot:
     return ExpertBot(rng)
 
 
-def _expert_auction24(rng: random.Random) -> Bot:
-    from ulti.bots.expert import ExpertBot
+def _expert_rejection(rng: random.Random) -> Bot:
+    from ulti.bots.expert import RejectionExpert
 
-    return ExpertBot(rng, auction_samples=24)
+    return RejectionExpert(rng)
+
+
+def _expert_auction24(rng: random.Random) -> Bot:
+    from ulti.bots.expert import RejectionExpert
+
+    return RejectionExpert(rng, auction_samples=24)
 
 
 def _expert_scaled(rng: random.Random) -> Bot:
@@ -85,6 +91,12 @@ def _expert_scaled192(rng: random.Random) -> Bot:
     from ulti.bots.expert import EXPERT_SAMPLES, ScaledExpert
 
     return ScaledExpert(rng, samples=2 * EXPERT_SAMPLES)
+
+
+def _expert_fitted_scaled(rng: random.Random) -> Bot:
+    from ulti.bots.expert import FittedScaledExpert
+
+    return FittedScaledExpert(rng)
 
 
 def _expert_passes(rng: random.Random) -> Bot:
@@ -113,13 +125,18 @@ LEVELS: dict[str, Level] = {
         Level("heuristic", _heuristic, searches=False),
         Level("strong", _strong),  # kept unchanged: the yardstick the expert is measured against
         Level("expert", _expert),
-        Level("expert-passes", _expert_passes, at_tables=False),  # the expert reading passes too, for arenas
-        # the expert with three times the worlds per valued bid and discard (24), for arenas
+        # the expert before the fitted declarer model and the Metropolis chain (rejection sampling), for arenas;
+        # the variants below are of it
+        Level("expert-rejection", _expert_rejection, at_tables=False),
+        Level("expert-passes", _expert_passes, at_tables=False),  # reading passes too
+        # three times the worlds per valued bid and discard (24)
         Level("expert-auction24", _expert_auction24, at_tables=False),
-        # the expert with its evidence's likelihood scaled before rejection sampling, for arenas
+        # its evidence's likelihood scaled before rejection sampling
         Level("expert-scaled", _expert_scaled, at_tables=False),
         # the same with twice the expert's worlds per card decision (192), for arenas
         Level("expert-scaled192", _expert_scaled192, at_tables=False),
+        # the rejection expert with the fitted declarer model and a scaled likelihood, for arenas
+        Level("expert-fitted-scaled", _expert_fitted_scaled, at_tables=False),
         Level("strong-fast", _strong_fast, at_tables=False),  # fewer samples, for arenas
         # the expert's worlds without its evidence: what of the expert's lead the worlds alone give
         Level("strong-96", _strong_96, at_tables=False),

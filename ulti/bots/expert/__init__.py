@@ -1,9 +1,18 @@
 """The expert bot: the strong bot with every auction action as evidence about the hidden hands.
 
-The strong bot weighs a sampled world only by how well the declarer's start hand fits the contract.
-The expert (``ExpertBot``) also reads the rest of the auction from its view's log, and weighs each world
-by how likely its hands make every other seat's actions there (``read_evidence``, ``evidence_weight``),
-in its card play and kontra decisions (its auction is the strong bot's):
+The strong bot weighs a sampled world by a hand-written guess at how well the declarer's start hand fits
+the contract, and draws its worlds by rejection sampling. The expert (``ExpertBot``), in its card play and
+kontra decisions (its auction is the strong bot's):
+
+- weighs the declarer's hand by the **fitted declarer model** (``declarer_model``: a logistic regression
+  per contract family, fitted by ``benchmarks.declarer_fit`` to the hands the strong bot's auction
+  declares with; on held-out deals it makes the true declarer's hand far likelier than the hand-written
+  guess does, e.g. ulti +3.70 against +2.09 in mean log weight over random hands);
+- draws its worlds by a **Metropolis chain** (``ulti.bots.sampling.MetropolisSampler``): a likelihood
+  that sharp is out of reach of rejection sampling, which falls back to unweighted worlds after 200 tries
+  (plain) or accepts hands the evidence all but excludes (scaled to a small pilot's largest weight);
+- reads the rest of the auction from its view's log, and weighs each world by how likely its hands make
+  every other seat's actions there (``read_evidence``, ``evidence_weight``):
 
 - **bids** of a seat that is not the declarer (or a declarer's earlier, outbid bids): its start hand
   should fit the highest bid it made (the strong bot's own ``declarer_likelihood``, softened by a
@@ -34,7 +43,14 @@ deals: +0.18 [-0.09, +0.45]); at 32 worlds it was +0.043 [-0.157, +0.242], no ve
 too (``--a expert-passes``, 32 worlds) -0.013 [-0.210, +0.185]. The lead is the worlds', not yet the
 evidence's: the strong bot itself at 96 worlds (arena level ``strong-96``), in the same arena, leads the
 strong bot at 32 by +0.225 [+0.022, +0.428]; twice the expert's worlds with the scaled sampler (arena
-level ``expert-scaled192``) gave +0.249 [+0.045, +0.454] on the same deals: no further gain.
+level ``expert-scaled192``) gave +0.249 [+0.045, +0.454] on the same deals: no further gain. Those
+figures are of the expert before the declarer model and the chain (the arena level ``expert-rejection``;
+``expert-passes``, ``expert-auction24``, ``expert-scaled`` and ``expert-scaled192`` are variants of it).
+
+With the fitted declarer model and the Metropolis chain, the same command gives +0.311 per deal [+0.134,
++0.488] (simple, 67 deals: +0.234 [+0.073, +0.395]; ulti, 232: +0.239 [-0.014, +0.491]; betli, 48: +0.73
+[+0.06, +1.40]). The model alone, drawn by scaled rejection sampling (``expert-fitted-scaled``), gave
++0.133 [-0.061, +0.327]: without the chain the sharper likelihood does not pay.
 """
 
 from __future__ import annotations
@@ -45,8 +61,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ulti.bots.sampling import Knowledge, World
-from ulti.bots.strong import StrongBot, declarer_likelihood, declarer_weight
+from ulti.bots.expert.declarer_model import declarer_model_weight
+from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World
+from ulti.bots.strong import StrongBot, declarer_likelihood
 from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import CardSet
 from ulti.engine.contracts import BIDS_BY_CODE, Bid, Part
@@ -180,16 +197,18 @@ def chain_gain(base: Sequence[float], raised: Sequence[float]) -> float:
 
 
 def expert_weight(view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
-    """The likelihood the expert bot accepts each sampled world of its card play and kontra with, for the
-    seat of ``view`` (``know = analyse(view)``): the strong bot's (``declarer_weight``) times the evidence of
-    the other seats' bids and kontra in ``view.log``; None when neither says anything (every world alike).
-    The coach prices its hints on worlds weighted so (``ulti.analysis.coach``)."""
-    return weighted_by_evidence(declarer_weight(know), view.log, know)
+    """The likelihood the expert bot weighs each world of its card play and kontra by, for the seat of
+    ``view`` (``know = analyse(view)``): the fitted declarer model's (``declarer_model_weight``) times the
+    evidence of the other seats' bids and kontra in ``view.log``; None when neither says anything (every
+    world alike). The coach prices its hints on worlds drawn so (``ulti.analysis.coach``), by the same
+    Metropolis chain (``ExpertBot.metropolis``)."""
+    return weighted_by_evidence(declarer_model_weight(know), view.log, know)
 
 
 class ExpertBot(StrongBot):
-    """The strong bot, with worlds weighted by the other seats' bids and kontra (passes: ``read_passes``),
-    and three times its worlds per card decision (``EXPERT_SAMPLES``)."""
+    """The strong bot, with worlds weighted by the fitted declarer model and the other seats' bids and
+    kontra (passes: ``read_passes``), drawn by a Metropolis chain, three times its worlds per card decision
+    (``EXPERT_SAMPLES``), and its own kontra chain as a defender."""
 
     def __init__(self, rng: random.Random, samples: int = EXPERT_SAMPLES, **settings: Any) -> None:
         """An expert bot drawing from ``rng``: ``samples`` worlds per card decision; every other setting
@@ -205,6 +224,12 @@ class ExpertBot(StrongBot):
     #: Whether passes count as evidence: not by default (``benchmarks.evidence_bench``: they carry almost
     #: no information about the true deal); ``PassReadingExpert`` reads them, to measure what they add.
     read_passes: bool = False
+    #: Whether a defender weighs the declarer's hand by the fitted declarer model (``declarer_model``);
+    #: False: by the strong bot's hand-written likelihood (``declarer_weight``).
+    fitted_declarer: bool = True
+    #: Whether the worlds are drawn by a Metropolis chain (``MetropolisSampler``); False: by the strong
+    #: bot's rejection sampling, which cannot reach the hands a sharp likelihood favours.
+    metropolis: bool = True
 
     def act(self, view: SeatView) -> Action:
         """The expert's action for its seat (the strong bot's method on evidence-weighted worlds)."""
@@ -212,7 +237,13 @@ class ExpertBot(StrongBot):
         return super().act(view)
 
     def _likelihood(self, know: Knowledge) -> Callable[[World], float] | None:
-        return weighted_by_evidence(super()._likelihood(know), self._log, know, read_passes=self.read_passes)
+        base = declarer_model_weight(know) if self.fitted_declarer else super()._likelihood(know)
+        return weighted_by_evidence(base, self._log, know, read_passes=self.read_passes)
+
+    def _sampler(self, know: Knowledge) -> Sampler:
+        if self.metropolis:
+            return MetropolisSampler(know, self._likelihood(know))
+        return super()._sampler(know)
 
     def raise_gain(self, know: Knowledge, part: Part, base: Sequence[float], raised: Sequence[float]) -> float:
         """A defender's gain with the declarer's answer in view (``chain_gain``), minus infinity for a part
@@ -225,20 +256,35 @@ class ExpertBot(StrongBot):
         return chain_gain(base, raised)
 
 
-class PassReadingExpert(ExpertBot):
-    """The expert that also reads passes as evidence (arena-only, the variant measured against it)."""
+class RejectionExpert(ExpertBot):
+    """The expert as it was before the fitted declarer model and the Metropolis chain: the strong bot's
+    hand-written likelihood, worlds by rejection sampling (arena-only; its figures in the module
+    docstring, and the variants below, were measured on it)."""
+
+    fitted_declarer = False
+    metropolis = False
+
+
+class PassReadingExpert(RejectionExpert):
+    """The rejection expert that also reads passes as evidence (arena-only, the variant measured)."""
 
     read_passes = True
 
 
-class ScaledExpert(ExpertBot):
-    """The expert drawing its worlds with the evidence's likelihood scaled to its largest value
-    (``Sampler(..., scaled=True)``; arena-only until measured). Where another seat's bid fits few hands,
-    the plain expert's rejection sampling keeps almost no world and falls back to unweighted ones after
-    200 tries (82 of 96 worlds at the declarer's first card of tests/data/examples/09): there the
-    evidence is mostly lost, and drawing costs most of the decision's time."""
+class ScaledExpert(RejectionExpert):
+    """The rejection expert drawing its worlds with the evidence's likelihood scaled to its largest value
+    (``Sampler(..., scaled=True)``; arena-only). Where another seat's bid fits few hands, plain rejection
+    sampling keeps almost no world and falls back to unweighted ones after 200 tries (82 of 96 worlds at
+    the declarer's first card of tests/data/examples/09): there the evidence is mostly lost."""
 
     scaled_likelihood = True
+
+
+class FittedScaledExpert(ScaledExpert):
+    """The scaled rejection expert with the fitted declarer model (arena-only): what the model gives
+    without the chain."""
+
+    fitted_declarer = True
 
 
 __all__ = [
@@ -246,7 +292,9 @@ __all__ = [
     "EXPERT_SAMPLES",
     "AuctionEvidence",
     "ExpertBot",
+    "FittedScaledExpert",
     "PassReadingExpert",
+    "RejectionExpert",
     "ScaledExpert",
     "answered",
     "chain_gain",

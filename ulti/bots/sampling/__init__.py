@@ -17,21 +17,27 @@ cards played, and the marriage counts announced in trick 1. The sets come from
 of the ways to split each kind of card among the locations), rejects those that contradict the marriage
 announcements, and optionally accepts each with a caller's likelihood (soft evidence such as the bids).
 
+``MetropolisSampler`` draws worlds distributed as a likelihood says by a Metropolis chain of card swaps:
+where the evidence is strong, rejection sampling from uniform worlds can no longer reach the hands it
+favours.
+
 ``world_to_deal`` rebuilds a whole engine ``Deal`` from a world (choosing the hidden discards of the
 auction backwards) and replays the log: its ``seat_view(seat)`` must equal the real one (the tests check it).
 
 The package in reading order: ``knowledge`` (``Knowledge``, ``World``), ``inference`` (``analyse``),
-``sampler`` (``Sampler``), ``rebuild`` (``world_to_deal``).
+``sampler`` (``Sampler``), ``metropolis`` (``MetropolisSampler``), ``rebuild`` (``world_to_deal``).
 """
 
 from ulti.bots.sampling.inference import analyse, forbidden_after
 from ulti.bots.sampling.knowledge import TALON, Knowledge, World, discarder_before, pair_mask
+from ulti.bots.sampling.metropolis import MetropolisSampler
 from ulti.bots.sampling.rebuild import rebuild, world_to_deal
 from ulti.bots.sampling.sampler import Sampler
 
 __all__ = [
     "TALON",
     "Knowledge",
+    "MetropolisSampler",
     "Sampler",
     "World",
     "analyse",

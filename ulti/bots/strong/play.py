@@ -339,6 +339,10 @@ class StrongPlay(StrongSettings):
     def _likelihood(self, know: Knowledge) -> Callable[[World], float] | None:
         return declarer_weight(know)
 
+    def _sampler(self, know: Knowledge) -> Sampler:
+        """The sampler of the worlds of a card or kontra decision (the likelihood's, scaled or not)."""
+        return Sampler(know, self._likelihood(know), scaled=self.scaled_likelihood)
+
     def _groups(self, legal: CardSet, know: Knowledge) -> list[list[Card]]:
         """Legal cards split into classes that are equivalent from the viewer's side."""
         return equal_groups(legal, know.trump, FULL_DECK & ~know.hand & ~know.played)
@@ -353,7 +357,7 @@ class StrongPlay(StrongSettings):
             return heuristic
         assert know.contract is not None
         home = next(k for k, group in enumerate(groups) if heuristic in group)
-        sampler = Sampler(know, self._likelihood(know), scaled=self.scaled_likelihood)
+        sampler = self._sampler(know)
         deadline = self.deadline(self.time_budget)
         worlds = SolvedWorlds([group[0] for group in groups])
         table = CardTable(len(groups), 1 if know.seat == know.declarer else -1, worlds, home)
@@ -386,7 +390,7 @@ class StrongPlay(StrongSettings):
         """The parts to raise one step now (empty: decline)."""
         assert know.contract is not None and ch.kontra is not None
         parts = list(ch.kontra.parts)
-        sampler = Sampler(know, self._likelihood(know), scaled=self.scaled_likelihood)
+        sampler = self._sampler(know)
         deadline = self.deadline(self.time_budget)
         base: list[float] = []
         raised: list[list[float]] = [[] for _ in parts]

@@ -1,0 +1,123 @@
+"""The declarer model: how likely the bots' auction declares a contract with a given hand, fitted to data.
+
+The strong bot weighs a defender's sampled world by a hand-written guess at how well the declarer's start
+hand fits the bid (``declarer_likelihood``). The expert weighs it by this model instead: per contract
+family (``model_family``), a logistic regression over a few features of the declarer's 10-card start hand
+(``hand_features``), fitted by ``benchmarks.declarer_fit`` to tell the hands the strong bot's auction
+actually declared each family with from random hands. Its odds are then proportional to the density ratio
+P(hand | the family was declared) / P(hand), which is what a uniformly drawn world must be weighed by
+(probabilistic classification as density-ratio estimation). ``declarer_fit`` divides them by the odds of a
+strong declarer (the 90th percentile of the family's declared hands) so that the weight lies in 0..1.
+
+The coefficients live in ``ulti.bots.expert.fitted`` (written by the fit; its docstring holds the command).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from ulti.bots.expert.fitted import COEFFICIENTS
+from ulti.bots.heuristic import betli_risk
+from ulti.bots.sampling import Knowledge, World
+from ulti.bots.strong import declarer_weight
+from ulti.bots.strong.hand import durchmars_losers
+from ulti.engine.cards import ACE, JACK, KING, QUEEN, SUIT_MASKS, TEN, CardSet, count
+from ulti.engine.contracts import Bid, Part
+from ulti.engine.play import NO_TRUMP, seven_of
+
+#: The model's contract families: no-trump betli, no-trump durchmars, and with trumps: a durchmars, an
+#: ulti, a 100 (40-100 or 20-100) and the rest (simple, 40, 20), in the order a bid is put in the first.
+MODEL_FAMILIES = ("betli", "open-durchmars", "durchmars", "ulti", "100", "simple")
+
+
+def model_family(bid: Bid) -> str:
+    """The declarer model's family of ``bid`` (``MODEL_FAMILIES``)."""
+    if not bid.has_trumps:
+        return "betli" if bid.has(Part.BETLI) else "open-durchmars"
+    if bid.has(Part.DURCHMARS):
+        return "durchmars"
+    if bid.has(Part.ULTI):
+        return "ulti"
+    if bid.has(Part.FORTY_HUNDRED) or bid.has(Part.TWENTY_HUNDRED):
+        return "100"
+    return "simple"
+
+
+def _has(hand: CardSet, suit: int, rank: int) -> int:
+    return hand >> (suit * 8 + rank) & 1
+
+
+def _no_trump_features(hand: CardSet) -> list[float]:
+    """Features of a hand for a no-trump contract (betli or durchmars)."""
+    risk = betli_risk(hand)
+    losers = durchmars_losers(hand, NO_TRUMP)
+    lengths = [count(hand & SUIT_MASKS[s]) for s in range(4)]
+    high = [sum(_has(hand, s, rank) for s in range(4)) for rank in (ACE, KING, QUEEN, JACK, TEN)]
+    return [
+        *(float(risk == k) for k in (0, 1, 2, 3)),
+        float(min(risk, 8)),
+        *(float(losers == k) for k in (0, 1, 2)),
+        float(min(losers, 8)),
+        *(float(h) for h in high),
+        float(max(lengths)),
+        float(lengths.count(0)),
+    ]
+
+
+def _trump_features(hand: CardSet, trump: int) -> list[float]:
+    """Features of a hand for a contract with ``trump`` as trumps."""
+    trumps = count(hand & SUIT_MASKS[trump])
+    sides = [s for s in range(4) if s != trump]
+    side_aces = sum(_has(hand, s, ACE) for s in sides)
+    side_tens = sum(_has(hand, s, TEN) for s in sides)
+    guarded_tens = sum(_has(hand, s, TEN) and count(hand & SUIT_MASKS[s]) >= 2 for s in sides)
+    side_kings = sum(_has(hand, s, KING) for s in sides)
+    voids = sum(not hand & SUIT_MASKS[s] for s in sides)
+    return [
+        *(float(trumps == k) for k in (4, 5, 6)),
+        float(trumps >= 7),
+        float(trumps),
+        *(float(_has(hand, trump, rank)) for rank in (ACE, TEN, KING, QUEEN, JACK)),
+        float(hand >> seven_of(trump) & 1),
+        float(side_aces),
+        float(side_tens),
+        float(guarded_tens),
+        float(side_kings),
+        float(voids),
+        float(min(durchmars_losers(hand, trump), 8)),
+    ]
+
+
+def hand_features(family: str, hand: CardSet, trump: int) -> list[float]:
+    """The model's features of a 10-card start ``hand`` for a contract of ``family`` with ``trump``
+    (``NO_TRUMP`` for the no-trump families)."""
+    if family in ("betli", "open-durchmars"):
+        return _no_trump_features(hand)
+    return _trump_features(hand, trump)
+
+
+def fitted_weight(coefficients: Sequence[float], features: Sequence[float]) -> float:
+    """The weight (0..1) of a hand with ``features`` under a fitted family's ``coefficients`` (the
+    intercept last, already lowered by the strong declarer's log odds): exp(score) capped at 1."""
+    score = coefficients[-1] + sum(c * x for c, x in zip(coefficients, features, strict=False))
+    return math.exp(min(0.0, score))
+
+
+def declarer_model_weight(know: Knowledge) -> Callable[[World], float] | None:
+    """The declarer model's likelihood of each sampled world, for a defender (``know``): the fitted weight of
+    the declarer's start hand in the world for the contract's family; the strong bot's ``declarer_weight``
+    for a family the fit had too few hands of; None for the declarer and before a contract."""
+    contract = know.contract
+    if contract is None or know.declarer == know.seat or know.declarer < 0:
+        return None
+    family = model_family(contract)
+    coefficients = COEFFICIENTS.get(family)
+    if coefficients is None:
+        return declarer_weight(know)
+    declarer, trump = know.declarer, know.trump
+
+    def weight(world: World) -> float:
+        return fitted_weight(coefficients, hand_features(family, know.start_hand(world, declarer), trump))
+
+    return weight
