@@ -108,7 +108,7 @@ def fit_logistic(rows: list[list[float]], labels: list[int], penalty: float = PE
 
 
 def _trump_for(family: str, rng: random.Random) -> int:
-    return NO_TRUMP if family in ("betli", "open-durchmars") else rng.randrange(4)
+    return NO_TRUMP if family in ("betli", "nt-durchmars") else rng.randrange(4)
 
 
 def fit_family(

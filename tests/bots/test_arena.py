@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ulti.bots.arena import FAMILIES, family, play_set, run_arena, run_report, seatings, summarise
+from ulti.bots.arena import play_set, run_arena, run_report, seatings, summarise
 from ulti.bots.base import LEVELS, Bot, Level
+from ulti.bots.families import FAMILIES, family
 from ulti.bots.strong import StrongBot
 from ulti.engine.contracts import parse_bid
 from ulti.engine.record import score_record

@@ -35,9 +35,9 @@ from functools import partial
 from typing import IO, Any
 
 from ulti.bots.base import Bot, bot_for_level, seat_and_choices
+from ulti.bots.families import FAMILIES, family
 from ulti.engine import actions as act
 from ulti.engine.actions import Action
-from ulti.engine.contracts import Bid, Part
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
 from ulti.engine.record import deal_to_record
@@ -47,25 +47,6 @@ MAX_ACTIONS = 400
 
 #: The arena's modes: whole deals, or card play on an auction fixed per deal.
 MODES = ("game", "cards")
-
-#: Contract families, in the order a contract is put in the first that fits.
-FAMILIES = ("betli", "durchmars", "ulti", "100", "simple", "given up")
-
-
-def family(bid: Bid, given_up: bool = False) -> str:
-    """The contract family of ``bid``: betli, durchmars, ulti, 100 (40-100 or 20-100), simple, given up."""
-    if given_up:
-        return "given up"
-    if bid.has(Part.BETLI):
-        return "betli"
-    if bid.has(Part.DURCHMARS):
-        return "durchmars"
-    if bid.has(Part.ULTI):
-        return "ulti"
-    if bid.has(Part.FORTY_HUNDRED) or bid.has(Part.TWENTY_HUNDRED):
-        return "100"
-    return "simple"
-
 
 @dataclass(frozen=True)
 class SetResult:

@@ -18,6 +18,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from ulti.bots.expert.fitted import COEFFICIENTS
+from ulti.bots.families import family
 from ulti.bots.heuristic import betli_risk
 from ulti.bots.sampling import Knowledge, World
 from ulti.bots.strong import declarer_weight
@@ -26,22 +27,16 @@ from ulti.engine.cards import ACE, JACK, KING, QUEEN, SUIT_MASKS, TEN, CardSet, 
 from ulti.engine.contracts import Bid, Part
 from ulti.engine.play import NO_TRUMP, seven_of
 
-#: The model's contract families: no-trump betli, no-trump durchmars, and with trumps: a durchmars, an
-#: ulti, a 100 (40-100 or 20-100) and the rest (simple, 40, 20), in the order a bid is put in the first.
-MODEL_FAMILIES = ("betli", "open-durchmars", "durchmars", "ulti", "100", "simple")
+#: The model's contract families: the arena's (``ulti.bots.families.family``), the durchmars split into
+#: no-trump durchmars and durchmars with trumps (their hands differ).
+MODEL_FAMILIES = ("betli", "nt-durchmars", "durchmars", "ulti", "100", "simple")
 
 
 def model_family(bid: Bid) -> str:
     """The declarer model's family of ``bid`` (``MODEL_FAMILIES``)."""
-    if not bid.has_trumps:
-        return "betli" if bid.has(Part.BETLI) else "open-durchmars"
-    if bid.has(Part.DURCHMARS):
-        return "durchmars"
-    if bid.has(Part.ULTI):
-        return "ulti"
-    if bid.has(Part.FORTY_HUNDRED) or bid.has(Part.TWENTY_HUNDRED):
-        return "100"
-    return "simple"
+    if not bid.has_trumps and bid.has(Part.DURCHMARS):
+        return "nt-durchmars"
+    return family(bid)
 
 
 def _has(hand: CardSet, suit: int, rank: int) -> int:
@@ -92,7 +87,7 @@ def _trump_features(hand: CardSet, trump: int) -> list[float]:
 def hand_features(family: str, hand: CardSet, trump: int) -> list[float]:
     """The model's features of a 10-card start ``hand`` for a contract of ``family`` with ``trump``
     (``NO_TRUMP`` for the no-trump families)."""
-    if family in ("betli", "open-durchmars"):
+    if family in ("betli", "nt-durchmars"):
         return _no_trump_features(hand)
     return _trump_features(hand, trump)
 

@@ -25,7 +25,7 @@ COEFFICIENTS: dict[str, tuple[float, ...]] = {
         0.561757,
         -3.921851,
     ),
-    "open-durchmars": (
+    "nt-durchmars": (
         0.075544,
         0.012371,
         0.063278,
@@ -127,7 +127,7 @@ COEFFICIENTS: dict[str, tuple[float, ...]] = {
 }
 DECLARED: dict[str, int] = {
     "betli": 348,
-    "open-durchmars": 44,
+    "nt-durchmars": 44,
     "durchmars": 150,
     "ulti": 1811,
     "100": 206,

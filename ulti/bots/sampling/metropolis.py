@@ -89,17 +89,8 @@ class MetropolisSampler(Sampler):
         swap = (1 << a) | (1 << b)
         contents[i] ^= swap
         contents[j] ^= swap
-        hands = list(state.hands)
-        talon = state.talon
-        for loc, held in zip(self.locs, contents, strict=True):
-            if loc == TALON:
-                talon = held
-            else:
-                hands[loc] = held
-        world = World(hands, talon)
-        if not self._marriages_match(world):
-            return
-        if self.know.check_log is not None and not self._rebuilds(world, rng):
+        world = self.world_of(contents)
+        if not self.fits(world, rng):
             return
         weight = likelihood(world)
         if self._weight <= 0.0 or rng.random() * self._weight < weight:

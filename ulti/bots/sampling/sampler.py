@@ -191,21 +191,27 @@ class Sampler:
             part = self._partition(self._marriage_forcing(rng))
             if not part.ok:
                 return None
-        cards = part.draw(rng)
+        world = self.world_of(part.draw(rng))
+        return world if self.fits(world, rng) else None
+
+    def world_of(self, contents: list[CardSet]) -> World:
+        """The world whose unseen locations (``locs``, in order) hold ``contents``, the viewer its hand."""
         hands = [0, 0, 0]
-        hands[know.seat] = know.hand
+        hands[self.know.seat] = self.know.hand
         talon = 0
-        for loc, got in zip(self.locs, cards, strict=True):
+        for loc, held in zip(self.locs, contents, strict=True):
             if loc == TALON:
-                talon = got
+                talon = held
             else:
-                hands[loc] = got
-        world = World(hands, talon)
+                hands[loc] = held
+        return World(hands, talon)
+
+    def fits(self, world: World, rng: random.Random) -> bool:
+        """Whether ``world`` matches the marriages announced and, where the log hides a discard, can be
+        rebuilt from it (the checks beyond the allowed sets)."""
         if not self._marriages_match(world):
-            return None
-        if know.check_log is not None and not self._rebuilds(world, rng):
-            return None
-        return world
+            return False
+        return self.know.check_log is None or self._rebuilds(world, rng)
 
     def _measure_scale(self, rng: random.Random, likelihood: Callable[[World], float]) -> float:
         """1 / the largest likelihood among up to ``PILOT_WORLDS`` consistent worlds (1 if none is positive)."""
