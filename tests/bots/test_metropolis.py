@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from tests.analysis.test_coach import decision_views, example_deal, first_card_view, heuristic_deal
 from ulti.bots.expert import ExpertBot, RejectionExpert, expert_weight
 from ulti.bots.sampling import TALON, Knowledge, MetropolisSampler, Sampler, World, analyse
+from ulti.bots.sampling.metropolis import BURN_IN, THIN
 from ulti.bots.strong import StrongBot
 from ulti.engine.cards import SUIT_MASKS, count, iter_cards
 from ulti.engine.deal import Deal
@@ -90,7 +91,9 @@ def test_the_chain_reaches_hands_that_rejection_sampling_misses() -> None:
     weights = {k: math.comb(7, k) * math.comb(13, 10 - k) * BASE**k for k in range(8)}
     exact = sum(k * w for k, w in weights.items()) / sum(weights.values())
     exact_all = weights[7] / sum(weights.values())  # all seven held: 0.59
-    chain = MetropolisSampler(know, liking).draw_many(random.Random(2), 400)
+    sampler = MetropolisSampler(know, liking)
+    chain = sampler.draw_many(random.Random(2), 400)
+    assert 0 < sampler.moves < sampler.steps == BURN_IN + THIN * 399
     scaled = Sampler(know, liking, scaled=True).draw_many(random.Random(2), 400)
     assert abs(statistics.fmean(held(w) for w in chain) - exact) < 0.25
     chain_all = sum(held(w) == 7 for w in chain) / len(chain)
@@ -118,6 +121,7 @@ def test_every_world_of_the_chain_is_consistent_with_the_view(seed: int, pick: i
     worlds = sampler.draw_many(random.Random(seed), 30)
     assert worlds
     assert all(_consistent(know, w) for w in worlds)
+    assert sampler.steps == 20 + 5 * (len(worlds) - 1)
 
 
 def test_the_expert_draws_from_the_chain_and_the_rejection_expert_and_strong_bot_do_not() -> None:
