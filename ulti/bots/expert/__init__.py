@@ -10,7 +10,7 @@ kontra decisions (its auction is the strong bot's):
   guess does, e.g. ulti +3.70 against +2.09 in mean log weight over random hands);
 - draws its worlds by a **Metropolis chain** (``ulti.bots.sampling.MetropolisSampler``): a likelihood
   that sharp is out of reach of rejection sampling, which falls back to unweighted worlds after 200 tries
-  (plain) or accepts hands the evidence all but excludes (scaled to a small pilot's largest weight);
+  (plain) or flattens the distribution where a small pilot missed the likeliest hands (scaled);
 - reads the rest of the auction from its view's log, and weighs each world by how likely its hands make
   every other seat's actions there (``read_evidence``, ``evidence_weight``):
 
