@@ -24,7 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from ulti.bots.base import bot_for_level
-from ulti.bots.expert.declarer_model import MODEL_FAMILIES, fitted_weight, hand_features, model_family
+from ulti.bots.expert.declarer_model import (
+    MODEL_FAMILIES,
+    NO_TRUMP_FAMILIES,
+    fitted_weight,
+    hand_features,
+    model_family,
+)
 from ulti.bots.strong import declarer_likelihood
 from ulti.engine.cards import FULL_DECK, CardSet, iter_cards
 from ulti.engine.contracts import BIDS_BY_CODE, Bid
@@ -108,7 +114,7 @@ def fit_logistic(rows: list[list[float]], labels: list[int], penalty: float = PE
 
 
 def _trump_for(family: str, rng: random.Random) -> int:
-    return NO_TRUMP if family in ("betli", "nt-durchmars") else rng.randrange(4)
+    return NO_TRUMP if family in NO_TRUMP_FAMILIES else rng.randrange(4)
 
 
 def fit_family(

@@ -18,6 +18,7 @@ from tests.conftest import EXAMPLES
 from ulti.bots.expert import ExpertBot, RejectionExpert, expert_weight, weighted_by_evidence
 from ulti.bots.expert.declarer_model import (
     MODEL_FAMILIES,
+    NO_TRUMP_FAMILIES,
     declarer_model_weight,
     fitted_weight,
     hand_features,
@@ -70,7 +71,7 @@ def test_fit_logistic_recovers_the_coefficients_data_was_drawn_with() -> None:
 
 def test_fitted_file_matches_the_features() -> None:
     for family, coefficients in COEFFICIENTS.items():
-        trump = NO_TRUMP if family in ("betli", "nt-durchmars") else 0
+        trump = NO_TRUMP if family in NO_TRUMP_FAMILIES else 0
         assert len(coefficients) == len(hand_features(family, random_hand(random.Random(1)), trump)) + 1
         assert DECLARED[family] >= 20
     # the families the strong bot declares most are fitted
@@ -81,7 +82,7 @@ def test_fitted_file_matches_the_features() -> None:
 @given(seed=st.integers(0, 10**6), family=st.sampled_from(sorted(COEFFICIENTS)), trump=st.integers(0, 3))
 def test_fitted_weight_lies_in_the_unit_interval(seed: int, family: str, trump: int) -> None:
     hand = random_hand(random.Random(seed))
-    t = NO_TRUMP if family in ("betli", "nt-durchmars") else trump
+    t = NO_TRUMP if family in NO_TRUMP_FAMILIES else trump
     w = fitted_weight(COEFFICIENTS[family], hand_features(family, hand, t))
     assert 0.0 < w <= 1.0
 

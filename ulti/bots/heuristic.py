@@ -38,7 +38,8 @@ def _strength(card: Card, trumps: bool) -> int:
     return (TRUMP_ORDER_STRENGTH if trumps else PLAIN_ORDER_STRENGTH)[card & 7]
 
 
-def _has(hand: CardSet, suit: int, rank: int) -> bool:
+def has_card(hand: CardSet, suit: int, rank: int) -> bool:
+    """Whether ``hand`` holds the card of ``rank`` in ``suit``."""
     return bool(hand >> (suit * 8 + rank) & 1)
 
 
@@ -47,12 +48,12 @@ def trump_strength(hand: CardSet, suit: int) -> float:
     trumps = hand & SUIT_MASKS[suit]
     length = count(trumps)
     score = 1.2 * length
-    score += 1.5 * _has(hand, suit, ACE) + 1.0 * _has(hand, suit, TEN) + 0.5 * _has(hand, suit, KING)
+    score += 1.5 * has_card(hand, suit, ACE) + 1.0 * has_card(hand, suit, TEN) + 0.5 * has_card(hand, suit, KING)
     for side in range(4):
         if side == suit:
             continue
-        score += 1.3 * _has(hand, side, ACE)
-        if _has(hand, side, TEN) and count(hand & SUIT_MASKS[side]) >= 2:
+        score += 1.3 * has_card(hand, side, ACE)
+        if has_card(hand, side, TEN) and count(hand & SUIT_MASKS[side]) >= 2:
             score += 0.6
         if not hand & SUIT_MASKS[side] and length >= 4:
             score += 0.5  # a void to ruff in
@@ -83,7 +84,7 @@ def choose_discard(hand: CardSet, trump: int) -> tuple[Card, Card]:
             value += 10  # talon points go to the defenders
         value += _strength(card, True)
         value += 0.8 * count(hand & SUIT_MASKS[suit])
-        if card & 7 in (KING, QUEEN) and _has(hand, suit, QUEEN if card & 7 == KING else KING):
+        if card & 7 in (KING, QUEEN) and has_card(hand, suit, QUEEN if card & 7 == KING else KING):
             value += 6  # keep marriages
         return value
 
@@ -134,9 +135,9 @@ class HeuristicBot:
             margin = strength - 9.0 + b
             if margin >= 0:
                 options.append((BIDS_BY_CODE[f"{kind}-S"], margin))
-            if _has(hand, suit, SEVEN) and count(trumps) >= 5 and _has(hand, suit, ACE) and strength >= 11 - b:
+            if has_card(hand, suit, SEVEN) and count(trumps) >= 5 and has_card(hand, suit, ACE) and strength >= 11 - b:
                 options.append((BIDS_BY_CODE[f"{kind}-SU"], strength - 11 + b))
-            if _has(hand, suit, KING) and _has(hand, suit, QUEEN) and strength >= 12 - b:
+            if has_card(hand, suit, KING) and has_card(hand, suit, QUEEN) and strength >= 12 - b:
                 options.append((BIDS_BY_CODE[f"{kind}-40"], strength - 12 + b))
         if not options:
             return BIDS_BY_CODE["M-S"], minor - 9.0

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 
 from ulti.bots.expert.fitted import COEFFICIENTS
 from ulti.bots.families import family
-from ulti.bots.heuristic import betli_risk
+from ulti.bots.heuristic import betli_risk, has_card
 from ulti.bots.sampling import Knowledge, World
 from ulti.bots.strong import declarer_weight
 from ulti.bots.strong.hand import durchmars_losers
@@ -30,6 +30,8 @@ from ulti.engine.play import NO_TRUMP, seven_of
 #: The model's contract families: the arena's (``ulti.bots.families.family``), the durchmars split into
 #: no-trump durchmars and durchmars with trumps (their hands differ).
 MODEL_FAMILIES = ("betli", "nt-durchmars", "durchmars", "ulti", "100", "simple")
+#: The families without trumps (their features ignore the trump).
+NO_TRUMP_FAMILIES = ("betli", "nt-durchmars")
 
 
 def model_family(bid: Bid) -> str:
@@ -39,16 +41,12 @@ def model_family(bid: Bid) -> str:
     return family(bid)
 
 
-def _has(hand: CardSet, suit: int, rank: int) -> int:
-    return hand >> (suit * 8 + rank) & 1
-
-
 def _no_trump_features(hand: CardSet) -> list[float]:
     """Features of a hand for a no-trump contract (betli or durchmars)."""
     risk = betli_risk(hand)
     losers = durchmars_losers(hand, NO_TRUMP)
     lengths = [count(hand & SUIT_MASKS[s]) for s in range(4)]
-    high = [sum(_has(hand, s, rank) for s in range(4)) for rank in (ACE, KING, QUEEN, JACK, TEN)]
+    high = [sum(has_card(hand, s, rank) for s in range(4)) for rank in (ACE, KING, QUEEN, JACK, TEN)]
     return [
         *(float(risk == k) for k in (0, 1, 2, 3)),
         float(min(risk, 8)),
@@ -64,16 +62,16 @@ def _trump_features(hand: CardSet, trump: int) -> list[float]:
     """Features of a hand for a contract with ``trump`` as trumps."""
     trumps = count(hand & SUIT_MASKS[trump])
     sides = [s for s in range(4) if s != trump]
-    side_aces = sum(_has(hand, s, ACE) for s in sides)
-    side_tens = sum(_has(hand, s, TEN) for s in sides)
-    guarded_tens = sum(_has(hand, s, TEN) and count(hand & SUIT_MASKS[s]) >= 2 for s in sides)
-    side_kings = sum(_has(hand, s, KING) for s in sides)
+    side_aces = sum(has_card(hand, s, ACE) for s in sides)
+    side_tens = sum(has_card(hand, s, TEN) for s in sides)
+    guarded_tens = sum(has_card(hand, s, TEN) and count(hand & SUIT_MASKS[s]) >= 2 for s in sides)
+    side_kings = sum(has_card(hand, s, KING) for s in sides)
     voids = sum(not hand & SUIT_MASKS[s] for s in sides)
     return [
         *(float(trumps == k) for k in (4, 5, 6)),
         float(trumps >= 7),
         float(trumps),
-        *(float(_has(hand, trump, rank)) for rank in (ACE, TEN, KING, QUEEN, JACK)),
+        *(float(has_card(hand, trump, rank)) for rank in (ACE, TEN, KING, QUEEN, JACK)),
         float(hand >> seven_of(trump) & 1),
         float(side_aces),
         float(side_tens),
@@ -87,7 +85,7 @@ def _trump_features(hand: CardSet, trump: int) -> list[float]:
 def hand_features(family: str, hand: CardSet, trump: int) -> list[float]:
     """The model's features of a 10-card start ``hand`` for a contract of ``family`` with ``trump``
     (``NO_TRUMP`` for the no-trump families)."""
-    if family in ("betli", "nt-durchmars"):
+    if family in NO_TRUMP_FAMILIES:
         return _no_trump_features(hand)
     return _trump_features(hand, trump)
 
@@ -95,7 +93,7 @@ def hand_features(family: str, hand: CardSet, trump: int) -> list[float]:
 def fitted_weight(coefficients: Sequence[float], features: Sequence[float]) -> float:
     """The weight (0..1) of a hand with ``features`` under a fitted family's ``coefficients`` (the
     intercept last, already lowered by the strong declarer's log odds): exp(score) capped at 1."""
-    score = coefficients[-1] + sum(c * x for c, x in zip(coefficients, features, strict=False))
+    score = coefficients[-1] + sum(c * x for c, x in zip(coefficients[:-1], features, strict=True))
     return math.exp(min(0.0, score))
 
 
