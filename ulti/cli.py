@@ -128,13 +128,27 @@ def cmd_arena(args: argparse.Namespace) -> int:
     per contract family), in whole games or card play on a fixed auction."""
     import os
 
-    from ulti.bots.arena import print_progress, run_report
+    from ulti.bots.arena import check_family, print_progress, run_report
 
+    try:
+        check_family(args.mode, args.family)
+    except ValueError as exc:
+        sys.stderr.write(f"ulti arena: {exc}\n")
+        return 2
     workers = args.workers or len(os.sched_getaffinity(0))
     out = open(args.records, "w", encoding="utf-8") if args.records else None  # noqa: SIM115
     try:
         report = run_report(
-            args.a, args.b, args.deals, args.seed, workers, out, print_progress, args.mode, args.auction_level
+            args.a,
+            args.b,
+            args.deals,
+            args.seed,
+            workers,
+            out,
+            print_progress,
+            args.mode,
+            args.auction_level,
+            args.family,
         )
     finally:
         if out is not None:
@@ -142,6 +156,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     summary = report.overall
     sys.stderr.write("\n")
     what = "whole games" if args.mode == "game" else f"card play, auction by {args.auction_level or args.b}"
+    if args.family:
+        what += f", {args.family} contracts only"
     print(f"{args.deals} duplicate deals ({6 * args.deals} plays), mode {args.mode} ({what}), seed {args.seed},"
           f" {workers} processes")
     print(f"A = {args.a}: {summary.mean:+.3f} per deal, 95% interval [{summary.low:+.3f}, {summary.high:+.3f}]")
@@ -251,6 +267,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="game: whole deals, auction included; cards: card play on an auction fixed per deal")
     arena.add_argument("--auction-level", default=None,
                        help="cards mode: the level whose bots play each deal's auction once (default: B's)")
+    arena.add_argument("--family", default=None,
+                       help="cards mode: only deals whose auction ends in this contract family (betli, durchmars,"
+                            " ulti, 100, simple)")
     arena.set_defaults(func=cmd_arena)
     serve = sub.add_parser("serve", help="run the game server")
     serve.add_argument("--host", default="127.0.0.1")

@@ -135,3 +135,31 @@ def test_ulti_arena_cards_mode_prints_families(tmp_path: Path) -> None:
     )
     assert "mode cards (card play, auction by heuristic)" in proc.stdout
     assert "A per contract family:" in proc.stdout and "safety stops: 0" in proc.stdout
+
+
+def test_cards_mode_kept_to_one_family_plays_only_its_contracts() -> None:
+    # the heuristic's auctions end in a betli in few deals: the set draws further deals until one does
+    for index in range(3):
+        result = play_set("heuristic", "random", seed=5, index=index, mode="cards", auction_level="heuristic",
+                          only_family="betli")
+        assert result.family == "betli"
+        assert len({json.dumps(r["hands"]) for r in result.records}) == 1
+        assert all(family(parse_bid(score_record(r)["bid"])) == "betli" for r in result.records)
+    # a set whose own deal is already of the family is that deal, played as the unfiltered run plays it
+    plain = play_set("heuristic", "random", seed=5, index=2, mode="cards", auction_level="heuristic")
+    kept = play_set("heuristic", "random", seed=5, index=2, mode="cards", auction_level="heuristic",
+                    only_family=plain.family)
+    assert kept == plain
+
+
+def test_a_family_filter_needs_cards_mode_and_a_known_family() -> None:
+    with pytest.raises(ValueError, match="needs --mode cards"):
+        play_set("heuristic", "random", seed=5, index=0, mode="game", only_family="betli")
+    with pytest.raises(ValueError, match="unknown contract family 'bet'"):
+        play_set("heuristic", "random", seed=5, index=0, mode="cards", only_family="bet")
+    proc = subprocess.run(
+        [sys.executable, "-m", "ulti.cli", "arena", "--a", "heuristic", "--b", "random", "--deals", "2",
+         "--records", "", "--mode", "game", "--family", "betli"],
+        capture_output=True, text=True,
+    )
+    assert proc.returncode == 2 and "needs --mode cards" in proc.stderr and not proc.stdout

@@ -38,6 +38,7 @@ from ulti.bots.base import Bot, bot_for_level, seat_and_choices
 from ulti.bots.families import FAMILIES, family
 from ulti.engine import actions as act
 from ulti.engine.actions import Action
+from ulti.engine.cards import CardSet
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
 from ulti.engine.record import deal_to_record
@@ -119,29 +120,68 @@ def fixed_auction(deal: Deal, bots: list[Bot]) -> list[Action]:
     raise RuntimeError("auction did not finish")
 
 
+#: Deals tried per set for a ``cards`` run kept to one contract family before it gives up.
+MAX_FAMILY_TRIES = 500
+
+
+def check_family(mode: str, only_family: str | None) -> None:
+    """Raise ``ValueError`` unless ``only_family`` is None or a contract family a ``cards`` run can keep to."""
+    if only_family is None:
+        return
+    if mode != "cards":
+        raise ValueError("--family keeps card play to one contract family: it needs --mode cards")
+    playable = [f for f in FAMILIES if f != "given up"]
+    if only_family not in playable:
+        raise ValueError(f"unknown contract family {only_family!r} (one of {', '.join(playable)})")
+
+
+def dealt(seed: int, index: int, attempt: int) -> tuple[int, list[CardSet], str]:
+    """The dealer, the hands and the seed prefix of the bots' generators of deal ``attempt`` of set ``index``
+    (attempt 0: the set's own deal; later attempts only when a run keeps to one contract family)."""
+    prefix = f"{seed}:{index}" if attempt == 0 else f"{seed}:{index}:try{attempt}"
+    rng = random.Random(prefix)
+    dealer = rng.randrange(3)
+    return dealer, deal_hands(rng, dealer), prefix
+
+
 def play_set(
-    level_a: str, level_b: str, seed: int, index: int, mode: str = "game", auction_level: str | None = None
+    level_a: str,
+    level_b: str,
+    seed: int,
+    index: int,
+    mode: str = "game",
+    auction_level: str | None = None,
+    only_family: str | None = None,
 ) -> SetResult:
     """Play duplicate set ``index`` of the run with ``seed`` in ``mode`` (``game`` or ``cards``; in
-    ``cards`` the auction is played once by ``auction_level`` bots, B's level by default)."""
+    ``cards`` the auction is played once by ``auction_level`` bots, B's level by default). With
+    ``only_family`` (cards only) the set's deal is the first of its deals whose auction ends in that
+    contract family (the set's own deal, then further deals drawn from the seed and the set's index)."""
     if mode not in MODES:
         raise ValueError(f"unknown arena mode {mode!r} ({' or '.join(MODES)})")
-    rng = random.Random(f"{seed}:{index}")
-    dealer = rng.randrange(3)
-    hands = deal_hands(rng, dealer)
+    check_family(mode, only_family)
+    dealer, hands, prefix = dealt(seed, index, 0)
     opening: list[Action] = []
     stops = 0
     if mode == "cards":
         level = auction_level or level_b
-        auction_bots = [bot_for_level(level, random.Random(f"{seed}:{index}:auction:{seat}")) for seat in range(3)]
-        opening = fixed_auction(Deal(hands, dealer), auction_bots)
-        stops += sum(getattr(bot, "safety_stops", 0) for bot in auction_bots)
+        for attempt in range(MAX_FAMILY_TRIES):
+            dealer, hands, prefix = dealt(seed, index, attempt)
+            auction_bots = [bot_for_level(level, random.Random(f"{prefix}:auction:{seat}")) for seat in range(3)]
+            opened = Deal(hands, dealer)
+            opening = fixed_auction(opened, auction_bots)
+            stops += sum(getattr(bot, "safety_stops", 0) for bot in auction_bots)
+            reached = "given up" if opened.is_over or opened.contract is None else family(opened.contract)
+            if only_family is None or reached == only_family:
+                break
+        else:
+            raise RuntimeError(f"no auction of set {index} ended in {only_family} in {MAX_FAMILY_TRIES} deals")
     scores_a: list[float] = []
     records = []
     families: Counter[str] = Counter()
     for n, seating in enumerate(seatings()):
         bots = [
-            bot_for_level(level_a if who == "A" else level_b, random.Random(f"{seed}:{index}:{n}:{seat}"))
+            bot_for_level(level_a if who == "A" else level_b, random.Random(f"{prefix}:{n}:{seat}"))
             for seat, who in enumerate(seating)
         ]
         if mode == "cards":
@@ -193,10 +233,18 @@ class ArenaReport:
 
 
 def run_sets(
-    level_a: str, level_b: str, sets: int, seed: int, workers: int, mode: str = "game", auction_level: str | None = None
+    level_a: str,
+    level_b: str,
+    sets: int,
+    seed: int,
+    workers: int,
+    mode: str = "game",
+    auction_level: str | None = None,
+    only_family: str | None = None,
 ) -> Iterator[SetResult]:
     """Play ``sets`` duplicate sets on ``workers`` processes, yielding results in set order."""
-    play = partial(play_set, mode=mode, auction_level=auction_level)
+    check_family(mode, only_family)
+    play = partial(play_set, mode=mode, auction_level=auction_level, only_family=only_family)
     if workers <= 1:
         for i in range(sets):
             yield play(level_a, level_b, seed, i)
@@ -221,9 +269,12 @@ def run_arena(
     progress: Callable[[str], None] | None = None,
     mode: str = "game",
     auction_level: str | None = None,
+    only_family: str | None = None,
 ) -> ArenaSummary:
     """Play the arena and return A's summary; deal records go to ``records_out`` (JSON lines)."""
-    return run_report(level_a, level_b, sets, seed, workers, records_out, progress, mode, auction_level).overall
+    return run_report(
+        level_a, level_b, sets, seed, workers, records_out, progress, mode, auction_level, only_family
+    ).overall
 
 
 def run_report(
@@ -236,12 +287,14 @@ def run_report(
     progress: Callable[[str], None] | None = None,
     mode: str = "game",
     auction_level: str | None = None,
+    only_family: str | None = None,
 ) -> ArenaReport:
-    """Play the arena in ``mode``: A's summary overall and per contract family, and the safety stops."""
+    """Play the arena in ``mode``: A's summary overall and per contract family, and the safety stops
+    (``only_family``: card play kept to deals whose auction ends in that family)."""
     samples: list[float] = []
     by_family: dict[str, list[float]] = {}
     stops = 0
-    for result in run_sets(level_a, level_b, sets, seed, workers, mode, auction_level):
+    for result in run_sets(level_a, level_b, sets, seed, workers, mode, auction_level, only_family):
         samples.append(result.a_mean)
         by_family.setdefault(result.family, []).append(result.a_mean)
         stops += result.safety_stops

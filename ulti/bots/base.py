@@ -69,6 +69,12 @@ def _expert(rng: random.Random) -> Bot:
     return ExpertBot(rng)
 
 
+def _expert_192(rng: random.Random) -> Bot:
+    from ulti.bots.expert import EXPERT_SAMPLES, ExpertBot
+
+    return ExpertBot(rng, samples=2 * EXPERT_SAMPLES)
+
+
 def _expert_rejection(rng: random.Random) -> Bot:
     from ulti.bots.expert import RejectionExpert
 
@@ -97,6 +103,12 @@ def _expert_fitted_scaled(rng: random.Random) -> Bot:
     from ulti.bots.expert import FittedScaledExpert
 
     return FittedScaledExpert(rng)
+
+
+def _expert_lookahead(rng: random.Random) -> Bot:
+    from ulti.bots.expert import LookaheadExpert
+
+    return LookaheadExpert(rng)
 
 
 def _expert_passes(rng: random.Random) -> Bot:
@@ -137,6 +149,10 @@ LEVELS: dict[str, Level] = {
         Level("expert-scaled192", _expert_scaled192, at_tables=False),
         # the rejection expert with the fitted declarer model and a scaled likelihood, for arenas
         Level("expert-fitted-scaled", _expert_fitted_scaled, at_tables=False),
+        # the expert with twice its worlds per card decision (192), for arenas
+        Level("expert-192", _expert_192, at_tables=False),
+        # the expert with the information-set lookahead in no-trump contracts, for arenas
+        Level("expert-lookahead", _expert_lookahead, at_tables=False),
         Level("strong-fast", _strong_fast, at_tables=False),  # fewer samples, for arenas
         # the expert's worlds without its evidence: what of the expert's lead the worlds alone give
         Level("strong-96", _strong_96, at_tables=False),

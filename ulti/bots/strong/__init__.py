@@ -37,6 +37,7 @@ from ulti.bots.strong.auction import GIVE_UP, StrongAuction, trump_choice
 from ulti.bots.strong.hand import declarer_likelihood, discard_options, durchmars_losers, plausible_bids
 from ulti.bots.strong.play import (
     StrongPlay,
+    advance,
     choose_class,
     declarer_weight,
     equal_groups,
@@ -79,6 +80,7 @@ __all__ = [
     "GIVE_UP",
     "StrongBot",
     "StrongSettings",
+    "advance",
     "choose_class",
     "declarer_likelihood",
     "declarer_weight",

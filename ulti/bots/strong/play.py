@@ -20,14 +20,16 @@ def solve_value(pos: Position) -> int:
     return int(solve(pos, Objective.CONTRACT, best_cards=False).value)
 
 
-def value_after(pos: Position, card: Card) -> int:
-    """The contract value (per_defender, perfect play) after the seat to move plays ``card``."""
+def advance(pos: Position, card: Card) -> Position | int:
+    """The position after the seat to move plays ``card``, or the contract value (per_defender) when that
+    card ends the play (a no-trump contract decided early, §3.6). A trump contract's last trick is never
+    advanced into: its value is the solver's."""
     seat = pos.to_move
     hands = list(pos.hands)
     hands[seat] &= ~(1 << card)
     trick = (*pos.trick, card)
     if len(trick) < 3:
-        return solve_value(replace(pos, hands=(hands[0], hands[1], hands[2]), trick=trick))
+        return replace(pos, hands=(hands[0], hands[1], hands[2]), trick=trick)
     winner = (pos.leader + trick_winner_index(list(trick), pos.trump)) % 3
     won = list(pos.won)
     won[winner] += 1
@@ -45,7 +47,7 @@ def value_after(pos: Position, card: Card) -> int:
             return v
     elif done == 10:  # pragma: no cover - a single card is never solved
         raise ValueError("the last trick is not solved")
-    nxt = replace(
+    return replace(
         pos,
         hands=(hands[0], hands[1], hands[2]),
         trick=(),
@@ -53,7 +55,12 @@ def value_after(pos: Position, card: Card) -> int:
         won=(won[0], won[1], won[2]),
         declarer_points=points,
     )
-    return solve_value(nxt)
+
+
+def value_after(pos: Position, card: Card) -> int:
+    """The contract value (per_defender, perfect play) after the seat to move plays ``card``."""
+    nxt = advance(pos, card)
+    return nxt if isinstance(nxt, int) else solve_value(nxt)
 
 
 def position_of(know: Knowledge, world: World, multipliers: dict[Part, int] | None = None) -> Position:
@@ -381,10 +388,15 @@ class StrongPlay(StrongSettings):
             return heuristic
         table.settle()
         self.last_card_table = table
-        chosen = table.decide()
+        chosen = self._decide(table, worlds, know)
         # a class's cards play alike in every world: the heuristic's own card if its class is chosen,
         # else the class's lowest card (cheapest to give)
         return heuristic if chosen == home else groups[chosen][0]
+
+    def _decide(self, table: CardTable, worlds: SolvedWorlds, know: Knowledge) -> int:
+        """The class of legal cards a card decision plays, from its settled ``table`` over ``worlds``: the
+        plain choice (``CardTable.decide``); the expert looks further in some contracts."""
+        return table.decide()
 
     def _kontra(self, know: Knowledge, ch: SeatChoices) -> tuple[Part, ...]:
         """The parts to raise one step now (empty: decline)."""
