@@ -50,7 +50,11 @@ figures are of the expert before the declarer model and the chain (the arena lev
 With the fitted declarer model and the Metropolis chain, the same command gives +0.311 per deal [+0.134,
 +0.488] (simple, 67 deals: +0.234 [+0.073, +0.395]; ulti, 232: +0.239 [-0.014, +0.491]; betli, 48: +0.73
 [+0.06, +1.40]). The model alone, drawn by scaled rejection sampling (``expert-fitted-scaled``), gave
-+0.133 [-0.061, +0.327]: without the chain the sharper likelihood does not pay.
++0.133 [-0.061, +0.327]: without the chain the sharper likelihood does not pay. Twice the worlds
+(``expert-192``), the same command: +0.301 [+0.066, +0.537]: at 96 worlds drawn by the chain, the number
+of worlds is not what limits the expert. Card play kept to one contract family (``--family``, the same
+command otherwise): betli, 200 deals, +0.500 [+0.135, +0.865]; simple, 150 deals (``--workers 1``),
++0.130 [+0.011, +0.249]; ulti, 120 deals (``--workers 1``), +0.044 [-0.266, +0.355], no verdict.
 
 Against strategy fusion (plain sampling values a card as if the seat's own later cards saw the hidden
 hands), the arena level ``expert-lookahead`` (``LookaheadExpert``) values each card of a no-trump contract

@@ -7,13 +7,14 @@ if the guess were free. In a betli defence that is the lead: many leads are "win
 because each world's solve finds the forcing switch a trick later; at the table the defender must guess
 it.
 
-The information-set lookahead (``lookahead_totals``) values a card one step deeper and honestly: after the
-card, the other seats play on as the solver plays them in each world (each sees everything: they are
-not the seat deciding), up to the deciding seat's next turn; there the worlds it cannot tell apart (the
-same cards seen since) must share one card, the one with the best total over them, and each world is
-valued after that card by the solver. This is α-μ search with one move of memory for the deciding seat
-(Cazenave and Ventos, "The αμ search algorithm for the game of Bridge", 2019), the opponents taken
-per world as plain sampling takes them.
+The information-set lookahead (``lookahead_totals``) values a card more honestly: after the card, the other
+seats play on as the solver plays them in each world (each sees everything: they are not the seat
+deciding), up to the deciding seat's next turn; there the worlds it cannot tell apart (the same cards seen
+since) must share one card, the one with the best total over them when each is solved after it; and so on
+for its next ``turns`` cards, the rest of each world solved. With one turn this is α-μ search with one
+move of memory for the deciding seat (Cazenave and Ventos, "The αμ search algorithm for the game of
+Bridge", 2019); with more, the seat's later cards follow that greedy shared choice, the opponents and the
+partner still taken per world as plain sampling takes them.
 """
 
 from __future__ import annotations
