@@ -72,8 +72,10 @@ def test_learner_hint_then_the_deal_analysis_with_badges_graph_and_what_if(web_s
     card = first.get_attribute("data-wcard")
     first.click()
     page.wait_for_function(
-        "(c) => (document.querySelector('[data-testid=whatif-line]') || {}).textContent.trim().length > 0"
-        " && !document.querySelector('[data-testid=whatif-wait]')",
+        # while the line is asked for, the page shows whatif-wait and no whatif-line: wait, never throw
+        "(c) => { const line = document.querySelector('[data-testid=whatif-line]');"
+        " return !!line && line.textContent.trim().length > 0"
+        " && !document.querySelector('[data-testid=whatif-wait]'); }",
         arg=card,
     )
     assert page.get_by_test_id("whatif-value").inner_text().strip()
