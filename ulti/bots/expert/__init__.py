@@ -54,7 +54,8 @@ With the fitted declarer model and the Metropolis chain, the same command gives 
 (``expert-192``), the same command: +0.301 [+0.066, +0.537]: at 96 worlds drawn by the chain, the number
 of worlds is not what limits the expert. Card play kept to one contract family (``--family``, the same
 command otherwise): betli, 200 deals, +0.500 [+0.135, +0.865]; simple, 150 deals (``--workers 1``),
-+0.130 [+0.011, +0.249]; ulti, 120 deals (``--workers 1``), +0.044 [-0.266, +0.355], no verdict.
++0.130 [+0.011, +0.249]; ulti, 120 deals (``--workers 1``), +0.044 [-0.266, +0.355], no verdict (seed
+2027, 200 deals: +0.288 [-0.016, +0.592], no verdict either).
 
 Against strategy fusion (plain sampling values a card as if the seat's own later cards saw the hidden
 hands), the arena level ``expert-lookahead`` (``LookaheadExpert``) values each card of a no-trump contract
