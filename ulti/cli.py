@@ -239,6 +239,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``ulti`` command."""
+    from ulti.bots.families import PLAYED_FAMILIES  # pure Python: the solver stays unloaded
+
     parser = argparse.ArgumentParser(prog="ulti", description="Ulti, the Hungarian card game: tools.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -268,8 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--auction-level", default=None,
                        help="cards mode: the level whose bots play each deal's auction once (default: B's)")
     arena.add_argument("--family", default=None,
-                       help="cards mode: only deals whose auction ends in this contract family (betli, durchmars,"
-                            " ulti, 100, simple)")
+                       help="cards mode: only deals whose auction ends in this contract family"
+                            f" ({', '.join(PLAYED_FAMILIES)})")
     arena.set_defaults(func=cmd_arena)
     serve = sub.add_parser("serve", help="run the game server")
     serve.add_argument("--host", default="127.0.0.1")

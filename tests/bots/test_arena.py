@@ -139,12 +139,16 @@ def test_ulti_arena_cards_mode_prints_families(tmp_path: Path) -> None:
 
 def test_cards_mode_kept_to_one_family_plays_only_its_contracts() -> None:
     # the heuristic's auctions end in a betli in few deals: the set draws further deals until one does
+    redealt = 0
     for index in range(3):
         result = play_set("heuristic", "random", seed=5, index=index, mode="cards", auction_level="heuristic",
                           only_family="betli")
         assert result.family == "betli"
         assert len({json.dumps(r["hands"]) for r in result.records}) == 1
         assert all(family(parse_bid(score_record(r)["bid"])) == "betli" for r in result.records)
+        own = play_set("heuristic", "random", seed=5, index=index, mode="cards", auction_level="heuristic")
+        redealt += own.records[0]["hands"] != result.records[0]["hands"]
+    assert redealt > 0  # some set's own deal was not a betli: it was dealt again
     # a set whose own deal is already of the family is that deal, played as the unfiltered run plays it
     plain = play_set("heuristic", "random", seed=5, index=2, mode="cards", auction_level="heuristic")
     kept = play_set("heuristic", "random", seed=5, index=2, mode="cards", auction_level="heuristic",

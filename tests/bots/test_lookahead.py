@@ -17,7 +17,7 @@ from ulti.bots.expert import ExpertBot, LookaheadExpert
 from ulti.bots.expert.lookahead import legal_in, lookahead_totals, shared_choice, solver_card
 from ulti.bots.solver import Objective, Position, solve, values_after
 from ulti.bots.strong import advance
-from ulti.engine.cards import Card, CardSet, iter_cards
+from ulti.engine.cards import SUIT_MASKS, Card, CardSet, iter_cards
 from ulti.engine.contracts import parse_bid
 from ulti.engine.deal import Deal
 from ulti.engine.play import NO_TRUMP
@@ -66,7 +66,7 @@ def test_solver_card_is_one_of_the_best_and_legal_in_is_the_rules() -> None:
     after = advance(pos, solver_card(pos))
     assert isinstance(after, Position)
     led = after.trick[0] >> 3
-    follow: CardSet = after.hands[after.to_move] & (0xFF << (8 * led))
+    follow: CardSet = after.hands[after.to_move] & SUIT_MASKS[led]
     # the seat to move must follow suit (and beat the card if it can): never a card of another suit then
     assert legal_in(after) & ~follow == 0 if follow else legal_in(after) == after.hands[after.to_move]
 

@@ -35,7 +35,7 @@ from functools import partial
 from typing import IO, Any
 
 from ulti.bots.base import Bot, bot_for_level, seat_and_choices
-from ulti.bots.families import FAMILIES, family
+from ulti.bots.families import FAMILIES, PLAYED_FAMILIES, family
 from ulti.engine import actions as act
 from ulti.engine.actions import Action
 from ulti.engine.cards import CardSet
@@ -130,9 +130,8 @@ def check_family(mode: str, only_family: str | None) -> None:
         return
     if mode != "cards":
         raise ValueError("--family keeps card play to one contract family: it needs --mode cards")
-    playable = [f for f in FAMILIES if f != "given up"]
-    if only_family not in playable:
-        raise ValueError(f"unknown contract family {only_family!r} (one of {', '.join(playable)})")
+    if only_family not in PLAYED_FAMILIES:
+        raise ValueError(f"unknown contract family {only_family!r} (one of {', '.join(PLAYED_FAMILIES)})")
 
 
 def dealt(seed: int, index: int, attempt: int) -> tuple[int, list[CardSet], str]:
@@ -166,13 +165,15 @@ def play_set(
     if mode == "cards":
         level = auction_level or level_b
         for attempt in range(MAX_FAMILY_TRIES):
-            dealer, hands, prefix = dealt(seed, index, attempt)
+            if attempt:
+                dealer, hands, prefix = dealt(seed, index, attempt)
             auction_bots = [bot_for_level(level, random.Random(f"{prefix}:auction:{seat}")) for seat in range(3)]
             opened = Deal(hands, dealer)
             opening = fixed_auction(opened, auction_bots)
             stops += sum(getattr(bot, "safety_stops", 0) for bot in auction_bots)
-            reached = "given up" if opened.is_over or opened.contract is None else family(opened.contract)
-            if only_family is None or reached == only_family:
+            if only_family is None or (
+                opened.contract is not None and not opened.is_over and family(opened.contract) == only_family
+            ):
                 break
         else:
             raise RuntimeError(f"no auction of set {index} ended in {only_family} in {MAX_FAMILY_TRIES} deals")
@@ -243,7 +244,6 @@ def run_sets(
     only_family: str | None = None,
 ) -> Iterator[SetResult]:
     """Play ``sets`` duplicate sets on ``workers`` processes, yielding results in set order."""
-    check_family(mode, only_family)
     play = partial(play_set, mode=mode, auction_level=auction_level, only_family=only_family)
     if workers <= 1:
         for i in range(sets):

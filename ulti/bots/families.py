@@ -6,6 +6,8 @@ from ulti.engine.contracts import Bid, Part
 
 #: Contract families, in the order a contract is put in the first that fits.
 FAMILIES = ("betli", "durchmars", "ulti", "100", "simple", "given up")
+#: The families a contract can be played in (all but a given-up deal's).
+PLAYED_FAMILIES = FAMILIES[:-1]
 
 
 def family(bid: Bid, given_up: bool = False) -> str:

@@ -60,9 +60,10 @@ command otherwise): betli, 200 deals, +0.500 [+0.135, +0.865]; simple, 150 deals
 Against strategy fusion (plain sampling values a card as if the seat's own later cards saw the hidden
 hands), the arena level ``expert-lookahead`` (``LookaheadExpert``) values each card of a no-trump contract
 with every later card of its own shared by the worlds it cannot tell apart (``lookahead``). It finds the
-guess plain sampling hides (tests/bots/test_lookahead.py), but seldom changes the card: at 795 card
-decisions along 40 betli deals of the arena run above, 10 (6 when only its next card is shared); at 240
-card decisions of 8 ulti deals, looking ahead from the first trick, 1 (at 3.6 times the work). Betli card
+guess plain sampling hides (tests/bots/test_lookahead.py), but seldom changes the card: replaying the
+records of the arena run above (a scratch script, issue 15's note), at 795 card decisions along 40 betli
+deals, 10 (6 when only its next card is shared); at 240 card decisions of 8 ulti deals, looking ahead from
+the first trick, 1 (at 3.6 times the CPU time, both measured in that one replay). Betli card
 play between the two, 200 duplicate betli deals (``ulti arena --a expert-lookahead --b expert --mode cards
 --auction-level strong --family betli --deals 200 --seed 2026 --workers 2``): +0.033 per deal [-0.122,
 +0.189], no verdict; the expert does without it. What plain sampling still fuses is the partner's play:

@@ -75,17 +75,15 @@ def _play_on(pos: Position, seat: int, seen: tuple[Card, ...]) -> tuple[Position
     return nxt, tuple(cards)
 
 
-def _shared_value(
-    group: list[tuple[Position, tuple[Card, ...]]], seat: int, sign: int, turns: int
-) -> int:
-    """The seat's total over the worlds of ``group`` (at its turn, alike to it) when it plays its next
-    ``turns`` cards alike in the worlds it cannot tell apart (``shared_choice``), the rest solved."""
-    positions = [pos for pos, _ in group]
-    card, values = shared_choice(positions, sign)
-    if turns <= 1:
-        return sum(sign * v for v in values)
+#: Worlds alike to the deciding seat, each with the cards it has seen since the decision.
+Group = list[tuple[Position, tuple[Card, ...]]]
+
+
+def _after_card(group: Group, card: Card, seat: int, sign: int, turns: int) -> int:
+    """The seat's total over the worlds of ``group`` when it plays ``card`` in all of them and then its next
+    ``turns`` cards alike in the worlds it cannot tell apart by then (``_shared_value``)."""
     total = 0
-    groups: dict[tuple[Card, ...], list[tuple[Position, tuple[Card, ...]]]] = {}
+    groups: dict[tuple[Card, ...], Group] = {}
     for pos, seen in group:
         after = step(pos, card)
         reached, cards = (after, seen) if isinstance(after, int) else _play_on(after, seat, (*seen, card))
@@ -93,7 +91,16 @@ def _shared_value(
             total += sign * reached
         else:
             groups.setdefault(cards, []).append((reached, cards))
-    return total + sum(_shared_value(g, seat, sign, turns - 1) for g in groups.values())
+    return total + sum(_shared_value(g, seat, sign, turns) for g in groups.values())
+
+
+def _shared_value(group: Group, seat: int, sign: int, turns: int) -> int:
+    """The seat's total over the worlds of ``group`` (at its turn, alike to it) when it plays its next
+    ``turns`` cards alike in the worlds it cannot tell apart (``shared_choice``), the rest solved."""
+    card, values = shared_choice([pos for pos, _ in group], sign)
+    if turns <= 1:
+        return sum(sign * v for v in values)
+    return _after_card(group, card, seat, sign, turns - 1)
 
 
 def lookahead_totals(positions: Sequence[Position], cards: Sequence[Card], sign: int, turns: int = 1) -> list[int]:
@@ -103,20 +110,8 @@ def lookahead_totals(positions: Sequence[Position], cards: Sequence[Card], sign:
     above the plain total (every world solved after the card): the shared card is one of each world's
     choices."""
     seat = positions[0].to_move
-    out = []
-    for card in cards:
-        total = 0
-        groups: dict[tuple[Card, ...], list[tuple[Position, tuple[Card, ...]]]] = {}
-        for pos in positions:
-            after = step(pos, card)
-            reached, seen = (after, ()) if isinstance(after, int) else _play_on(after, seat, ())
-            if isinstance(reached, int):
-                total += sign * reached
-            else:
-                groups.setdefault(seen, []).append((reached, seen))
-        total += sum(_shared_value(group, seat, sign, turns) for group in groups.values())
-        out.append(total)
-    return out
+    start: Group = [(pos, ()) for pos in positions]
+    return [_after_card(start, card, seat, sign, turns) for card in cards]
 
 
 __all__ = ["legal_in", "lookahead_totals", "shared_choice", "solver_card", "step"]
