@@ -68,6 +68,10 @@ play between the two, 200 duplicate betli deals (``ulti arena --a expert-lookahe
 --auction-level strong --family betli --deals 200 --seed 2026 --workers 2``): +0.033 per deal [-0.122,
 +0.189], no verdict; the expert does without it. What plain sampling still fuses is the partner's play:
 each world's solve lets the other defender see every card.
+
+The cards the other seats played are not weighed beyond what they rule out (``play_reading``: whether a
+read card was best in a world, double-dummy or by the seat's own view, carries no information about the
+true deal at the expert's worlds: ``benchmarks.play_reading_bench``, figures in that module).
 """
 
 from __future__ import annotations
