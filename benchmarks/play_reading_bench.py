@@ -20,7 +20,6 @@ evidence). Printed, per contract family and in all:
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import random
 import statistics
@@ -28,39 +27,12 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ulti.bots.base import bot_for_level
+from benchmarks.played_deals import played_by_level, played_from_records
 from ulti.bots.expert import expert_weight
 from ulti.bots.expert.play_reading import PlayedCard, play_weight, policy_best, read_play, was_best
 from ulti.bots.families import family as family_of
 from ulti.bots.sampling import Knowledge, MetropolisSampler, World, analyse
 from ulti.engine.deal import Deal, Phase
-from ulti.engine.dealing import deal_hands
-from ulti.engine.record import deal_from_record, parse_action
-
-
-def played_by_level(level: str, deals: int, seed: int) -> Iterator[Deal]:
-    """Deals played through by ``level`` bots (auction and cards), each yielded after every action."""
-    rng = random.Random(seed)
-    for number in range(deals):
-        dealer = number % 3
-        deal = Deal(deal_hands(rng, dealer), dealer)
-        bots = [bot_for_level(level, random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
-        while not deal.is_over:
-            yield deal
-            deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))
-
-
-def played_from_records(path: str) -> Iterator[Deal]:
-    """The deals of an arena's records, each yielded before every action."""
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            record = json.loads(line)
-            deal = deal_from_record({**record, "actions": []})
-            for entry in record["actions"]:
-                if deal.is_over:
-                    break
-                yield deal
-                deal.apply(parse_action(entry))
 
 
 @dataclass

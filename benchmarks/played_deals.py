@@ -1,0 +1,41 @@
+"""Deals in play for the benchmarks that stop at decisions along them: played by bots of one level, or
+replayed from the deal records of an arena run (``ulti arena --records``)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+
+from ulti.bots.base import bot_for_level
+from ulti.engine.deal import Deal
+from ulti.engine.dealing import deal_hands
+from ulti.engine.record import deal_from_record, parse_action
+
+
+def played_by_level(level: str, deals: int, seed: int) -> Iterator[Deal]:
+    """Deals played through by ``level`` bots (auction and cards), each yielded before every action."""
+    rng = random.Random(seed)
+    for number in range(deals):
+        dealer = number % 3
+        deal = Deal(deal_hands(rng, dealer), dealer)
+        bots = [bot_for_level(level, random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
+        while not deal.is_over:
+            yield deal
+            deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))
+
+
+def played_from_records(path: str, every_set: bool = False) -> Iterator[Deal]:
+    """The deals of an arena's records, each yielded before every action (``every_set``: only the first
+    play of each duplicate set, whose six plays share the deal)."""
+    with open(path, encoding="utf-8") as f:
+        for k, line in enumerate(f):
+            if every_set and k % 6:
+                continue
+            record = json.loads(line)
+            deal = deal_from_record({**record, "actions": []})
+            for entry in record["actions"]:
+                if deal.is_over:
+                    break
+                yield deal
+                deal.apply(parse_action(entry))
