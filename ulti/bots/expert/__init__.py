@@ -76,11 +76,12 @@ true deal at the expert's worlds: ``benchmarks.play_reading_bench``, figures in 
 Where the card play gives value away, decision by decision against the true deal solved double-dummy
 (``python -m benchmarks.regret_bench --a expert --b strong --deals 300 --seed 1``: deals played by strong
 bots, every other card decision): the expert 1.425 per decision (per_defender, kontra included), the
-strong bot 1.997; the strong bot's excess per deal +1.507 [-0.025, +3.038]. In ulti the expert's lead is
-in tricks 4-6 (1.230 against 3.126 per decision; +2.639 [+0.324, +4.955] per deal); in tricks 1-3 both
-give value away at 16-17% of the decisions and the expert no less than the strong bot (3.309 against
-3.167): the first tricks of the trump contracts are where the card play loses most. The strong bot at 96
-worlds (``--a strong-96``, same command): 1.646, +0.928 [-0.368, +2.225].
+strong bot 1.997; the strong bot's excess per deal +1.507 [-0.025, +3.038] (seed 2: 1.459 against 2.016,
++1.425 [-1.086, +3.936]). On both seeds the first three tricks of an ulti are where both bots give most
+away (15-17% of those decisions, 2.4-3.3 per decision; tricks 7-10: 3-7%, 0.2-0.6); which stage of an
+ulti carries the expert's lead the two seeds do not agree on (seed 1: tricks 4-6, +2.639 [+0.324, +4.955]
+per deal; seed 2: none). Twice the worlds (``--a expert-192 --b expert``, seed 1): +0.251 [-0.364,
++0.867], no verdict, as in the arena.
 """
 
 from __future__ import annotations
