@@ -13,48 +13,16 @@ true deal is made likelier), and the share of viewers for whom it is above 0.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import random
 import statistics
 from collections.abc import Iterator
 
-from ulti.bots.base import bot_for_level
+from benchmarks.played_deals import played_by_level, played_from_records
 from ulti.bots.expert import AuctionEvidence, evidence_weight, read_evidence
 from ulti.bots.sampling import Sampler, World, analyse
 from ulti.bots.strong import StrongBot
-from ulti.engine.deal import Deal, Phase
-from ulti.engine.dealing import deal_hands
-from ulti.engine.record import deal_from_record, parse_action
-
-
-def auctions_by_level(level: str, deals: int, seed: int) -> Iterator[Deal]:
-    """Deals whose auction ``level`` bots played, stopped at the first card."""
-    rng = random.Random(seed)
-    for number in range(deals):
-        dealer = number % 3
-        deal = Deal(deal_hands(rng, dealer), dealer)
-        bots = [bot_for_level(level, random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
-        while deal.phase is not Phase.PLAY and not deal.is_over:
-            deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))
-        if not deal.is_over:
-            yield deal
-
-
-def auctions_from_records(path: str) -> Iterator[Deal]:
-    """The deals of an arena's records (one play per duplicate set), stopped at the first card."""
-    with open(path, encoding="utf-8") as f:
-        for k, line in enumerate(f):
-            if k % 6:
-                continue  # the six plays of a set share the deal (and in card-play mode its auction)
-            record = json.loads(line)
-            full = deal_from_record({**record, "actions": []})
-            for entry in record["actions"]:
-                if full.phase is Phase.PLAY or full.is_over:
-                    break
-                full.apply(parse_action(entry))
-            if not full.is_over:
-                yield full
+from ulti.engine.deal import Deal
 
 
 def information(deals: Iterator[Deal], worlds: int, seed: int) -> dict[str, list[float]]:
@@ -92,9 +60,9 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=100, help="worlds drawn per viewer")
     args = parser.parse_args()
     if args.records:
-        deals = auctions_from_records(args.records)
+        deals = played_from_records(args.records, every_set=True, to_first_card=True)
     else:
-        deals = auctions_by_level(args.level, args.deals, args.seed)
+        deals = played_by_level(args.level, args.deals, args.seed, to_first_card=True)
     source = args.records or f"{args.deals} deals bid by {args.level} bots (seed {args.seed})"
     print(f"Expert evidence at the first card, {source}, {args.worlds} worlds per viewer:")
     for name, ratios in information(deals, args.worlds, args.seed).items():

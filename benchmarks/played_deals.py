@@ -1,5 +1,6 @@
-"""Deals in play for the benchmarks that stop at decisions along them: played by bots of one level, or
-replayed from the deal records of an arena run (``ulti arena --records``)."""
+"""Deals for the benchmarks that stop at decisions along them: played by bots of one level, or replayed
+from the deal records of an arena run (``ulti arena --records``); either through every action, or only
+to the first card (``to_first_card``: each deal yielded once, there, and left; a deal given up never)."""
 
 from __future__ import annotations
 
@@ -8,26 +9,32 @@ import random
 from collections.abc import Iterator
 
 from ulti.bots.base import bot_for_level
-from ulti.engine.deal import Deal
+from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
 from ulti.engine.record import deal_from_record, parse_action
 
 
-def played_by_level(level: str, deals: int, seed: int) -> Iterator[Deal]:
-    """Deals played through by ``level`` bots (auction and cards), each yielded before every action."""
+def played_by_level(level: str, deals: int, seed: int, to_first_card: bool = False) -> Iterator[Deal]:
+    """Deals played by ``level`` bots (auction and cards), each yielded before every action (or, with
+    ``to_first_card``, once at its first card)."""
     rng = random.Random(seed)
     for number in range(deals):
         dealer = number % 3
         deal = Deal(deal_hands(rng, dealer), dealer)
         bots = [bot_for_level(level, random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
         while not deal.is_over:
-            yield deal
+            if to_first_card and deal.phase is Phase.PLAY:
+                yield deal
+                break
+            if not to_first_card:
+                yield deal
             deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))
 
 
-def played_from_records(path: str, every_set: bool = False) -> Iterator[Deal]:
-    """The deals of an arena's records, each yielded before every action (``every_set``: only the first
-    play of each duplicate set, whose six plays share the deal)."""
+def played_from_records(path: str, every_set: bool = False, to_first_card: bool = False) -> Iterator[Deal]:
+    """The deals of an arena's records, each yielded before every action (or, with ``to_first_card``, once
+    at its first card); ``every_set``: only the first play of each duplicate set, whose six plays share the
+    deal (and in card-play mode its auction)."""
     with open(path, encoding="utf-8") as f:
         for k, line in enumerate(f):
             if every_set and k % 6:
@@ -37,5 +44,9 @@ def played_from_records(path: str, every_set: bool = False) -> Iterator[Deal]:
             for entry in record["actions"]:
                 if deal.is_over:
                     break
-                yield deal
+                if to_first_card and deal.phase is Phase.PLAY:
+                    yield deal
+                    break
+                if not to_first_card:
+                    yield deal
                 deal.apply(parse_action(entry))

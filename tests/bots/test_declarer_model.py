@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.declarer_fit import fit_logistic, random_hand
-from benchmarks.evidence_bench import auctions_by_level
+from benchmarks.played_deals import played_by_level
 from tests.conftest import EXAMPLES
 from ulti.bots.expert import ExpertBot, RejectionExpert, expert_weight, weighted_by_evidence
 from ulti.bots.expert.declarer_model import (
@@ -102,7 +102,7 @@ def test_the_true_declarer_hand_is_likelier_than_random_hands() -> None:
     # of random hands, on a log scale by more than the strong bot's hand-written likelihood does
     rng = random.Random(8)
     gains = []
-    for deal in auctions_by_level("strong", 8, 515):
+    for deal in played_by_level("strong", 8, 515, to_first_card=True):
         assert deal.contract is not None
         family = model_family(deal.contract)
         if family not in COEFFICIENTS:

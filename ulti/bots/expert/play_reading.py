@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 from ulti.bots.expert.lookahead import legal_in
 from ulti.bots.sampling import Knowledge, World, forbidden_after
 from ulti.bots.solver import Position, values_after
+from ulti.bots.strong.play import position_of
 from ulti.engine.cards import Card, CardSet, card_points, count, iter_cards
 from ulti.engine.contracts import Part
 from ulti.engine.play import seven_of, trick_winner_index
@@ -102,17 +103,12 @@ def read_play(view: SeatView, know: Knowledge, tricks: int) -> list[PlayedCard]:
 
 def position_before(played: PlayedCard, know: Knowledge, world: World) -> Position:
     """The solver position of ``world`` just before ``played`` was played."""
-    assert know.contract is not None
-    start = tuple(know.start_hand(world, s) for s in range(3))
-    return Position(
+    now = position_of(know, world)
+    start = now.start_hands
+    return replace(
+        now,
         hands=(start[0] & ~played.played_by[0], start[1] & ~played.played_by[1], start[2] & ~played.played_by[2]),
         leader=played.leader,
-        trump=know.trump,
-        declarer=know.declarer,
-        bid=know.contract,
-        talon=world.talon,
-        start_hands=(start[0], start[1], start[2]),
-        multipliers=dict(know.multipliers),
         trick=played.trick,
         won=played.won,
         declarer_points=played.declarer_points,
