@@ -3,7 +3,8 @@
 For deals whose auction was played by bots of one level (``--level``, default heuristic; or the deal
 records of an arena run, ``--records``), at the first card every seat that has evidence to read
 weighs the true hidden cards and ``--worlds`` worlds drawn as the strong bot draws them. Printed, for
-the whole evidence and for bids, passes alone: the mean of log(weight of the true world / mean weight
+the whole evidence, for bids (by the hand-written fit the expert uses, and by the fitted declarer model:
+``bids fitted``) and for passes alone: the mean of log(weight of the true world / mean weight
 of the drawn worlds), the information the evidence adds about the true deal (0: none; above 0: the
 true deal is made likelier), and the share of viewers for whom it is above 0.
 
@@ -28,7 +29,7 @@ from ulti.engine.deal import Deal
 def information(deals: Iterator[Deal], worlds: int, seed: int) -> dict[str, list[float]]:
     """Per kind of evidence, the log ratios of every viewer with some evidence of that kind."""
     rng = random.Random(seed)
-    out: dict[str, list[float]] = {"all": [], "bids": [], "passes": []}
+    out: dict[str, list[float]] = {"all": [], "bids": [], "bids fitted": [], "passes": []}
     for deal in deals:
         for viewer in range(3):
             view = deal.seat_view(viewer)
@@ -37,16 +38,18 @@ def information(deals: Iterator[Deal], worlds: int, seed: int) -> dict[str, list
             sampler = Sampler(know, StrongBot(random.Random(0))._likelihood(know))
             drawn = sampler.draw_many(rng, worlds)
             true = World([deal.hands[0], deal.hands[1], deal.hands[2]], deal.talon if know.talon_size else 0)
+            bids = AuctionEvidence(evidence.bids, {}, evidence.kontra_against)
             kinds = {
-                "all": evidence,
-                "bids": AuctionEvidence(evidence.bids, {}, evidence.kontra_against),
-                "passes": AuctionEvidence({}, evidence.passes, ()),
+                "all": (evidence, False),
+                "bids": (bids, False),
+                "bids fitted": (bids, True),  # the bids weighed by the fitted declarer model
+                "passes": (AuctionEvidence({}, evidence.passes, ()), False),
             }
-            for name, ev in kinds.items():
+            for name, (ev, fitted) in kinds.items():
                 if (not ev.bids and not ev.passes) or not drawn:
                     continue
-                mean = statistics.fmean(evidence_weight(ev, know, w) for w in drawn)
-                true_weight = evidence_weight(ev, know, true)
+                mean = statistics.fmean(evidence_weight(ev, know, w, fitted) for w in drawn)
+                true_weight = evidence_weight(ev, know, true, fitted)
                 out[name].append(math.log(max(true_weight, 1e-9) / max(mean, 1e-9)))
     return out
 
@@ -67,10 +70,10 @@ def main() -> None:
     print(f"Expert evidence at the first card, {source}, {args.worlds} worlds per viewer:")
     for name, ratios in information(deals, args.worlds, args.seed).items():
         if not ratios:
-            print(f"  {name:7s} (no viewer had such evidence)")
+            print(f"  {name:11s} (no viewer had such evidence)")
             continue
         share = sum(1 for r in ratios if r > 0) / len(ratios)
-        print(f"  {name:7s} viewers {len(ratios):4d}  mean log(true / drawn) {statistics.fmean(ratios):+.3f}"
+        print(f"  {name:11s} viewers {len(ratios):4d}  mean log(true / drawn) {statistics.fmean(ratios):+.3f}"
               f"  true deal made likelier for {share:.0%}")
 
 

@@ -9,11 +9,14 @@ from ulti.bots.expert import (
     EXPERT_SAMPLES,
     AuctionEvidence,
     ExpertBot,
+    FittedBidsExpert,
     PassReadingExpert,
+    bid_weight,
     evidence_weight,
     read_evidence,
     weighted_by_evidence,
 )
+from ulti.bots.expert.declarer_model import bid_model_weight
 from ulti.bots.heuristic import HeuristicBot
 from ulti.bots.sampling import Knowledge, World, analyse
 from ulti.bots.strong import StrongBot, declarer_weight
@@ -158,3 +161,32 @@ def test_the_expert_weighting_is_the_strong_one_times_the_evidence() -> None:
     assert weight is not None and weight(world) == evidence_weight(evidence, know, world) * base(world)
     unweighted = weighted_by_evidence(None, (bid,), know)
     assert unweighted is not None and unweighted(world) == evidence_weight(evidence, know, world)
+
+
+ULTI_HAND = parse_cards("7C 9C JC QC KC AC TC AS AD 8H")
+
+
+def test_an_outbid_bid_weighed_by_the_fitted_model_favours_the_hands_that_bid_it() -> None:
+    # a seat that bid an ulti in clubs (or any suit) is likelier to hold long trumps with the 7 than high
+    # cards spread; one that bid a betli, the low cards; the fitted weight stays in 0..1
+    for code, fit, misfit in (("M-SU", ULTI_HAND, HIGH_HAND), ("N-B", BETLI_HAND, HIGH_HAND)):
+        bid = parse_bid(code)
+        fitted_fit, fitted_misfit = bid_weight(bid, fit, fitted=True), bid_weight(bid, misfit, fitted=True)
+        assert 0.0 <= fitted_misfit < fitted_fit <= 1.0
+        # the model, not the hand-written fit: the two weigh the same hand differently
+        assert fitted_fit == bid_model_weight(bid, fit) != bid_weight(bid, fit)
+    evidence = AuctionEvidence(bids={2: parse_bid("M-SU")}, passes={}, kontra_against=())
+    know = _know()
+    world = _world(HIGH_HAND, ULTI_HAND)
+    assert evidence_weight(evidence, know, world, fitted_bids=True) == bid_model_weight(parse_bid("M-SU"), ULTI_HAND)
+
+
+def test_the_fitted_bids_expert_plays_legal_cards_and_is_an_arena_level() -> None:
+    assert "expert-fittedbids" not in BOT_LEVELS
+    bot = bot_for_level("expert-fittedbids", random.Random(3))
+    assert isinstance(bot, FittedBidsExpert) and bot.fitted_bids
+    rng = random.Random(8)
+    deal = Deal(deal_hands(rng, 0), 0)
+    bots: list[ExpertBot | HeuristicBot] = [bot, *(HeuristicBot(random.Random(s)) for s in (1, 2))]
+    while not deal.is_over and len(deal.tricks) < 3:
+        deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))  # an illegal action would raise

@@ -105,6 +105,12 @@ def _expert_fitted_scaled(rng: random.Random) -> Bot:
     return FittedScaledExpert(rng)
 
 
+def _expert_fitted_bids(rng: random.Random) -> Bot:
+    from ulti.bots.expert import FittedBidsExpert
+
+    return FittedBidsExpert(rng)
+
+
 def _expert_lookahead(rng: random.Random) -> Bot:
     from ulti.bots.expert import LookaheadExpert
 
@@ -153,6 +159,8 @@ LEVELS: dict[str, Level] = {
         Level("expert-192", _expert_192, at_tables=False),
         # the expert with the information-set lookahead in no-trump contracts, for arenas
         Level("expert-lookahead", _expert_lookahead, at_tables=False),
+        # the expert weighing the other seats' bids by the fitted declarer model, for arenas
+        Level("expert-fittedbids", _expert_fitted_bids, at_tables=False),
         Level("strong-fast", _strong_fast, at_tables=False),  # fewer samples, for arenas
         # the expert's worlds without its evidence: what of the expert's lead the worlds alone give
         Level("strong-96", _strong_96, at_tables=False),

@@ -69,6 +69,16 @@ play between the two, 200 duplicate betli deals (``ulti arena --a expert-lookahe
 +0.189], no verdict; the expert does without it. What plain sampling still fuses is the partner's play:
 each world's solve lets the other defender see every card.
 
+The other seats' bids weighed by the fitted declarer model of the bid's family instead of the hand-written
+fit (``fitted_bids``, arena level ``expert-fittedbids``) say three times as much about the true deal
+(``python -m benchmarks.evidence_bench --records`` of the 400-deal card arena above: mean log(true / drawn)
++1.210 against +0.382; ``--deals 100 --level strong``: +1.362 against +0.370), yet card play did not gain:
+``ulti arena --a expert-fittedbids --b expert --mode cards --deals 400 --seed 2026 --workers 2``: -0.013
+per deal [-0.232, +0.205], no verdict (ulti, 233 deals: -0.114 [-0.470, +0.241]; simple, 67: -0.065
+[-0.227, +0.097]; betli, 48: +0.451 [+0.030, +0.872]). Kept to betli
+(``--auction-level strong --family betli --deals 200``, otherwise the same): +0.050 [-0.239, +0.339]. The expert
+keeps the hand-written fit.
+
 The cards the other seats played are not weighed beyond what they rule out (``play_reading``: whether a
 read card was best in a world, double-dummy or by the seat's own view, carries no information about the
 true deal at the expert's worlds: ``benchmarks.play_reading_bench``, figures in that module).
@@ -92,7 +102,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ulti.bots.expert.declarer_model import declarer_model_weight
+from ulti.bots.expert.declarer_model import bid_model_weight, declarer_model_weight
 from ulti.bots.expert.lookahead import lookahead_totals
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World
 from ulti.bots.strong import StrongBot, declarer_likelihood
@@ -160,11 +170,24 @@ def read_evidence(log: Sequence[LogEntry], viewer: int, declarer: int) -> Auctio
     return AuctionEvidence(bids, passes, tuple(kontra))
 
 
-def evidence_weight(evidence: AuctionEvidence, know: Knowledge, world: World) -> float:
-    """How likely the hands of ``world`` make the other seats' auction actions (0..1, unnormalised)."""
+def bid_weight(bid: Bid, hand: CardSet, fitted: bool = False) -> float:
+    """How likely a seat that bid ``bid`` (and did not declare it) holds ``hand`` at the start of play: the
+    strong bot's hand-written fit softened by a square root (the bid was made with 12 cards, two of them
+    laid away), or with ``fitted`` the declarer model of the bid's family (``bid_model_weight``) where the
+    fit has one."""
+    if fitted:
+        weight = bid_model_weight(bid, hand)
+        if weight is not None:
+            return weight
+    return math.sqrt(_fit(bid, hand))
+
+
+def evidence_weight(evidence: AuctionEvidence, know: Knowledge, world: World, fitted_bids: bool = False) -> float:
+    """How likely the hands of ``world`` make the other seats' auction actions (0..1, unnormalised); the
+    bids weighed by the fitted declarer model with ``fitted_bids`` (``bid_weight``)."""
     w = 1.0
     for s, bid in evidence.bids.items():
-        w *= math.sqrt(_fit(bid, know.start_hand(world, s)))
+        w *= bid_weight(bid, know.start_hand(world, s), fitted_bids)
     for s, standings in evidence.passes.items():
         if s == know.declarer:
             continue  # the declarer's passes came before the hand it declared with
@@ -188,6 +211,7 @@ def weighted_by_evidence(
     know: Knowledge,
     *,
     read_passes: bool = False,
+    fitted_bids: bool = False,
 ) -> Callable[[World], float] | None:
     """The likelihood ``base`` (None: every world alike) times the evidence of ``log`` about the hands of
     the seats other than ``know.seat`` (``evidence_weight``; passes only with ``read_passes``); ``base``
@@ -199,7 +223,7 @@ def weighted_by_evidence(
         return base
 
     def weight(world: World) -> float:
-        w = evidence_weight(evidence, know, world)
+        w = evidence_weight(evidence, know, world, fitted_bids)
         return w * base(world) if base is not None else w
 
     return weight
@@ -260,6 +284,9 @@ class ExpertBot(StrongBot):
     #: Whether a defender weighs the declarer's hand by the fitted declarer model (``declarer_model``);
     #: False: by the strong bot's hand-written likelihood (``declarer_weight``).
     fitted_declarer: bool = True
+    #: Whether another seat's bid weighs its hand by the fitted declarer model of the bid's family
+    #: (``bid_weight``); False: by the strong bot's hand-written likelihood, softened.
+    fitted_bids: bool = False
     #: Whether the worlds are drawn by a Metropolis chain (``MetropolisSampler``); False: by the strong
     #: bot's rejection sampling, which cannot reach the hands a sharp likelihood favours.
     metropolis: bool = True
@@ -281,7 +308,7 @@ class ExpertBot(StrongBot):
 
     def _likelihood(self, know: Knowledge) -> Callable[[World], float] | None:
         base = declarer_model_weight(know) if self.fitted_declarer else super()._likelihood(know)
-        return weighted_by_evidence(base, self._log, know, read_passes=self.read_passes)
+        return weighted_by_evidence(base, self._log, know, read_passes=self.read_passes, fitted_bids=self.fitted_bids)
 
     def _sampler(self, know: Knowledge) -> Sampler:
         if self.metropolis:
@@ -313,6 +340,12 @@ class ExpertBot(StrongBot):
         if not self.answers_declarer and know.multipliers.get(part, 1) >= 4:  # x4: the declarer's rekontra
             return -math.inf
         return chain_gain(base, raised)
+
+
+class FittedBidsExpert(ExpertBot):
+    """The expert weighing the other seats' bids by the fitted declarer model (arena-only, to measure it)."""
+
+    fitted_bids = True
 
 
 class LookaheadExpert(ExpertBot):
@@ -359,12 +392,14 @@ __all__ = [
     "EXPERT_SAMPLES",
     "AuctionEvidence",
     "ExpertBot",
+    "FittedBidsExpert",
     "FittedScaledExpert",
     "LookaheadExpert",
     "PassReadingExpert",
     "RejectionExpert",
     "ScaledExpert",
     "answered",
+    "bid_weight",
     "chain_gain",
     "evidence_weight",
     "expert_weight",

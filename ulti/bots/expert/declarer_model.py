@@ -114,3 +114,17 @@ def declarer_model_weight(know: Knowledge) -> Callable[[World], float] | None:
         return fitted_weight(coefficients, hand_features(family, know.start_hand(world, declarer), trump))
 
     return weight
+
+
+def bid_model_weight(bid: Bid, hand: CardSet) -> float | None:
+    """The fitted weight of a 10-card start ``hand`` for a seat that bid ``bid`` without declaring it (outbid
+    or raised later): the model of the bid's family, with the trump that suits the hand best (a bid names no
+    trump but hearts); None for a family the fit had too few hands of."""
+    family = model_family(bid)
+    coefficients = COEFFICIENTS.get(family)
+    if coefficients is None:
+        return None
+    if family in NO_TRUMP_FAMILIES:
+        return fitted_weight(coefficients, hand_features(family, hand, NO_TRUMP))
+    trumps = (3,) if bid.is_hearts else (0, 1, 2)
+    return max(fitted_weight(coefficients, hand_features(family, hand, t)) for t in trumps)
