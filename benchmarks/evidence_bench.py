@@ -19,7 +19,7 @@ import random
 import statistics
 from collections.abc import Iterator
 
-from benchmarks.played_deals import played_by_level, played_from_records
+from benchmarks.played_deals import add_deal_options, chosen_deals
 from ulti.bots.expert import AuctionEvidence, evidence_weight, read_evidence
 from ulti.bots.sampling import Sampler, World, analyse
 from ulti.bots.strong import StrongBot
@@ -56,17 +56,10 @@ def information(deals: Iterator[Deal], worlds: int, seed: int) -> dict[str, list
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--deals", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--level", default="heuristic", help="the level whose bots play the auctions")
-    parser.add_argument("--records", default="", help="deal records of an arena run instead")
+    add_deal_options(parser, deals=300, level="heuristic")
     parser.add_argument("--worlds", type=int, default=100, help="worlds drawn per viewer")
     args = parser.parse_args()
-    if args.records:
-        deals = played_from_records(args.records, every_set=True, to_first_card=True)
-    else:
-        deals = played_by_level(args.level, args.deals, args.seed, to_first_card=True)
-    source = args.records or f"{args.deals} deals bid by {args.level} bots (seed {args.seed})"
+    deals, source = chosen_deals(args, every_set=True, to_first_card=True)
     print(f"Expert evidence at the first card, {source}, {args.worlds} worlds per viewer:")
     for name, ratios in information(deals, args.worlds, args.seed).items():
         if not ratios:

@@ -4,6 +4,7 @@ to the first card (``to_first_card``: each deal yielded once, there, and left; a
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 from collections.abc import Iterator
@@ -50,3 +51,22 @@ def played_from_records(path: str, every_set: bool = False, to_first_card: bool 
                 if not to_first_card:
                     yield deal
                 deal.apply(parse_action(entry))
+
+
+def add_deal_options(parser: argparse.ArgumentParser, deals: int, level: str) -> None:
+    """The options that choose a benchmark's deals: ``--deals`` played by ``--level`` bots from ``--seed``
+    (defaults ``deals`` and ``level``), or ``--records`` of an arena run instead."""
+    parser.add_argument("--deals", type=int, default=deals)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--level", default=level, help="the level whose bots play the deals")
+    parser.add_argument("--records", default="", help="deal records of an arena run instead")
+
+
+def chosen_deals(args: argparse.Namespace, every_set: bool, to_first_card: bool = False) -> tuple[Iterator[Deal], str]:
+    """The deals ``add_deal_options``' options choose (``every_set`` and ``to_first_card`` as
+    ``played_from_records`` and ``played_by_level`` take them), and a line naming them."""
+    if args.records:
+        return played_from_records(args.records, every_set, to_first_card), args.records
+    deals = played_by_level(args.level, args.deals, args.seed, to_first_card)
+    verb = "bid" if to_first_card else "played"
+    return deals, f"{args.deals} deals {verb} by {args.level} bots (seed {args.seed})"

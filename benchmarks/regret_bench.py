@@ -29,7 +29,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from benchmarks.played_deals import played_by_level, played_from_records
+from benchmarks.played_deals import add_deal_options, chosen_deals
 from ulti.bots.arena import summarise
 from ulti.bots.base import bot_for_level
 from ulti.bots.families import family
@@ -118,18 +118,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--a", default="expert", help="the level measured")
     parser.add_argument("--b", default="strong", help="the level it is measured against")
-    parser.add_argument("--deals", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--level", default="strong", help="the level whose bots play the deals")
-    parser.add_argument("--records", default="", help="deal records of an arena run instead (first play of each set)")
+    add_deal_options(parser, deals=40, level="strong")
     parser.add_argument("--every", type=int, default=2, help="ask at every n-th card decision")
     args = parser.parse_args()
-    if args.records:
-        deals = played_from_records(args.records, every_set=True)
-        source = args.records
-    else:
-        deals = played_by_level(args.level, args.deals, args.seed)
-        source = f"{args.deals} deals played by {args.level} bots (seed {args.seed})"
+    deals, source = chosen_deals(args, every_set=True)  # a set's six plays share the deal: one is enough
     print(f"Double-dummy regret of A = {args.a} and B = {args.b}, {source}, every {args.every}. card decision:")
     groups = measure(deals, args)
     for key in sorted(groups, key=lambda k: (k != "all", k)):

@@ -190,3 +190,4 @@ def test_the_fitted_bids_expert_plays_legal_cards_and_is_an_arena_level() -> Non
     bots: list[ExpertBot | HeuristicBot] = [bot, *(HeuristicBot(random.Random(s)) for s in (1, 2))]
     while not deal.is_over and len(deal.tricks) < 3:
         deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))  # an illegal action would raise
+    assert len(deal.tricks) == 3  # three tricks played, the expert's card in each

@@ -82,6 +82,9 @@ def test_a_card_is_best_when_its_value_is_the_best_and_a_miss_costs_the_weight(s
     know = analyse(deal.seat_view(deal.to_move))
     world = _true_world(deal)
     reads = read_play(deal.seat_view(deal.to_move), know, 2)
+    # the weight of a world is ``miss`` once per read card that was not a best one there
+    misses = sum(was_best(read, know, world) is False for read in reads)
+    assert play_weight(reads, know, world, 0.5) == 0.5**misses
     for read in reads:
         pos = position_before(read, know, world)
         cards = list(iter_cards(legal_in(pos)))

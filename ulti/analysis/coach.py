@@ -31,13 +31,12 @@ from ulti.bots.expert import EXPERT_SAMPLES, ExpertBot, answered, expert_weight
 from ulti.bots.heuristic import HeuristicBot, trump_strength
 from ulti.bots.sampling import Sampler, analyse
 from ulti.bots.solver import Position
-from ulti.bots.strong import choose_class, kontra_samples, solve_value, trump_choice
+from ulti.bots.strong import bid_trumps, choose_class, kontra_samples, solve_value, trump_choice
 from ulti.bots.strong.auction import StrongAuction
 from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import SUIT_LETTERS, CardSet, card_str
 from ulti.engine.contracts import Bid
 from ulti.engine.phase import Phase
-from ulti.engine.play import NO_TRUMP
 from ulti.engine.record import action_to_json
 from ulti.engine.view import SeatView
 
@@ -77,7 +76,7 @@ def bid_chance(view: SeatView, bid: Bid, discard: tuple[int, int] | None, n: int
     worlds = Sampler(know).draw_many(rng, n)
     if not worlds:
         return None
-    trumps = [NO_TRUMP] if not bid.has_trumps else [3] if bid.is_hearts else [0, 1, 2]
+    trumps = bid_trumps(bid)
     values: dict[int, list[int]] = {t: [] for t in trumps}
     for world in worlds:
         hands = list(world.hands)

@@ -105,7 +105,7 @@ from typing import Any
 from ulti.bots.expert.declarer_model import bid_model_weight, declarer_model_weight
 from ulti.bots.expert.lookahead import lookahead_totals
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World
-from ulti.bots.strong import StrongBot, declarer_likelihood
+from ulti.bots.strong import StrongBot, bid_trumps, declarer_likelihood
 from ulti.bots.strong.play import CardTable, SolvedWorlds
 from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import CardSet
@@ -130,10 +130,7 @@ EXPERT_SAMPLES = 96
 
 def _fit(bid: Bid, hand: CardSet) -> float:
     """How well a 10-card ``hand`` fits ``bid`` with its best trump (0..1)."""
-    if not bid.has_trumps:
-        return declarer_likelihood(bid, NO_TRUMP, hand)
-    trumps = (3,) if bid.is_hearts else (0, 1, 2)
-    return max(declarer_likelihood(bid, t, hand) for t in trumps)
+    return max(declarer_likelihood(bid, t, hand) for t in bid_trumps(bid))
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from ulti.bots.families import family
 from ulti.bots.heuristic import betli_risk, has_card
 from ulti.bots.sampling import Knowledge, World
 from ulti.bots.strong import declarer_weight
-from ulti.bots.strong.hand import durchmars_losers
+from ulti.bots.strong.hand import bid_trumps, durchmars_losers
 from ulti.engine.cards import ACE, JACK, KING, QUEEN, SUIT_MASKS, TEN, CardSet, count
 from ulti.engine.contracts import Bid, Part
 from ulti.engine.play import NO_TRUMP, seven_of
@@ -124,7 +124,4 @@ def bid_model_weight(bid: Bid, hand: CardSet) -> float | None:
     coefficients = COEFFICIENTS.get(family)
     if coefficients is None:
         return None
-    if family in NO_TRUMP_FAMILIES:
-        return fitted_weight(coefficients, hand_features(family, hand, NO_TRUMP))
-    trumps = (3,) if bid.is_hearts else (0, 1, 2)
-    return max(fitted_weight(coefficients, hand_features(family, hand, t)) for t in trumps)
+    return max(fitted_weight(coefficients, hand_features(family, hand, t)) for t in bid_trumps(bid))

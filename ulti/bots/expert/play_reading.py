@@ -30,6 +30,7 @@ does not weigh its worlds by the play (its cost: a solve per read card and world
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from ulti.bots.expert.lookahead import legal_in
@@ -115,20 +116,32 @@ def position_before(played: PlayedCard, know: Knowledge, world: World) -> Positi
     )
 
 
+def _best_over(played: PlayedCard, know: Knowledge, pos: Position, deals: Iterable[Position | None]) -> bool | None:
+    """Whether ``played`` (its seat to move in ``pos``) has the best total over ``deals`` (positions alike to
+    ``pos`` but for the hidden cards; None entries skipped), each solved double-dummy after every legal card
+    (None: no choice, no deal, or every card worth the same)."""
+    cards = list(iter_cards(legal_in(pos)))
+    if len(cards) < 2:
+        return None
+    sign = 1 if played.seat == know.declarer else -1  # the declarer maximises per_defender
+    totals = [0] * len(cards)
+    found = 0
+    for deal in deals:
+        if deal is None:
+            continue
+        found += 1
+        for k, v in enumerate(values_after(deal, cards)):
+            totals[k] += sign * v
+    if not found or min(totals) == max(totals):
+        return None
+    return totals[cards.index(played.card)] == max(totals)
+
+
 def was_best(played: PlayedCard, know: Knowledge, world: World) -> bool | None:
     """Whether ``played`` was among its seat's best cards in ``world`` solved double-dummy (None: the
     seat had no choice, or only cards alike to it)."""
     pos = position_before(played, know, world)
-    legal = legal_in(pos)
-    if count(legal) < 2:
-        return None
-    cards = list(iter_cards(legal))
-    values = values_after(pos, cards)
-    sign = 1 if played.seat == know.declarer else -1  # the declarer maximises per_defender
-    scores = [sign * v for v in values]
-    if min(scores) == max(scores):
-        return None
-    return scores[cards.index(played.card)] == max(scores)
+    return _best_over(played, know, pos, [pos])
 
 
 def redealt(
@@ -176,26 +189,9 @@ def policy_best(played: PlayedCard, know: Knowledge, world: World, redeals: int,
     best mean over ``redeals`` deals of the cards hidden from it (``redealt``), each solved double-dummy
     (None: the seat had no choice, no redeal was found, or every card had the same mean)."""
     pos = position_before(played, know, world)
-    legal = legal_in(pos)
-    if count(legal) < 2:
-        return None
-    cards = list(iter_cards(legal))
-    sign = 1 if played.seat == know.declarer else -1
-    totals = [0.0] * len(cards)
-    found = 0
-    for _ in range(redeals):
-        other = redealt(pos, played.seat, played.forbidden, rng)
-        if other is None:
-            continue
-        found += 1
-        for k, v in enumerate(values_after(other, cards)):
-            totals[k] += sign * v
-    if not found:
-        return None
-    means = [t / found for t in totals]
-    if min(means) == max(means):
-        return None
-    return means[cards.index(played.card)] == max(means)
+    if count(legal_in(pos)) < 2:
+        return None  # no redeal to draw: the card was forced
+    return _best_over(played, know, pos, (redealt(pos, played.seat, played.forbidden, rng) for _ in range(redeals)))
 
 
 def play_weight(reads: list[PlayedCard], know: Knowledge, world: World, miss: float) -> float:

@@ -34,7 +34,7 @@ from __future__ import annotations
 from ulti.bots.base import seat_and_choices
 from ulti.bots.sampling import analyse
 from ulti.bots.strong.auction import GIVE_UP, StrongAuction, trump_choice
-from ulti.bots.strong.hand import declarer_likelihood, discard_options, durchmars_losers, plausible_bids
+from ulti.bots.strong.hand import bid_trumps, declarer_likelihood, discard_options, durchmars_losers, plausible_bids
 from ulti.bots.strong.play import (
     StrongPlay,
     advance,
@@ -81,6 +81,7 @@ __all__ = [
     "StrongBot",
     "StrongSettings",
     "advance",
+    "bid_trumps",
     "choose_class",
     "declarer_likelihood",
     "declarer_weight",

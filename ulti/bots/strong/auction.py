@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ulti.bots.heuristic import trump_strength
 from ulti.bots.sampling import Knowledge, Sampler, World
 from ulti.bots.solver import Position
-from ulti.bots.strong.hand import discard_cost, discard_options, plausible_bids
+from ulti.bots.strong.hand import bid_trumps, discard_cost, discard_options, plausible_bids
 from ulti.bots.strong.play import solve_value
 from ulti.bots.strong.settings import StrongSettings
 from ulti.engine import actions as act
@@ -141,12 +141,7 @@ class StrongAuction(StrongSettings):
         receives, per bid, in how many of the worlds solved it was won with that trump, and how many."""
         configs: list[tuple[Bid, int]] = []
         for bid in bids:
-            if not bid.has_trumps:
-                configs.append((bid, NO_TRUMP))
-            elif bid.is_hearts:
-                configs.append((bid, 3))
-            else:
-                configs += [(bid, t) for t in (0, 1, 2)]
+            configs += [(bid, t) for t in bid_trumps(bid)]
         totals = dict.fromkeys(configs, 0.0)
         wins = dict.fromkeys(configs, 0)
         n = 0

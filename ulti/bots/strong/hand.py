@@ -106,6 +106,14 @@ def discard_options(hand: CardSet, trump: int, k: int) -> list[tuple[Card, Card]
     return seen[:k]
 
 
+def bid_trumps(bid: Bid) -> tuple[int, ...]:
+    """The trumps a contract of ``bid`` may be played with: none (``NO_TRUMP``) without trumps, hearts for
+    a red bid, else each of the other three suits (its declarer names one)."""
+    if not bid.has_trumps:
+        return (NO_TRUMP,)
+    return (3,) if bid.is_hearts else (0, 1, 2)
+
+
 def declarer_likelihood(bid: Bid, trump: int, hand: CardSet) -> float:
     """How plausible a 10-card start ``hand`` is for a declarer who bid ``bid`` (soft evidence, 0..1)."""
     if not bid.has_trumps:
