@@ -33,11 +33,10 @@ def _played(seed: int, cards: int) -> tuple[Deal, list[Position]]:
     bots = [bot_for_level("heuristic", random.Random(f"{seed}:{s}")) for s in range(3)]
     before: list[Position] = []
     while not deal.is_over and len(before) < cards:
-        view = deal.seat_view(deal.to_move)
-        playing = deal.phase is Phase.PLAY and view.choices is not None and bool(view.choices.cards)
-        if playing:
+        action = bots[deal.to_move].act(deal.seat_view(deal.to_move))
+        if action.card is not None:  # a card, not a kontra said at a card turn
             before.append(Position.from_deal(deal))
-        deal.apply(bots[deal.to_move].act(view))
+        deal.apply(action)
     return deal, before
 
 
