@@ -62,7 +62,9 @@ class GameClient:
         # the server remembers a player's command ids across connections: a new client must not reuse them
         self._id_prefix = f"c{random.getrandbits(32):08x}-"
         self._waiters: dict[Any, asyncio.Future[dict[str, Any]]] = {}
-        self._changed = asyncio.Event()
+        # one future per waiting ``wait_for``, resolved by the next message: a shared event cleared by
+        # each waiter could swallow a message another waiter needed (see ``wait_for``)
+        self._watchers: set[asyncio.Future[None]] = set()
         self._reader: asyncio.Task[None] | None = None
         self._resync: asyncio.Future[None] | None = None
 
@@ -132,11 +134,18 @@ class GameClient:
                     self.event_times[self.seq] = message["_t"]
                 if kind in ("ack", "error", "pong") and message.get("id") in self._waiters:
                     self._waiters.pop(message["id"]).set_result(message)
-                self._changed.set()
+                self.notify()
         for waiter in self._waiters.values():
             if not waiter.done():
                 waiter.set_exception(ConnectionError("socket closed"))
-        self._changed.set()
+        self.notify()
+
+    def notify(self) -> None:
+        """Wake every ``wait_for`` (called after each message read, and when the socket closes)."""
+        for watcher in self._watchers:
+            if not watcher.done():
+                watcher.set_result(None)
+        self._watchers.clear()
 
     def _patched(self, message: dict[str, Any]) -> None:
         """An event of the patch form: apply its change to the view it follows (protocol §9.1)."""
@@ -197,12 +206,20 @@ class GameClient:
         """Wait until ``predicate()`` holds (checked after each message)."""
         deadline = time.monotonic() + timeout
         while not predicate():
-            self._changed.clear()
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError("condition not reached")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), remaining)
+            # This waiter's own future, made with no await since the predicate was checked, so no message
+            # can come unseen in between. (A shared event cleared here lost wake-ups when a player's
+            # play and a test waited on one client: the other waiter's clear swallowed the message that
+            # made it this one's turn, and the match stalled.)
+            changed = asyncio.get_running_loop().create_future()
+            self._watchers.add(changed)
+            try:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed, remaining)
+            finally:
+                self._watchers.discard(changed)
             if self._reader is not None and self._reader.done() and not predicate():
                 raise ConnectionError("socket closed")
 
