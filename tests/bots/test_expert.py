@@ -8,17 +8,21 @@ from ulti.bots.base import BOT_LEVELS, bot_for_level
 from ulti.bots.expert import (
     EXPERT_SAMPLES,
     AuctionEvidence,
+    AuctionEvidenceExpert,
     ExpertBot,
     FittedBidsExpert,
     PassReadingExpert,
+    PlayedAuctionExpert,
     bid_weight,
     evidence_weight,
     read_evidence,
     weighted_by_evidence,
 )
 from ulti.bots.expert.declarer_model import bid_model_weight
+from ulti.bots.expert.played_values import PLAYED_MINUS_SOLVED
+from ulti.bots.families import family
 from ulti.bots.heuristic import HeuristicBot
-from ulti.bots.sampling import Knowledge, World, analyse
+from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World, analyse
 from ulti.bots.strong import StrongBot, declarer_weight
 from ulti.engine.actions import Kind
 from ulti.engine.cards import CardSet, mask_of, parse_card
@@ -191,3 +195,82 @@ def test_the_fitted_bids_expert_plays_legal_cards_and_is_an_arena_level() -> Non
     while not deal.is_over and len(deal.tricks) < 3:
         deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))  # an illegal action would raise
     assert len(deal.tricks) == 3  # three tricks played, the expert's card in each
+
+
+def _auction_view_after_a_bid(seed: int) -> tuple[Deal, int, int]:
+    """A deal stopped in its auction at a seat's turn after another seat's bid: (deal, bidder, deciding seat)."""
+    rng = random.Random(seed)
+    for number in range(60):
+        deal = Deal(deal_hands(rng, number % 3), number % 3)
+        bots = [HeuristicBot(random.Random(s)) for s in range(3)]
+        while deal.phase is not Phase.PLAY and not deal.is_over:
+            seat = deal.to_move
+            bidders = {e.seat for e in deal.seat_view(seat).log if e.action is Kind.BID} - {seat}
+            if bidders and deal.seat_view(seat).choices is not None and deal.phase is Phase.AUCTION:
+                return deal, min(bidders), seat
+            deal.apply(bots[seat].act(deal.seat_view(seat)))
+    raise AssertionError("no auction turn after another seat's bid")
+
+
+def test_the_auction_evidence_expert_values_bids_on_worlds_that_fit_the_other_seats_bids() -> None:
+    deal, bidder, seat = _auction_view_after_a_bid(5)
+    view = deal.seat_view(seat)
+    know = analyse(view)
+    bid = read_evidence(view.log, seat, -1).bids[bidder]
+    # the strong bot and the expert value the auction on uniform worlds; the variant on evidence-weighted ones
+    assert type(StrongBot(random.Random(0))._auction_sampler(know)) is Sampler
+    assert type(ExpertBot(random.Random(0))._auction_sampler(know)) is Sampler
+    reading = AuctionEvidenceExpert(random.Random(0))
+    reading._log = view.log
+    sampler = reading._auction_sampler(know)
+    assert isinstance(sampler, MetropolisSampler)
+
+    def mean_fit(drawn: list[World]) -> float:
+        return sum(bid_weight(bid, know.start_hand(w, bidder)) for w in drawn) / len(drawn)
+
+    uniform = Sampler(know).draw_many(random.Random(1), 200)
+    weighted = sampler.draw_many(random.Random(1), 200)
+    # the bidder's hands fit its bid better in the worlds the variant draws
+    assert mean_fit(weighted) > mean_fit(uniform)
+    for world in weighted:  # and every world is one the seat's view allows: its own hand as it is
+        assert world.hands[seat] == know.hand
+
+
+def test_the_auction_evidence_expert_bids_legally_and_is_an_arena_level() -> None:
+    assert "expert-auctionevidence" not in BOT_LEVELS
+    bot = bot_for_level("expert-auctionevidence", random.Random(3))
+    assert isinstance(bot, AuctionEvidenceExpert) and bot.auction_evidence
+    bot.samples, bot.auction_samples = 6, 3  # a quick deal: the auction is what is looked at
+    for seed in range(4):
+        rng = random.Random(seed)
+        deal = Deal(deal_hands(rng, seed % 3), seed % 3)
+        bots: list[ExpertBot | HeuristicBot] = [bot, *(HeuristicBot(random.Random(s)) for s in (1, 2))]
+        while not deal.is_over and deal.phase is not Phase.PLAY:
+            deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))  # an illegal action would raise
+        assert deal.is_over or deal.contract is not None
+
+
+def test_the_played_auction_corrects_each_family_by_what_it_brings_played_out() -> None:
+    # durchmars and 100 declarations bring less when played out than their double-dummy worlds say, a
+    # simple party more: the correction is the family's, and the strong bot and the expert leave it out
+    played = PlayedAuctionExpert(random.Random(0))
+    for code in ("N-D", "M-40", "M-S", "M-SU", "N-B"):
+        bid = parse_bid(code)
+        assert played.played_value(bid, 3.0) == 3.0 + PLAYED_MINUS_SOLVED.get(family(bid), 0.0)
+        for plain in (StrongBot(random.Random(0)), ExpertBot(random.Random(0))):
+            assert plain.played_value(bid, 3.0) == 3.0
+    assert PLAYED_MINUS_SOLVED["durchmars"] < PLAYED_MINUS_SOLVED["100"] < 0 < PLAYED_MINUS_SOLVED["simple"]
+    assert "expert-playedauction" not in BOT_LEVELS
+    assert isinstance(bot_for_level("expert-playedauction", random.Random(0)), PlayedAuctionExpert)
+
+
+def test_a_declaration_worth_less_played_out_gives_way_to_a_simple_party() -> None:
+    # the first bid of deal 16 (heuristic bots): on the same worlds, the expert declares a 40-100, which
+    # its worlds value above a simple party double-dummy; played out the 100 loses 2 and the party gains 0.8
+    deal = Deal(deal_hands(random.Random(16), 0), 0)
+    view = deal.seat_view(deal.to_move)
+    assert view.choices is not None and view.choices.must_discard
+    plain = ExpertBot(random.Random(1), auction_samples=8).act(view)
+    played = PlayedAuctionExpert(random.Random(1), auction_samples=8).act(view)
+    assert plain.bid is not None and played.bid is not None
+    assert (family(plain.bid), family(played.bid)) == ("100", "simple")

@@ -111,6 +111,18 @@ def _expert_fitted_bids(rng: random.Random) -> Bot:
     return FittedBidsExpert(rng)
 
 
+def _expert_auction_evidence(rng: random.Random) -> Bot:
+    from ulti.bots.expert import AuctionEvidenceExpert
+
+    return AuctionEvidenceExpert(rng)
+
+
+def _expert_played_auction(rng: random.Random) -> Bot:
+    from ulti.bots.expert import PlayedAuctionExpert
+
+    return PlayedAuctionExpert(rng)
+
+
 def _expert_lookahead(rng: random.Random) -> Bot:
     from ulti.bots.expert import LookaheadExpert
 
@@ -161,6 +173,10 @@ LEVELS: dict[str, Level] = {
         Level("expert-lookahead", _expert_lookahead, at_tables=False),
         # the expert weighing the other seats' bids by the fitted declarer model, for arenas
         Level("expert-fittedbids", _expert_fitted_bids, at_tables=False),
+        # the expert whose auction weighs its worlds by the other seats' bids, for arenas
+        Level("expert-auctionevidence", _expert_auction_evidence, at_tables=False),
+        # the expert whose auction corrects its double-dummy values by what declarations bring played out
+        Level("expert-playedauction", _expert_played_auction, at_tables=False),
         Level("strong-fast", _strong_fast, at_tables=False),  # fewer samples, for arenas
         # the expert's worlds without its evidence: what of the expert's lead the worlds alone give
         Level("strong-96", _strong_96, at_tables=False),

@@ -104,6 +104,7 @@ from typing import Any
 
 from ulti.bots.expert.declarer_model import bid_model_weight, declarer_model_weight
 from ulti.bots.expert.lookahead import lookahead_totals
+from ulti.bots.expert.played_values import played_value
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World
 from ulti.bots.strong import StrongBot, bid_trumps, declarer_likelihood
 from ulti.bots.strong.play import CardTable, SolvedWorlds
@@ -288,6 +289,16 @@ class ExpertBot(StrongBot):
     #: bot's rejection sampling, which cannot reach the hands a sharp likelihood favours.
     metropolis: bool = True
 
+    #: Whether the auction, the talon and the trump are valued on worlds weighed by the other seats' bids
+    #: (``weighted_by_evidence``, drawn by the Metropolis chain); False: on uniform worlds, as the strong
+    #: bot values them.
+    auction_evidence: bool = False
+
+    #: Whether the auction values a declaration by what its family's declarations bring when played out
+    #: (``played_values``: the double-dummy mean plus the family's measured correction); False: by the
+    #: double-dummy mean, as the strong bot does.
+    played_auction: bool = False
+
     #: Whether a card decision in a no-trump contract (betli, no-trump durchmars) values each card with the
     #: seat's own later cards shared by the worlds it cannot tell apart (``lookahead_totals``). Not by
     #: default: it seldom changes a card, and gained nothing measurable in betli (module docstring).
@@ -306,6 +317,18 @@ class ExpertBot(StrongBot):
     def _likelihood(self, know: Knowledge) -> Callable[[World], float] | None:
         base = declarer_model_weight(know) if self.fitted_declarer else super()._likelihood(know)
         return weighted_by_evidence(base, self._log, know, read_passes=self.read_passes, fitted_bids=self.fitted_bids)
+
+    def _auction_sampler(self, know: Knowledge) -> Sampler:
+        """With ``auction_evidence``, the auction's worlds weighed by the other seats' bids (and passes with
+        ``read_passes``), drawn by the Metropolis chain; else every world alike, as the strong bot draws them."""
+        if not self.auction_evidence:
+            return super()._auction_sampler(know)
+        return MetropolisSampler(know, weighted_by_evidence(None, self._log, know, read_passes=self.read_passes))
+
+    def played_value(self, bid: Bid, solved: float) -> float:
+        """With ``played_auction``, the auction's double-dummy mean corrected by what declarations of the
+        bid's family bring when played out (``played_values``); else the mean itself."""
+        return played_value(bid, solved) if self.played_auction else solved
 
     def _sampler(self, know: Knowledge) -> Sampler:
         if self.metropolis:
@@ -343,6 +366,19 @@ class FittedBidsExpert(ExpertBot):
     """The expert weighing the other seats' bids by the fitted declarer model (arena-only, to measure it)."""
 
     fitted_bids = True
+
+
+class AuctionEvidenceExpert(ExpertBot):
+    """The expert whose auction reads the other seats' bids too (``auction_evidence``; arena-only, to measure it)."""
+
+    auction_evidence = True
+
+
+class PlayedAuctionExpert(ExpertBot):
+    """The expert whose auction values declarations as they are played out (``played_auction``;
+    arena-only, to measure it)."""
+
+    played_auction = True
 
 
 class LookaheadExpert(ExpertBot):
@@ -388,11 +424,13 @@ __all__ = [
     "ANSWERED_RAISE_LOSS",
     "EXPERT_SAMPLES",
     "AuctionEvidence",
+    "AuctionEvidenceExpert",
     "ExpertBot",
     "FittedBidsExpert",
     "FittedScaledExpert",
     "LookaheadExpert",
     "PassReadingExpert",
+    "PlayedAuctionExpert",
     "RejectionExpert",
     "ScaledExpert",
     "answered",
