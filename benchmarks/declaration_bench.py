@@ -9,8 +9,9 @@ the records of an arena run, ``--records``), at the first card:
 - **estimate**: the declarer's view, ``--worlds`` worlds drawn as the auction draws them (``Sampler``
   without a likelihood), each solved double-dummy: the mean ``per_defender`` (the auction's value of the
   contract it declared, its talon known); and the same on worlds weighed by what the other seats' bids
-  say of their hands (**bids**, the expert's card-play reading, ``weighted_by_evidence``) and by their
-  bids and passes (**passes**), drawn by the expert's Metropolis chain;
+  say of their hands (**bids**, the expert's card-play reading, ``weighted_by_evidence``; **fitted**, the
+  bids weighed by the fitted declarer model) and by their bids and passes (**passes**), drawn by the
+  expert's Metropolis chain;
 - **true DD**: the true deal solved double-dummy;
 - **played**: the cards played out by ``--play`` bots from there, nobody saying kontra (the arena's card
   mode: the contract's own stakes, as the auction values them), and the deal's ``per_defender``.
@@ -42,9 +43,9 @@ from ulti.bots.solver import Position
 from ulti.bots.strong.play import position_of, solve_value
 from ulti.engine.deal import Deal
 
-#: The estimates compared: the auction's (uniform worlds), and on worlds weighed by the other seats' bids,
-#: and by their bids and passes.
-ESTIMATES = ("estimate", "bids", "passes")
+#: The estimates compared: the auction's (uniform worlds), and on worlds weighed by the other seats' bids
+#: (by the hand-written fit, and by the fitted declarer model), and by their bids and passes.
+ESTIMATES = ("estimate", "bids", "fitted", "passes")
 
 
 @dataclass
@@ -92,13 +93,15 @@ def _mean_value(know: Knowledge, drawn: list[World]) -> float:
 def declarer_estimates(deal: Deal, worlds: int, rng: random.Random) -> dict[str, float]:
     """The declarer's value of its contract at the first card of ``deal`` (``ESTIMATES``): the mean
     double-dummy ``per_defender`` over ``worlds`` worlds drawn from its view with no likelihood (as the
-    auction draws them), and over worlds weighed by the other seats' bids, and bids and passes."""
+    auction draws them), and over worlds weighed by the other seats' bids (hand-written, fitted), and by
+    their bids and passes."""
     assert deal.declarer is not None
     view = deal.seat_view(deal.declarer)
     know = analyse(view)
     out = {"estimate": _mean_value(know, Sampler(know).draw_many(rng, worlds))}
-    for name, passes in (("bids", False), ("passes", True)):
-        sampler = MetropolisSampler(know, weighted_by_evidence(None, view.log, know, read_passes=passes))
+    for name, passes, fitted in (("bids", False, False), ("fitted", False, True), ("passes", True, False)):
+        likelihood = weighted_by_evidence(None, view.log, know, read_passes=passes, fitted_bids=fitted)
+        sampler = MetropolisSampler(know, likelihood)
         out[name] = _mean_value(know, sampler.draw_many(rng, worlds))
     return out
 

@@ -217,7 +217,8 @@ def test_the_auction_evidence_expert_values_bids_on_worlds_that_fit_the_other_se
     view = deal.seat_view(seat)
     know = analyse(view)
     bid = read_evidence(view.log, seat, -1).bids[bidder]
-    # the strong bot and the expert value the auction on uniform worlds; the variant on evidence-weighted ones
+    # the strong bot and the expert value the auction on uniform worlds; the variant on worlds weighed by
+    # the other seats' bids (the fitted declarer model)
     assert type(StrongBot(random.Random(0))._auction_sampler(know)) is Sampler
     assert type(ExpertBot(random.Random(0))._auction_sampler(know)) is Sampler
     reading = AuctionEvidenceExpert(random.Random(0))
@@ -225,8 +226,8 @@ def test_the_auction_evidence_expert_values_bids_on_worlds_that_fit_the_other_se
     sampler = reading._auction_sampler(know)
     assert isinstance(sampler, MetropolisSampler)
 
-    def mean_fit(drawn: list[World]) -> float:
-        return sum(bid_weight(bid, know.start_hand(w, bidder)) for w in drawn) / len(drawn)
+    def mean_fit(drawn: list[World]) -> float:  # by the fitted declarer model, as the variant weighs them
+        return sum(bid_weight(bid, know.start_hand(w, bidder), fitted=True) for w in drawn) / len(drawn)
 
     uniform = Sampler(know).draw_many(random.Random(1), 200)
     weighted = sampler.draw_many(random.Random(1), 200)

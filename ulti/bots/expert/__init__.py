@@ -290,8 +290,8 @@ class ExpertBot(StrongBot):
     metropolis: bool = True
 
     #: Whether the auction, the talon and the trump are valued on worlds weighed by the other seats' bids
-    #: (``weighted_by_evidence``, drawn by the Metropolis chain); False: on uniform worlds, as the strong
-    #: bot values them.
+    #: (``weighted_by_evidence`` with the fitted model, drawn by the Metropolis chain); False: on uniform
+    #: worlds, as the strong bot values them.
     auction_evidence: bool = False
 
     #: Whether the auction values a declaration by what its family's declarations bring when played out
@@ -319,11 +319,14 @@ class ExpertBot(StrongBot):
         return weighted_by_evidence(base, self._log, know, read_passes=self.read_passes, fitted_bids=self.fitted_bids)
 
     def _auction_sampler(self, know: Knowledge) -> Sampler:
-        """With ``auction_evidence``, the auction's worlds weighed by the other seats' bids (and passes with
-        ``read_passes``), drawn by the Metropolis chain; else every world alike, as the strong bot draws them."""
+        """With ``auction_evidence``, the auction's worlds weighed by the other seats' bids by the fitted
+        declarer model (and their passes with ``read_passes``), drawn by the Metropolis chain; else every
+        world alike, as the strong bot draws them. The fitted model, not the hand-written fit: only it
+        moved the auction's estimates (``benchmarks.declaration_bench``, the module docstring)."""
         if not self.auction_evidence:
             return super()._auction_sampler(know)
-        return MetropolisSampler(know, weighted_by_evidence(None, self._log, know, read_passes=self.read_passes))
+        likelihood = weighted_by_evidence(None, self._log, know, read_passes=self.read_passes, fitted_bids=True)
+        return MetropolisSampler(know, likelihood)
 
     def played_value(self, bid: Bid, solved: float) -> float:
         """With ``played_auction``, the auction's double-dummy mean corrected by what declarations of the
