@@ -206,6 +206,8 @@ class GameClient:
         """Wait until ``predicate()`` holds (checked after each message)."""
         deadline = time.monotonic() + timeout
         while not predicate():
+            if self._reader is not None and self._reader.done():
+                raise ConnectionError("socket closed")  # no message can come any more
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError("condition not reached")
@@ -220,8 +222,6 @@ class GameClient:
                     await asyncio.wait_for(changed, remaining)
             finally:
                 self._watchers.discard(changed)
-            if self._reader is not None and self._reader.done() and not predicate():
-                raise ConnectionError("socket closed")
 
     async def wait_for_message(self, predicate: Any, timeout: float = 10) -> dict[str, Any]:
         """The first message received (so far or later) for which ``predicate(message)`` holds."""
