@@ -92,6 +92,28 @@ away (15-17% of those decisions, 2.4-3.3 per decision; tricks 7-10: 3-7%, 0.2-0.
 ulti carries the expert's lead the two seeds do not agree on (seed 1: tricks 4-6, +2.639 [+0.324, +4.955]
 per deal; seed 2: none). Twice the worlds (``--a expert-192 --b expert``, seed 1): +0.251 [-0.364,
 +0.867], no verdict, as in the arena.
+
+The auction (the strong bot's) values a declaration by the mean of sampled worlds solved double-dummy.
+``benchmarks.declaration_bench`` sets that estimate beside what the declaration brings when the bots play
+it out (``played_values`` holds the figures: 1,300 strong auctions, seeds 1-3). Played out, the true deal
+brings about what double-dummy says in every family but 100 (the 100 is missed about 2 points per defender
+more often); the estimates are right for ulti and betli, too low for a simple party (by about 0.8) and far
+too high for durchmars (5 to 11; won 67-79% of the time by the estimate, 38-59% played). Why, in part: the
+other seats discarded before the declarer took the talon, and they discard to void a suit; at the first
+card of the 300 deals of seed 1 the defenders held 1.05 voids per durchmars deal (0.53 in the uniform
+worlds), 0.56 per ulti (0.36), 0.14 per simple party (0.23) (a scratch count). The other seats' bids read
+by the hand-written fit, or their passes, move the estimates by under half a point; read by the fitted
+declarer model, whose features count voids, they brought the durchmars estimate from +11.1 to +7.3 per
+defender on 64 declarations (the true deal +3.1; a scratch run of the same estimates). Two arena levels
+measure the auction so corrected: ``expert-playedauction`` (each family's double-dummy mean corrected by
+its measured gap, ``played_values``) and ``expert-auctionevidence`` (the auction's worlds weighed by the
+other seats' bids by the fitted model). In whole games against the strong bot (``ulti arena --a
+expert-playedauction --b strong --mode game --deals 400 --seed 2026 --workers 2``): +23.316 per deal
+[+13.783, +32.848] (the expert, same command, an earlier session: +24.227 [+14.392, +34.062]); ulti (258
+deals) +14.929 [+5.197, +24.660]; simple (61) +2.249 [+0.318, +4.179] (the expert: -0.692 [-8.039,
++6.655]), the first simple figure above zero with the expert's card play; under 50 deals betli 49, durchmars
+16, 100 16. One seed, and one family of several looked at (``expert-auction24`` once gave simple +2.3
+[+0.2, +4.4] on this seed too): the expert adopts it once a second seed agrees.
 """
 
 from __future__ import annotations
