@@ -54,7 +54,7 @@ class StrongAuction(StrongSettings):
 
     def _auction_sampler(self, know: Knowledge) -> Sampler:
         """The sampler of the worlds the auction, the talon and the trump are valued on: every world
-        alike (the expert weighs them by the other seats' bids and passes)."""
+        alike (a variant of the expert weighs them by the other seats' bids)."""
         return Sampler(know)
 
     def played_value(self, bid: Bid, solved: float) -> float:
