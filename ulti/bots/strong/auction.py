@@ -204,6 +204,10 @@ class StrongAuction(StrongSettings):
         wins = [0] * len(pairs)
         active = list(range(len(pairs)))
         cache: dict[tuple[tuple[Card, Card], Bid, int], int] = {}
+
+        def worth(k: int) -> float:  # the pair's worth so far: its mean over the worlds solved
+            return self.played_value(pairs[k][1], totals[k] / counts[k])
+
         for w, world in enumerate(worlds):
             hands = list(world.hands)
             for k in active:
@@ -225,9 +229,9 @@ class StrongAuction(StrongSettings):
             if w + 1 < len(worlds) and self.over(deadline, "declaration"):
                 break
             if w == 2 and len(active) > 6:
-                active.sort(key=lambda k: -self.played_value(pairs[k][1], totals[k] / counts[k]))
+                active.sort(key=lambda k: -worth(k))
                 active = active[:6]
-        scored = [(self.played_value(pairs[k][1], totals[k] / counts[k]), k) for k in range(len(pairs)) if counts[k]]
+        scored = [(worth(k), k) for k in range(len(pairs)) if counts[k]]
         if not scored:
             return self._cheapest(hand, allowed)
         best_mean, k = max(scored)
