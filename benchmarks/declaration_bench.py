@@ -10,8 +10,9 @@ the records of an arena run, ``--records``), at the first card:
   without a likelihood), each solved double-dummy: the mean ``per_defender`` (the auction's value of the
   contract it declared, its talon known); and the same on worlds weighed by what the other seats' bids
   say of their hands (**bids**, the expert's card-play reading, ``weighted_by_evidence``; **fitted**, the
-  bids weighed by the fitted declarer model) and by their bids and passes (**passes**), drawn by the
-  expert's Metropolis chain;
+  bids weighed by the fitted declarer model), by their bids and passes (**passes**), by the discards the
+  declarer picked up (**discards**, the fitted discard model, ``discard_weight``) and by the fitted bids
+  and the discards together (**both**), drawn by the expert's Metropolis chain;
 - **true DD**: the true deal solved double-dummy;
 - **played**: the cards played out by ``--play`` bots from there, nobody saying kontra (the arena's card
   mode: the contract's own stakes, as the auction values them), and the deal's ``per_defender``.
@@ -37,6 +38,7 @@ from benchmarks.played_deals import add_deal_options, chosen_deals
 from ulti.bots.arena import NoKontra, play_deal, summarise
 from ulti.bots.base import bot_for_level
 from ulti.bots.expert import weighted_by_evidence
+from ulti.bots.expert.discard_model import discard_weight
 from ulti.bots.families import family
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World, analyse
 from ulti.bots.solver import Position
@@ -44,8 +46,9 @@ from ulti.bots.strong.play import position_of, solve_value
 from ulti.engine.deal import Deal
 
 #: The estimates compared: the auction's (uniform worlds), and on worlds weighed by the other seats' bids
-#: (by the hand-written fit, and by the fitted declarer model), and by their bids and passes.
-ESTIMATES = ("estimate", "bids", "fitted", "passes")
+#: (by the hand-written fit, and by the fitted declarer model), by their bids and passes, by the discards
+#: the declarer picked up, and by the fitted bids and the discards.
+ESTIMATES = ("estimate", "bids", "fitted", "passes", "discards", "both")
 
 
 @dataclass
@@ -93,8 +96,8 @@ def _mean_value(know: Knowledge, drawn: list[World]) -> float:
 def declarer_estimates(deal: Deal, worlds: int, rng: random.Random) -> dict[str, float]:
     """The declarer's value of its contract at the first card of ``deal`` (``ESTIMATES``): the mean
     double-dummy ``per_defender`` over ``worlds`` worlds drawn from its view with no likelihood (as the
-    auction draws them), and over worlds weighed by the other seats' bids (hand-written, fitted), and by
-    their bids and passes."""
+    auction draws them), and over worlds weighed by the other seats' bids (hand-written, fitted), by
+    their bids and passes, by the discards the declarer picked up, and by those and the fitted bids."""
     assert deal.declarer is not None
     view = deal.seat_view(deal.declarer)
     know = analyse(view)
@@ -103,6 +106,10 @@ def declarer_estimates(deal: Deal, worlds: int, rng: random.Random) -> dict[str,
         likelihood = weighted_by_evidence(None, view.log, know, read_passes=passes, fitted_bids=fitted)
         sampler = MetropolisSampler(know, likelihood)
         out[name] = _mean_value(know, sampler.draw_many(rng, worlds))
+    discards = discard_weight(view.log, know)
+    out["discards"] = _mean_value(know, MetropolisSampler(know, discards).draw_many(rng, worlds))
+    both = weighted_by_evidence(discards, view.log, know, fitted_bids=True)
+    out["both"] = _mean_value(know, MetropolisSampler(know, both).draw_many(rng, worlds))
     return out
 
 

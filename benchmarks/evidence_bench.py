@@ -4,7 +4,8 @@ For deals whose auction was played by bots of one level (``--level``, default he
 records of an arena run, ``--records``), at the first card every seat that has evidence to read
 weighs the true hidden cards and ``--worlds`` worlds drawn as the strong bot draws them. Printed, for
 the whole evidence, for bids (by the hand-written fit the expert uses, and by the fitted declarer model:
-``bids fitted``) and for passes alone: the mean of log(weight of the true world / mean weight
+``bids fitted``), for passes alone, and for the discards the viewer picked up (``discards``: the fitted
+discard model, ``ulti.bots.expert.discard_model``): the mean of log(weight of the true world / mean weight
 of the drawn worlds), the information the evidence adds about the true deal (0: none; above 0: the
 true deal is made likelier), and the share of viewers for whom it is above 0.
 
@@ -21,6 +22,7 @@ from collections.abc import Iterator
 
 from benchmarks.played_deals import add_deal_options, chosen_deals
 from ulti.bots.expert import AuctionEvidence, evidence_weight, read_evidence
+from ulti.bots.expert.discard_model import discard_weight
 from ulti.bots.sampling import Sampler, World, analyse
 from ulti.bots.strong import StrongBot
 from ulti.engine.deal import Deal
@@ -29,7 +31,7 @@ from ulti.engine.deal import Deal
 def information(deals: Iterator[Deal], worlds: int, seed: int) -> dict[str, list[float]]:
     """Per kind of evidence, the log ratios of every viewer with some evidence of that kind."""
     rng = random.Random(seed)
-    out: dict[str, list[float]] = {"all": [], "bids": [], "bids fitted": [], "passes": []}
+    out: dict[str, list[float]] = {"all": [], "bids": [], "bids fitted": [], "passes": [], "discards": []}
     for deal in deals:
         for viewer in range(3):
             view = deal.seat_view(viewer)
@@ -51,6 +53,10 @@ def information(deals: Iterator[Deal], worlds: int, seed: int) -> dict[str, list
                 mean = statistics.fmean(evidence_weight(ev, know, w, fitted) for w in drawn)
                 true_weight = evidence_weight(ev, know, true, fitted)
                 out[name].append(math.log(max(true_weight, 1e-9) / max(mean, 1e-9)))
+            discards = discard_weight(view.log, know)
+            if discards is not None and drawn:
+                mean = statistics.fmean(discards(w) for w in drawn)
+                out["discards"].append(math.log(max(discards(true), 1e-9) / max(mean, 1e-9)))
     return out
 
 

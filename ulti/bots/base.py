@@ -123,6 +123,18 @@ def _expert_played_auction(rng: random.Random) -> Bot:
     return PlayedAuctionExpert(rng)
 
 
+def _expert_discards(rng: random.Random) -> Bot:
+    from ulti.bots.expert import DiscardsExpert
+
+    return DiscardsExpert(rng)
+
+
+def _expert_discards_cards(rng: random.Random) -> Bot:
+    from ulti.bots.expert import DiscardsCardsExpert
+
+    return DiscardsCardsExpert(rng)
+
+
 def _expert_lookahead(rng: random.Random) -> Bot:
     from ulti.bots.expert import LookaheadExpert
 
@@ -177,6 +189,10 @@ LEVELS: dict[str, Level] = {
         Level("expert-auctionevidence", _expert_auction_evidence, at_tables=False),
         # the expert whose auction corrects its double-dummy values by what declarations bring played out
         Level("expert-playedauction", _expert_played_auction, at_tables=False),
+        # the expert weighing its worlds by the discards it picked up too: in its card play and kontra
+        # (discardscards), and in its auction as well, which then reads the other seats' bids (discards)
+        Level("expert-discardscards", _expert_discards_cards, at_tables=False),
+        Level("expert-discards", _expert_discards, at_tables=False),
         Level("strong-fast", _strong_fast, at_tables=False),  # fewer samples, for arenas
         # the expert's worlds without its evidence: what of the expert's lead the worlds alone give
         Level("strong-96", _strong_96, at_tables=False),

@@ -125,6 +125,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ulti.bots.expert.declarer_model import bid_model_weight, declarer_model_weight
+from ulti.bots.expert.discard_model import discard_weight
 from ulti.bots.expert.lookahead import lookahead_totals
 from ulti.bots.expert.played_values import played_value
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World
@@ -249,6 +250,19 @@ def weighted_by_evidence(
     return weight
 
 
+def _times(
+    first: Callable[[World], float] | None, second: Callable[[World], float] | None
+) -> Callable[[World], float] | None:
+    """The product of two likelihoods (None: every world alike)."""
+    if first is None or second is None:
+        return first if second is None else second
+
+    def weight(world: World) -> float:
+        return first(world) * second(world)
+
+    return weight
+
+
 def answered(change: float, answer: float = ANSWERED_RAISE_LOSS) -> float:
     """A defender's change in one world from raising a part, the seat's side (``change`` as if the
     declarer let the raise stand), with the declarer's answer in view: where the raise loses, the declarer,
@@ -316,6 +330,10 @@ class ExpertBot(StrongBot):
     #: worlds, as the strong bot values them.
     auction_evidence: bool = False
 
+    #: Whether the worlds are weighed by the discards the seat picked up too (``discard_weight``: the fitted
+    #: discard model), in the card play, the kontra and (with ``auction_evidence``) the auction.
+    read_discards: bool = False
+
     #: Whether the auction values a declaration by what its family's declarations bring when played out
     #: (``played_values``: the double-dummy mean plus the family's measured correction); False: by the
     #: double-dummy mean, as the strong bot does.
@@ -338,6 +356,8 @@ class ExpertBot(StrongBot):
 
     def _likelihood(self, know: Knowledge) -> Callable[[World], float] | None:
         base = declarer_model_weight(know) if self.fitted_declarer else super()._likelihood(know)
+        if self.read_discards:
+            base = _times(base, discard_weight(self._log, know))
         return weighted_by_evidence(base, self._log, know, read_passes=self.read_passes, fitted_bids=self.fitted_bids)
 
     def _auction_sampler(self, know: Knowledge) -> Sampler:
@@ -347,7 +367,8 @@ class ExpertBot(StrongBot):
         moved the auction's estimates (``benchmarks.declaration_bench``, the module docstring)."""
         if not self.auction_evidence:
             return super()._auction_sampler(know)
-        likelihood = weighted_by_evidence(None, self._log, know, read_passes=self.read_passes, fitted_bids=True)
+        base = discard_weight(self._log, know) if self.read_discards else None
+        likelihood = weighted_by_evidence(base, self._log, know, read_passes=self.read_passes, fitted_bids=True)
         return MetropolisSampler(know, likelihood)
 
     def played_value(self, bid: Bid, solved: float) -> float:
@@ -397,6 +418,22 @@ class AuctionEvidenceExpert(ExpertBot):
     """The expert whose auction reads the other seats' bids too (``auction_evidence``; arena-only, to measure it)."""
 
     auction_evidence = True
+
+
+class DiscardsExpert(ExpertBot):
+    """The expert weighing its worlds by the discards it picked up too (``read_discards``), in its card play
+    and kontra, and in its auction, which reads the other seats' bids as well (``auction_evidence``;
+    arena-only, to measure it)."""
+
+    read_discards = True
+    auction_evidence = True
+
+
+class DiscardsCardsExpert(ExpertBot):
+    """The expert weighing the worlds of its card play and kontra by the discards it picked up too
+    (``read_discards``; arena-only, to measure it)."""
+
+    read_discards = True
 
 
 class PlayedAuctionExpert(ExpertBot):

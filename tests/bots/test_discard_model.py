@@ -1,0 +1,141 @@
+"""The discard model: which discards a seat saw, how they weigh worlds, and its fit."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from benchmarks.discard_fit import fit_conditional_logit, from_level
+from ulti.bots.base import BOT_LEVELS, bot_for_level
+from ulti.bots.expert import DiscardsCardsExpert, DiscardsExpert, ExpertBot
+from ulti.bots.expert.discard_fitted import COEFFICIENTS
+from ulti.bots.expert.discard_model import (
+    FEATURE_NAMES,
+    discard_probability,
+    discard_weight,
+    pair_table,
+    seen_discards,
+)
+from ulti.bots.sampling import World, analyse
+from ulti.engine import actions as act
+from ulti.engine.cards import FULL_DECK, CardSet, count, iter_cards, mask_of, parse_card
+from ulti.engine.contracts import parse_bid
+from ulti.engine.deal import Deal
+
+
+def _cards(text: str) -> CardSet:
+    return mask_of(parse_card(c) for c in text.split())
+
+
+def _card_pair(text: str) -> tuple[int, int]:
+    a, b = (parse_card(c) for c in text.split())
+    return a, b
+
+
+# Seat 1 opens with 12 cards and a low club doubleton, which it lays away to void clubs.
+SEAT0 = _cards("JC QC KC AC JS 7H 8H 9H JH QH")
+SEAT1 = _cards("7C 8C AS TS KS QS 9S AH TH KH AD TD")
+SEAT2 = _cards("9C TC 7S 8S 7D 8D 9D JD QD KD")
+
+
+def _auction(seat1_takes_again: bool = False) -> Deal:
+    deal = Deal([SEAT0, SEAT1, SEAT2], dealer=0)
+    deal.apply(act.bid(1, parse_bid("M-S"), _card_pair("7C 8C")))
+    deal.apply(act.take(2))
+    deal.apply(act.bid(2, parse_bid("H-S"), _card_pair("7S 8S")))
+    if seat1_takes_again:
+        deal.apply(act.pass_(0))
+        deal.apply(act.take(1))
+        deal.apply(act.bid(1, parse_bid("M-40"), _card_pair("7S 8S")))
+    return deal
+
+
+def test_a_seat_that_took_the_talon_saw_the_discard_of_the_bidder_before_it() -> None:
+    deal = _auction()
+    seen = seen_discards(deal.seat_view(2).log, 2)
+    assert [(d.seat, d.bid.code, d.pair) for d in seen] == [(1, "M-S", _cards("7C 8C"))]
+    assert seen_discards(deal.seat_view(0).log, 0) == []  # it took no talon
+
+
+def test_a_discard_says_nothing_once_its_bidder_took_the_talon_again() -> None:
+    deal = _auction(seat1_takes_again=True)
+    assert seen_discards(deal.seat_view(2).log, 2) == []
+
+
+def test_the_fitted_model_lays_a_low_side_doubleton_away_rather_than_trumps_or_aces() -> None:
+    bid = parse_bid("H-S")
+    void, trumps, aces = _cards("7C 8C"), _cards("AH TH"), _cards("AS AD")
+    p = {name: discard_probability(COEFFICIENTS["trumps"], SEAT1, bid, pair) for name, pair in
+         (("void", void), ("trumps", trumps), ("aces", aces))}
+    assert p["void"] > 10 * p["trumps"]
+    assert p["void"] > 10 * p["aces"]
+
+
+def test_a_world_where_the_discard_made_a_void_weighs_more_than_one_where_it_did_not() -> None:
+    deal = _auction()
+    know = analyse(deal.seat_view(2))
+    weight = discard_weight(deal.seat_view(2).log, know)
+    assert weight is not None
+    true = World([SEAT0, SEAT1 & ~_cards("7C 8C"), deal.hands[2]], deal.talon)
+    # seat 1 holding two more clubs (seat 0's jack and queen for its diamond ace and ten): no void made
+    # (the fitted model: 0.99 against 0.45)
+    swapped = _cards("AD TD JC QC")
+    other = World([SEAT0 ^ swapped, (SEAT1 & ~_cards("7C 8C")) ^ swapped, deal.hands[2]], deal.talon)
+    assert weight(true) > 2 * weight(other)
+
+
+def test_the_fit_recovers_the_coefficients_its_discards_were_drawn_with() -> None:
+    rng = random.Random(5)
+    planted = [-1.0, -3.0, -1.5, -0.8, 0.0, -1.0, 0.0, 2.0, 0.5]
+    assert len(planted) == len(FEATURE_NAMES)
+    bid = parse_bid("M-S")
+    tables, chosen = [], []
+    deck = list(iter_cards(FULL_DECK))
+    for _ in range(400):
+        hand = mask_of(rng.sample(deck, 12))
+        table = pair_table(hand, bid)
+        scores = [sum(b * x for b, x in zip(planted, f, strict=True)) for f in table.features]
+        top = max(scores)
+        k = rng.choices(range(len(scores)), [math.exp(s - top) for s in scores])[0]
+        tables.append(table)
+        chosen.append(k)
+    fitted = fit_conditional_logit(tables, chosen, penalty=0.1)
+    for name, want, got in zip(FEATURE_NAMES, planted, fitted, strict=True):
+        if name == "lower held":  # always 0 outside a betli: the penalty keeps it at 0
+            assert got == 0.0
+        else:
+            assert abs(got - want) < 0.8, (name, want, got)  # strength and point card trade off
+
+
+def test_the_discard_reading_levels_are_arena_only_and_read_discards() -> None:
+    for level, cls in (("expert-discards", DiscardsExpert), ("expert-discardscards", DiscardsCardsExpert)):
+        assert level not in BOT_LEVELS
+        bot = bot_for_level(level, random.Random(1))
+        assert isinstance(bot, cls) and bot.read_discards
+    assert DiscardsExpert.auction_evidence and not DiscardsCardsExpert.auction_evidence
+
+
+def test_the_discard_reading_expert_weighs_its_worlds_by_the_discard_too() -> None:
+    deal = _auction()
+    view = deal.seat_view(2)
+    know = analyse(view)
+    true = World([SEAT0, SEAT1 & ~_cards("7C 8C"), deal.hands[2]], deal.talon)
+    swapped = _cards("AD TD JC QC")
+    other = World([SEAT0 ^ swapped, (SEAT1 & ~_cards("7C 8C")) ^ swapped, deal.hands[2]], deal.talon)
+    ratios = []
+    for bot in (ExpertBot(random.Random(1)), DiscardsCardsExpert(random.Random(1))):
+        bot._log = view.log
+        likelihood = bot._likelihood(know)
+        assert likelihood is not None  # seat 1's bid is evidence for both
+        ratios.append(likelihood(true) / likelihood(other))
+    discards = discard_weight(view.log, know)
+    assert discards is not None
+    assert math.isclose(ratios[1], ratios[0] * discards(true) / discards(other))
+
+
+def test_the_fit_reads_every_discard_with_the_twelve_cards_it_was_made_from() -> None:
+    examples = list(from_level("heuristic", 12, seed=3))
+    assert examples
+    for number, hand, bid, pair in examples:
+        assert 0 <= number < 12 and bid.code
+        assert count(hand) == 12 and hand & pair == pair and count(pair) == 2

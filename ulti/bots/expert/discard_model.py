@@ -1,0 +1,194 @@
+"""The discard model: how likely a bidder lays a given pair of cards away from its 12 cards, fitted to data.
+
+A seat that takes the talon sees the two cards the bidder before it laid away. Those cards say something
+about the hand the bidder kept: bidders lay a short side suit away whole to make a void to ruff in, keep
+their trumps and their marriages, and in a betli lay their high cards away. The uniform worlds know none of
+it (at the first card of a durchmars the defenders hold about twice the voids the uniform worlds give
+them: the expert's docstring). This model prices it: per family of the bid made with the discard
+(``discard_family``), a conditional logit over the 66 pairs of the 12 cards, each pair scored by the
+features of its two cards in that hand (``card_features``) and of the pair (``pair_features``), fitted by
+``benchmarks.discard_fit`` to the discards the bots' auctions made. ``discard_probability`` is the chance
+the model gives the pair laid away: a world whose hands make the seen discard likelier weighs more.
+
+The coefficients live in ``ulti.bots.expert.discard_fitted`` (written by the fit; its docstring holds the
+command). They were fitted to the auctions of the whole-game arena ``ulti arena --a expert-playedauction --b
+strong --mode game --deals 400 --seed 2026 --workers 2 --records FILE`` (the expert variant's discards are the
+strong bot's method): 2,408 discards with trumps, 334 for a betli (too few no-trump durchmars: no model). On
+the held-out fifth of those deals (the fit prints it) the pair laid away has mean log-probability -1.72
+with trumps (a uniform pick: -4.19) and is the model's likeliest pair 45% of the time (betli: -2.24,
+24%); the discard makes the true kept hand likelier than random hands by +1.51 in mean log ratio (betli
++1.06).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ulti.bots.expert.discard_fitted import COEFFICIENTS
+from ulti.bots.heuristic import trump_strength
+from ulti.bots.sampling import Knowledge, World, discarder_before
+from ulti.bots.strong.hand import bid_trumps
+from ulti.engine.actions import Kind
+from ulti.engine.cards import KING, POINT_CARDS, QUEEN, SUIT_MASKS, Card, CardSet, count, iter_cards
+from ulti.engine.contracts import Bid, Part
+from ulti.engine.play import NO_TRUMP
+from ulti.engine.view import LogEntry
+
+#: The discard families: a betli lays its high cards away, a no-trump durchmars its losers, a bid with
+#: trumps its short side suits.
+DISCARD_FAMILIES = ("betli", "nt-durchmars", "trumps")
+#: A card's strength in the trick-taking order (7 8 9 J Q K 10 A), by rank index (7 8 9 10 J Q K A).
+_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)
+#: The names of the features, cards' first, in the order of the coefficients (the intercept-free model).
+FEATURE_NAMES = (
+    "trump",
+    "strength",
+    "point card",
+    "suit length",
+    "singleton",
+    "marriage",
+    "lower held",
+    "voids a doubleton",
+    "same suit",
+)
+
+
+def discard_family(bid: Bid) -> str:
+    """The discard model's family of the bid a discard was made with (``DISCARD_FAMILIES``)."""
+    if bid.has_trumps:
+        return "trumps"
+    return "betli" if bid.has(Part.BETLI) else "nt-durchmars"
+
+
+def intended_trump(bid: Bid, hand: CardSet) -> int:
+    """The trump a bidder holding ``hand`` (12 cards) most likely means by ``bid``: hearts for a red bid,
+    the suit the hand is strongest in for another bid with trumps, ``NO_TRUMP`` for one without."""
+    if not bid.has_trumps:
+        return NO_TRUMP
+    return max(bid_trumps(bid), key=lambda t: (trump_strength(hand, t), t))
+
+
+def card_features(hand: CardSet, card: Card, trump: int, betli: bool) -> list[float]:
+    """The features of laying ``card`` away from the 12-card ``hand`` with ``trump`` in mind (``NO_TRUMP``:
+    none; ``betli``: the betli order of ranks, where the 10 sits below the jack)."""
+    suit, rank = card >> 3, card & 7
+    mine = hand & SUIT_MASKS[suit]
+    length = count(mine)
+    partner = suit * 8 + (QUEEN if rank == KING else KING)
+    lower = count(mine & ((1 << card) - 1)) if betli else 0
+    return [
+        float(suit == trump),
+        (rank if betli else _STRENGTH[rank]) / 7.0,
+        float(bool(POINT_CARDS >> card & 1)),
+        float(length),
+        float(length == 1),
+        float(rank in (KING, QUEEN) and bool(hand >> partner & 1)),
+        float(lower),
+    ]
+
+
+def pair_features(hand: CardSet, a: Card, b: Card) -> list[float]:
+    """The features of laying ``a`` and ``b`` away together: whether they are a whole two-card suit of the
+    12-card ``hand`` (a void made), whether they share a suit otherwise."""
+    same = a >> 3 == b >> 3
+    whole = same and count(hand & SUIT_MASKS[a >> 3]) == 2
+    return [float(whole), float(same and not whole)]
+
+
+@dataclass(frozen=True)
+class PairTable:
+    """Every pair of a 12-card hand with its features (the fit's and the probability's common ground)."""
+
+    pairs: tuple[tuple[Card, Card], ...]
+    features: tuple[tuple[float, ...], ...]
+
+
+def pair_table(hand: CardSet, bid: Bid) -> PairTable:
+    """The 66 pairs of the 12-card ``hand`` of a seat bidding ``bid``, each with its features (the two cards'
+    summed, then the pair's)."""
+    trump = intended_trump(bid, hand)
+    betli = discard_family(bid) == "betli"
+    cards = list(iter_cards(hand))
+    per_card = {c: card_features(hand, c, trump, betli) for c in cards}
+    pairs = []
+    features = []
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            pairs.append((a, b))
+            summed = [x + y for x, y in zip(per_card[a], per_card[b], strict=True)]
+            features.append(tuple(summed + pair_features(hand, a, b)))
+    return PairTable(tuple(pairs), tuple(features))
+
+
+def _scores(coefficients: Sequence[float], table: PairTable) -> list[float]:
+    return [sum(c * x for c, x in zip(coefficients, f, strict=True)) for f in table.features]
+
+
+def discard_probability(coefficients: Sequence[float], hand: CardSet, bid: Bid, pair: CardSet) -> float:
+    """The model's probability that a seat bidding ``bid`` with the 12-card ``hand`` lays ``pair`` away.
+
+    >>> from ulti.engine.cards import mask_of, parse_card
+    >>> from ulti.engine.contracts import BIDS_BY_CODE
+    >>> hand = mask_of(parse_card(c) for c in "7H 8H 9H TH JH QH KH AH AS TS 7C 8C".split())
+    >>> void = mask_of(parse_card(c) for c in ("7C", "8C"))
+    >>> coefficients = (0.0,) * 7 + (2.0, 0.0)  # only a void made counts: e^2 / (2 e^2 + 64 others)
+    >>> round(discard_probability(coefficients, hand, BIDS_BY_CODE["H-S"], void), 3)
+    0.094
+    """
+    table = pair_table(hand, bid)
+    scores = _scores(coefficients, table)
+    top = max(scores)
+    total = sum(math.exp(s - top) for s in scores)
+    for (a, b), s in zip(table.pairs, scores, strict=True):
+        if (1 << a) | (1 << b) == pair:
+            return math.exp(s - top) / total
+    raise ValueError("the pair laid away is not in the hand")
+
+
+@dataclass(frozen=True)
+class SeenDiscard:
+    """A discard the viewer saw (it took that talon): who laid it away, with which bid, and the cards."""
+
+    seat: int
+    bid: Bid
+    pair: CardSet
+
+
+def seen_discards(log: Sequence[LogEntry], viewer: int) -> list[SeenDiscard]:
+    """The discards ``viewer`` picked up whose discarder's hand has not changed since (it took no talon
+    after): their cards tell of the hand it holds now (with the cards it has played)."""
+    out = []
+    for i, entry in enumerate(log):
+        if entry.action is not Kind.TAKE or entry.seat != viewer or entry.cards is None:
+            continue
+        k = discarder_before(log, i)
+        if k < 0:
+            continue
+        bid_entry = log[k]
+        seat = bid_entry.seat
+        if seat == viewer or bid_entry.bid is None:
+            continue
+        if any(e.action is Kind.TAKE and e.seat == seat for e in log[k + 1 :]):
+            continue  # it took a talon again: the hand the pair came from is gone
+        out.append(SeenDiscard(seat, bid_entry.bid, entry.cards))
+    return out
+
+
+def discard_weight(log: Sequence[LogEntry], know: Knowledge) -> Callable[[World], float] | None:
+    """The likelihood of each world by the discards the viewer (``know.seat``) saw: the product over them of
+    the model's probability that the discarder, holding in that world the cards it holds now (and has
+    played) plus the pair, laid that pair away; None when the viewer saw no discard of a fitted family."""
+    seen = [d for d in seen_discards(log, know.seat) if discard_family(d.bid) in COEFFICIENTS]
+    if not seen:
+        return None
+
+    def weight(world: World) -> float:
+        w = 1.0
+        for d in seen:
+            hand = know.start_hand(world, d.seat) | d.pair
+            w *= discard_probability(COEFFICIENTS[discard_family(d.bid)], hand, d.bid, d.pair)
+        return w
+
+    return weight
