@@ -5,6 +5,9 @@ from __future__ import annotations
 import math
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from benchmarks.discard_fit import fit_conditional_logit, from_level
 from ulti.bots.base import BOT_LEVELS, bot_for_level
 from ulti.bots.expert import DiscardsCardsExpert, DiscardsExpert, ExpertBot
@@ -13,6 +16,7 @@ from ulti.bots.expert.discard_model import (
     FEATURE_NAMES,
     discard_probability,
     discard_weight,
+    pair_scores,
     pair_table,
     seen_discards,
 )
@@ -139,3 +143,22 @@ def test_the_fit_reads_every_discard_with_the_twelve_cards_it_was_made_from() ->
     for number, hand, bid, pair in examples:
         assert 0 <= number < 12 and bid.code
         assert count(hand) == 12 and hand & pair == pair and count(pair) == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    cards=st.permutations(range(32)),
+    coefficients=st.lists(st.floats(-3.0, 3.0), min_size=len(FEATURE_NAMES), max_size=len(FEATURE_NAMES)),
+    code=st.sampled_from(["M-S", "H-S", "N-B", "M-40U", "N-D"]),
+    k=st.integers(0, 65),
+)
+def test_the_closed_form_probability_is_the_normalised_score_of_the_pair(
+    cards: list[int], coefficients: list[float], code: str, k: int
+) -> None:
+    hand = mask_of(cards[:12])
+    bid = parse_bid(code)
+    table = pair_table(hand, bid)
+    scores = pair_scores(coefficients, table)
+    a, b = table.pairs[k]
+    expected = math.exp(scores[k]) / sum(math.exp(s) for s in scores)
+    assert math.isclose(discard_probability(coefficients, hand, bid, (1 << a) | (1 << b)), expected, rel_tol=1e-9)

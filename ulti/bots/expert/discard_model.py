@@ -122,12 +122,17 @@ def pair_table(hand: CardSet, bid: Bid) -> PairTable:
     return PairTable(tuple(pairs), tuple(features))
 
 
-def _scores(coefficients: Sequence[float], table: PairTable) -> list[float]:
+def pair_scores(coefficients: Sequence[float], table: PairTable) -> list[float]:
+    """Each pair's score (log odds up to a constant) under ``coefficients``."""
     return [sum(c * x for c, x in zip(coefficients, f, strict=True)) for f in table.features]
 
 
 def discard_probability(coefficients: Sequence[float], hand: CardSet, bid: Bid, pair: CardSet) -> float:
     """The model's probability that a seat bidding ``bid`` with the 12-card ``hand`` lays ``pair`` away.
+
+    Worked out in closed form (a pair's score is its cards' scores plus a term for a pair of one suit, so the
+    sum over the 66 pairs comes from per-suit sums), as the samplers call it for every world they try; the
+    same as normalising ``pair_scores`` over the pairs (the tests check it).
 
     >>> from ulti.engine.cards import mask_of, parse_card
     >>> from ulti.engine.contracts import BIDS_BY_CODE
@@ -137,14 +142,30 @@ def discard_probability(coefficients: Sequence[float], hand: CardSet, bid: Bid, 
     >>> round(discard_probability(coefficients, hand, BIDS_BY_CODE["H-S"], void), 3)
     0.094
     """
-    table = pair_table(hand, bid)
-    scores = _scores(coefficients, table)
-    top = max(scores)
-    total = sum(math.exp(s - top) for s in scores)
-    for (a, b), s in zip(table.pairs, scores, strict=True):
-        if (1 << a) | (1 << b) == pair:
-            return math.exp(s - top) / total
-    raise ValueError("the pair laid away is not in the hand")
+    if hand & pair != pair or count(pair) != 2:
+        raise ValueError("the pair laid away is not in the hand")
+    trump = intended_trump(bid, hand)
+    betli = discard_family(bid) == "betli"
+    card_coefficients = coefficients[: len(FEATURE_NAMES) - 2]
+    whole, same = math.exp(coefficients[-2]), math.exp(coefficients[-1])
+    chosen = 1.0
+    suit_sums, suit_squares = [0.0] * 4, [0.0] * 4
+    for card in iter_cards(hand):
+        features = card_features(hand, card, trump, betli)
+        e = math.exp(sum(c * x for c, x in zip(card_coefficients, features, strict=True)))
+        suit_sums[card >> 3] += e
+        suit_squares[card >> 3] += e * e
+        if pair >> card & 1:
+            chosen *= e
+    everything = sum(suit_sums)
+    total = (everything * everything - sum(suit_squares)) / 2
+    for suit in range(4):
+        within = (suit_sums[suit] ** 2 - suit_squares[suit]) / 2
+        total += ((whole if count(hand & SUIT_MASKS[suit]) == 2 else same) - 1) * within
+    a, b = iter_cards(pair)
+    if a >> 3 == b >> 3:
+        chosen *= whole if count(hand & SUIT_MASKS[a >> 3]) == 2 else same
+    return chosen / total
 
 
 @dataclass(frozen=True)
@@ -183,12 +204,19 @@ def discard_weight(log: Sequence[LogEntry], know: Knowledge) -> Callable[[World]
     seen = [d for d in seen_discards(log, know.seat) if discard_family(d.bid) in COEFFICIENTS]
     if not seen:
         return None
+    known: dict[tuple[int, CardSet], float] = {}  # a sampler's chain tries the same hands again and again
 
     def weight(world: World) -> float:
         w = 1.0
-        for d in seen:
+        for k, d in enumerate(seen):
             hand = know.start_hand(world, d.seat) | d.pair
-            w *= discard_probability(COEFFICIENTS[discard_family(d.bid)], hand, d.bid, d.pair)
+            p = known.get((k, hand))
+            if p is None:
+                p = discard_probability(COEFFICIENTS[discard_family(d.bid)], hand, d.bid, d.pair)
+                if len(known) > 100_000:
+                    known.clear()
+                known[(k, hand)] = p
+            w *= p
         return w
 
     return weight
