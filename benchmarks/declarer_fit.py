@@ -146,27 +146,34 @@ def information(weight: Any, held: list[tuple[CardSet, int, Bid]], rng: random.R
     return statistics.fmean(out)
 
 
+def write_coefficient_module(
+    path: Path, head: list[str], coefficients: dict[str, list[float]], counts_name: str, counts: dict[str, int]
+) -> None:
+    """Write a module of fitted coefficients: the docstring ``head`` (its lines, quotes included), then
+    ``COEFFICIENTS`` (per family, rounded to six places) and ``counts_name`` (per family, its examples)."""
+    lines = [*head, "", "COEFFICIENTS: dict[str, tuple[float, ...]] = {"]
+    for family, beta in coefficients.items():
+        lines.append(f'    "{family}": (')
+        lines += [f"        {b!r}," for b in (round(v, 6) for v in beta)]
+        lines.append("    ),")
+    lines.append("}")
+    lines.append(f"{counts_name}: dict[str, int] = {{")
+    lines += [f'    "{family}": {n},' for family, n in counts.items()]
+    lines.append("}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def write_fitted(coefficients: dict[str, list[float]], counts: dict[str, int], command: str) -> None:
     """Write ``ulti/bots/expert/fitted.py`` with the coefficients."""
-    lines = [
+    head = [
         '"""The declarer model\'s coefficients (``ulti.bots.expert.declarer_model``), written by its fit:',
         "",
         f"    {command}",
         "",
         "Per family: the features' coefficients in ``hand_features`` order, the intercept last; the number",
         'of declared hands each was fitted on in ``DECLARED``. Do not edit by hand: run the fit again."""',
-        "",
-        "COEFFICIENTS: dict[str, tuple[float, ...]] = {",
     ]
-    for family, beta in coefficients.items():
-        lines.append(f'    "{family}": (')
-        lines += [f"        {b!r}," for b in (round(v, 6) for v in beta)]
-        lines.append("    ),")
-    lines.append("}")
-    lines.append("DECLARED: dict[str, int] = {")
-    lines += [f'    "{family}": {n},' for family, n in counts.items()]
-    lines.append("}")
-    FITTED.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_coefficient_module(FITTED, head, coefficients, "DECLARED", counts)
 
 
 def main() -> None:

@@ -24,7 +24,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from benchmarks.declarer_fit import _solve
+from benchmarks.declarer_fit import _solve, write_coefficient_module
 from ulti.bots.base import bot_for_level
 from ulti.bots.expert.discard_model import (
     DISCARD_FAMILIES,
@@ -178,7 +178,7 @@ def held_out_figures(
 
 def write_fitted(coefficients: dict[str, list[float]], counts: dict[str, int], command: str) -> None:
     """Write ``ulti/bots/expert/discard_fitted.py`` with the coefficients."""
-    lines = [
+    head = [
         '"""The discard model\'s coefficients (``ulti.bots.expert.discard_model``), written by its fit:',
         "",
         f"    {command}",
@@ -186,18 +186,8 @@ def write_fitted(coefficients: dict[str, list[float]], counts: dict[str, int], c
         "Per family: the coefficients in ``FEATURE_NAMES`` order (a pair's score is the sum over its two cards",
         "plus the pair's own features; no intercept); the number of discards each was fitted on in ``DISCARDS``.",
         'Do not edit by hand: run the fit again."""',
-        "",
-        "COEFFICIENTS: dict[str, tuple[float, ...]] = {",
     ]
-    for family, beta in coefficients.items():
-        lines.append(f'    "{family}": (')
-        lines += [f"        {b!r}," for b in (round(v, 6) for v in beta)]
-        lines.append("    ),")
-    lines.append("}")
-    lines.append("DISCARDS: dict[str, int] = {")
-    lines += [f'    "{family}": {n},' for family, n in counts.items()]
-    lines.append("}")
-    FITTED.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_coefficient_module(FITTED, head, coefficients, "DISCARDS", counts)
 
 
 def main() -> None:
