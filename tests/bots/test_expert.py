@@ -9,6 +9,7 @@ from ulti.bots.expert import (
     EXPERT_SAMPLES,
     AuctionEvidence,
     AuctionEvidenceExpert,
+    DoubleDummyAuctionExpert,
     ExpertBot,
     FittedBidsExpert,
     PassReadingExpert,
@@ -253,25 +254,29 @@ def test_the_auction_evidence_expert_bids_legally_and_is_an_arena_level() -> Non
 
 def test_the_played_auction_corrects_each_family_by_what_it_brings_played_out() -> None:
     # durchmars and 100 declarations bring less when played out than their double-dummy worlds say, a
-    # simple party more: the correction is the family's, and the strong bot and the expert leave it out
-    played = PlayedAuctionExpert(random.Random(0))
-    for code in ("N-D", "M-40", "M-S", "M-SU", "N-B"):
-        bid = parse_bid(code)
-        assert played.played_value(bid, 3.0) == 3.0 + PLAYED_MINUS_SOLVED.get(family(bid), 0.0)
-        for plain in (StrongBot(random.Random(0)), ExpertBot(random.Random(0))):
-            assert plain.played_value(bid, 3.0) == 3.0
+    # simple party more: the correction is the family's, the expert's; the strong bot leaves it out, and so
+    # does the expert before it (expert-ddauction)
+    for played in (ExpertBot(random.Random(0)), PlayedAuctionExpert(random.Random(0))):
+        for code in ("N-D", "M-40", "M-S", "M-SU", "N-B"):
+            bid = parse_bid(code)
+            assert played.played_value(bid, 3.0) == 3.0 + PLAYED_MINUS_SOLVED.get(family(bid), 0.0)
+    for plain in (StrongBot(random.Random(0)), DoubleDummyAuctionExpert(random.Random(0))):
+        for code in ("N-D", "M-40", "M-S", "M-SU", "N-B"):
+            assert plain.played_value(parse_bid(code), 3.0) == 3.0
     assert PLAYED_MINUS_SOLVED["durchmars"] < PLAYED_MINUS_SOLVED["100"] < 0 < PLAYED_MINUS_SOLVED["simple"]
-    assert "expert-playedauction" not in BOT_LEVELS
-    assert isinstance(bot_for_level("expert-playedauction", random.Random(0)), PlayedAuctionExpert)
+    for level, cls in (("expert-playedauction", PlayedAuctionExpert), ("expert-ddauction", DoubleDummyAuctionExpert)):
+        assert level not in BOT_LEVELS
+        assert isinstance(bot_for_level(level, random.Random(0)), cls)
 
 
 def test_a_declaration_worth_less_played_out_gives_way_to_a_simple_party() -> None:
-    # the first bid of deal 16 (heuristic bots): on the same worlds, the expert declares a 40-100, which
-    # its worlds value above a simple party double-dummy; played out the 100 loses 2 and the party gains 0.8
+    # the first bid of deal 16 (heuristic bots): on the same worlds, the expert before its played-out values
+    # declares a 40-100, which its worlds value above a simple party double-dummy; played out the 100 loses 2
+    # and the party gains 0.8, and the expert declares the party
     deal = Deal(deal_hands(random.Random(16), 0), 0)
     view = deal.seat_view(deal.to_move)
     assert view.choices is not None and view.choices.must_discard
-    plain = ExpertBot(random.Random(1), auction_samples=8).act(view)
-    played = PlayedAuctionExpert(random.Random(1), auction_samples=8).act(view)
+    plain = DoubleDummyAuctionExpert(random.Random(1), auction_samples=8).act(view)
+    played = ExpertBot(random.Random(1), auction_samples=8).act(view)
     assert plain.bid is not None and played.bid is not None
     assert (family(plain.bid), family(played.bid)) == ("100", "simple")

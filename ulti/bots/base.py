@@ -123,6 +123,12 @@ def _expert_played_auction(rng: random.Random) -> Bot:
     return PlayedAuctionExpert(rng)
 
 
+def _expert_dd_auction(rng: random.Random) -> Bot:
+    from ulti.bots.expert import DoubleDummyAuctionExpert
+
+    return DoubleDummyAuctionExpert(rng)
+
+
 def _expert_discards(rng: random.Random) -> Bot:
     from ulti.bots.expert import DiscardsExpert
 
@@ -188,7 +194,9 @@ LEVELS: dict[str, Level] = {
         # the expert whose auction weighs its worlds by the other seats' bids, for arenas
         Level("expert-auctionevidence", _expert_auction_evidence, at_tables=False),
         # the expert whose auction corrects its double-dummy values by what declarations bring played out
+        # (the expert itself since it adopted that auction), and the expert before it (the strong bot's values)
         Level("expert-playedauction", _expert_played_auction, at_tables=False),
+        Level("expert-ddauction", _expert_dd_auction, at_tables=False),
         # the expert weighing its worlds by the discards it picked up too: in its card play and kontra
         # (discardscards), and in its auction as well, which then reads the other seats' bids (discards)
         Level("expert-discardscards", _expert_discards_cards, at_tables=False),

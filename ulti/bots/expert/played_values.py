@@ -16,7 +16,8 @@ bots played it out (nobody saying kontra). Per contract family, played minus est
 ``PLAYED_MINUS_SOLVED`` holds the pooled mean of each family whose three seeds agreed in sign, the
 others zero. The worlds the other seats' bids or passes weigh (``weighted_by_evidence``) moved the
 estimates by less than half a point in every family: the gap is not what the auction's evidence says.
-The arena level ``expert-playedauction`` values its auction so (its whole-game figures: ``ulti.bots.expert``).
+The expert values its auction so (its whole-game figures: ``ulti.bots.expert``; the arena level
+``expert-ddauction`` is the expert without it).
 """
 
 from __future__ import annotations
