@@ -132,7 +132,11 @@ fitted model: +1.28). On the auction's question (``python -m benchmarks.declarat
 the discards +7.7, the fitted bids +6.0, both together **+1.4** [-8.8, +11.7] (the true deal solved
 double-dummy: -0.4); all 300 deals: +1.30, +0.61, -0.05, -0.59. Two arena levels read them:
 ``expert-discardscards`` (card play and kontra) and ``expert-discards`` (its auction too, whose worlds
-then read the fitted bids as well: ``auction_evidence``).
+then read the fitted bids as well: ``auction_evidence``). In card play the discards gain nothing measurable:
+``ulti arena --a expert-discardscards --b strong --mode cards --deals 400 --seed 2026 --workers 2``: +0.302
+per deal [+0.069, +0.535] (the expert, same deals and contracts: +0.311 [+0.134, +0.488]); ulti (232) +0.255
+[-0.113, +0.623], simple (67) +0.254 [+0.088, +0.420], betli (48) +0.660 [+0.024, +1.296]. The expert's card
+play does without them; ``expert-discards`` (the auction) has not played a whole-game arena yet.
 """
 
 from __future__ import annotations
