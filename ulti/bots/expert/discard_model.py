@@ -31,7 +31,18 @@ from ulti.bots.heuristic import trump_strength
 from ulti.bots.sampling import Knowledge, World, discarder_before
 from ulti.bots.strong.hand import bid_trumps
 from ulti.engine.actions import Kind
-from ulti.engine.cards import KING, POINT_CARDS, QUEEN, SUIT_MASKS, Card, CardSet, count, iter_cards
+from ulti.engine.cards import (
+    KING,
+    PLAIN_ORDER_STRENGTH,
+    POINT_CARDS,
+    QUEEN,
+    SUIT_MASKS,
+    TRUMP_ORDER_STRENGTH,
+    Card,
+    CardSet,
+    count,
+    iter_cards,
+)
 from ulti.engine.contracts import Bid, Part
 from ulti.engine.play import NO_TRUMP
 from ulti.engine.view import LogEntry
@@ -39,8 +50,6 @@ from ulti.engine.view import LogEntry
 #: The discard families: a betli lays its high cards away, a no-trump durchmars its losers, a bid with
 #: trumps its short side suits.
 DISCARD_FAMILIES = ("betli", "nt-durchmars", "trumps")
-#: A card's strength in the trick-taking order (7 8 9 J Q K 10 A), by rank index (7 8 9 10 J Q K A).
-_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)
 #: The names of the features, cards' first, in the order of the coefficients (the intercept-free model).
 FEATURE_NAMES = (
     "trump",
@@ -80,7 +89,7 @@ def card_features(hand: CardSet, card: Card, trump: int, betli: bool) -> list[fl
     lower = count(mine & ((1 << card) - 1)) if betli else 0
     return [
         float(suit == trump),
-        (rank if betli else _STRENGTH[rank]) / 7.0,
+        (PLAIN_ORDER_STRENGTH if betli else TRUMP_ORDER_STRENGTH)[rank] / 7.0,
         float(bool(POINT_CARDS >> card & 1)),
         float(length),
         float(length == 1),
