@@ -9,6 +9,7 @@ from ulti.bots.expert import (
     EXPERT_SAMPLES,
     AuctionEvidence,
     AuctionEvidenceExpert,
+    DiscardsExpert,
     DoubleDummyAuctionExpert,
     ExpertBot,
     FittedBidsExpert,
@@ -20,7 +21,7 @@ from ulti.bots.expert import (
     weighted_by_evidence,
 )
 from ulti.bots.expert.declarer_model import bid_model_weight
-from ulti.bots.expert.played_values import PLAYED_MINUS_SOLVED
+from ulti.bots.expert.played_values import EVIDENCE_PLAYED_MINUS_SOLVED, PLAYED_MINUS_SOLVED
 from ulti.bots.families import family
 from ulti.bots.heuristic import HeuristicBot
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World, analyse
@@ -267,6 +268,23 @@ def test_the_played_auction_corrects_each_family_by_what_it_brings_played_out() 
     for level, cls in (("expert-playedauction", PlayedAuctionExpert), ("expert-ddauction", DoubleDummyAuctionExpert)):
         assert level not in BOT_LEVELS
         assert isinstance(bot_for_level(level, random.Random(0)), cls)
+
+
+def test_the_auction_on_discard_and_bid_weighed_worlds_has_its_own_played_corrections() -> None:
+    # on worlds weighed by the fitted bids and the discards the durchmars is no longer overvalued, and ulti
+    # and betli are undervalued: the expert-discards auction corrects by what was measured on such worlds
+    bot = bot_for_level("expert-discards", random.Random(0))
+    assert isinstance(bot, DiscardsExpert) and bot.auction_evidence and bot.read_discards
+    for code in ("N-D", "M-40", "M-S", "M-SU", "N-B"):
+        bid = parse_bid(code)
+        assert bot.played_value(bid, 3.0) == 3.0 + EVIDENCE_PLAYED_MINUS_SOLVED.get(family(bid), 0.0)
+    durchmars = parse_bid("N-D")
+    assert bot.played_value(durchmars, 3.0) == 3.0 != ExpertBot(random.Random(0)).played_value(durchmars, 3.0)
+    assert EVIDENCE_PLAYED_MINUS_SOLVED["ulti"] > 0 and EVIDENCE_PLAYED_MINUS_SOLVED["betli"] > 0
+    # the corrections belong to the worlds: the auction on bid-weighed worlds alone keeps the uniform ones
+    only_bids = bot_for_level("expert-auctionevidence", random.Random(0))
+    assert isinstance(only_bids, AuctionEvidenceExpert)
+    assert only_bids.played_value(parse_bid("N-D"), 3.0) == 3.0 + PLAYED_MINUS_SOLVED["durchmars"]
 
 
 def test_a_declaration_worth_less_played_out_gives_way_to_a_simple_party() -> None:

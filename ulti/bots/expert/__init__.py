@@ -150,7 +150,7 @@ from typing import Any
 from ulti.bots.expert.declarer_model import bid_model_weight, declarer_model_weight
 from ulti.bots.expert.discard_model import discard_weight
 from ulti.bots.expert.lookahead import lookahead_totals
-from ulti.bots.expert.played_values import played_value
+from ulti.bots.expert.played_values import EVIDENCE_PLAYED_MINUS_SOLVED, played_value
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World
 from ulti.bots.strong import StrongBot, bid_trumps, declarer_likelihood
 from ulti.bots.strong.play import CardTable, SolvedWorlds
@@ -398,8 +398,14 @@ class ExpertBot(StrongBot):
 
     def played_value(self, bid: Bid, solved: float) -> float:
         """With ``played_auction``, the auction's double-dummy mean corrected by what declarations of the
-        bid's family bring when played out (``played_values``); else the mean itself."""
-        return played_value(bid, solved) if self.played_auction else solved
+        bid's family bring when played out, as measured on worlds drawn as the auction draws them
+        (``played_values``: its worlds weighed by the fitted bids and the discards have their own
+        corrections); else the mean itself."""
+        if not self.played_auction:
+            return solved
+        if self.auction_evidence and self.read_discards:
+            return played_value(bid, solved, EVIDENCE_PLAYED_MINUS_SOLVED)
+        return played_value(bid, solved)
 
     def _sampler(self, know: Knowledge) -> Sampler:
         if self.metropolis:
@@ -447,8 +453,9 @@ class AuctionEvidenceExpert(ExpertBot):
 
 class DiscardsExpert(ExpertBot):
     """The expert weighing its worlds by the discards it picked up too (``read_discards``), in its card play
-    and kontra, and in its auction, which reads the other seats' bids as well (``auction_evidence``;
-    arena-only, to measure it)."""
+    and kontra, and in its auction, which reads the other seats' bids as well (``auction_evidence``) and
+    corrects its values by what was measured on such worlds (``EVIDENCE_PLAYED_MINUS_SOLVED``; arena-only,
+    to measure it)."""
 
     read_discards = True
     auction_evidence = True
