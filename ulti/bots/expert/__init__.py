@@ -70,6 +70,15 @@ play between the two, 200 duplicate betli deals (``ulti arena --a expert-lookahe
 +0.189], no verdict; the expert does without it. What plain sampling still fuses is the partner's play:
 each world's solve lets the other defender see every card.
 
+Most card decisions are ties, which the heuristic's card settles: in 40 deals of expert card play (seed
+99, contracts from the strong bot's auction, every class of legal cards solved in every world; a scratch
+count, issue 15's note), 223 of 379 decisions in an ulti had two or more classes at the best total, 139
+of them every class (the position decided double-dummy in all 96 worlds); simple 52 of 131, betli 54 of
+77, durchmars 61 of 64. A tie-break by the room a card leaves the next opponent to go wrong (the mean
+score over that opponent's legal replies, each solved, minus its best reply's; tried on 12 deals) changed
+no card: where the totals tie, one wrong reply changes no contract value either, so the measure was zero
+for every tied card. A finer measure (the card points behind a decided contract) would be the next try.
+
 The other seats' bids weighed by the fitted declarer model of the bid's family instead of the hand-written
 fit (``fitted_bids``, arena level ``expert-fittedbids``) say three times as much about the true deal
 (``python -m benchmarks.evidence_bench --records`` of the 400-deal card arena above: mean log(true / drawn)
