@@ -52,11 +52,11 @@ With the fitted declarer model and the Metropolis chain, the same command gives 
 +0.488] (simple, 67 deals: +0.234 [+0.073, +0.395]; ulti, 232: +0.239 [-0.014, +0.491]; betli, 48: +0.73
 [+0.06, +1.40]); on a second seed (``--seed 2027``, otherwise the same), +0.315 [+0.082, +0.548] (ulti,
 233 deals: +0.436 [+0.079, +0.794]; simple, 61: +0.027 [-0.256, +0.310]; under 50 deals betli 42, durchmars
-32, 100 32), declaring +0.180 and defending +0.135 of it. The model alone, drawn by scaled rejection
-sampling (``expert-fitted-scaled``), gave +0.133 [-0.061, +0.327]: without the chain the sharper likelihood
-does not pay. Twice the worlds
-(``expert-192``), the same command: +0.301 [+0.066, +0.537]: at 96 worlds drawn by the chain, the number
-of worlds is not what limits the expert. Card play kept to one contract family (``--family``, the same
+32, 100 32); declaring +0.180 and defending +0.135 of it (a scratch split of the run's records by the
+declarer's seat, issue 15's note). The model alone, drawn by scaled rejection sampling
+(``expert-fitted-scaled``), gave +0.133 [-0.061, +0.327]: without the chain the sharper likelihood does not
+pay. Twice the worlds (``expert-192``), the same command: +0.301 [+0.066, +0.537]: at 96 worlds drawn by the
+chain, the number of worlds is not what limits the expert. Card play kept to one contract family (``--family``, the same
 command otherwise): betli, 200 deals, +0.500 [+0.135, +0.865]; simple, 150 deals (``--workers 1``),
 +0.130 [+0.011, +0.249]; ulti, 120 deals (``--workers 1``), +0.044 [-0.266, +0.355], no verdict (seed
 2027, 200 deals: +0.288 [-0.016, +0.592], no verdict either).
@@ -73,14 +73,14 @@ play between the two, 200 duplicate betli deals (``ulti arena --a expert-lookahe
 +0.189], no verdict; the expert does without it. What plain sampling still fuses is the partner's play:
 each world's solve lets the other defender see every card.
 
-Most card decisions are ties, which the heuristic's card settles: in 40 deals of expert card play (seed
-99, contracts from the strong bot's auction, every class of legal cards solved in every world; a scratch
-count, issue 15's note), 223 of 379 decisions in an ulti had two or more classes at the best total, 139
-of them every class (the position decided double-dummy in all 96 worlds); simple 52 of 131, betli 54 of
-77, durchmars 61 of 64. A tie-break by the room a card leaves the next opponent to go wrong (the mean
-score over that opponent's legal replies, each solved, minus its best reply's; tried on 12 deals) changed
-no card: where the totals tie, one wrong reply changes no contract value either, so the measure was zero
-for every tied card. A finer measure (the card points behind a decided contract) would be the next try.
+Most card decisions are ties, which the heuristic's card settles: in 40 deals of expert card play (seed 99,
+contracts from the strong bot's auction, every class of legal cards solved in every world; a scratch count,
+issue 15's note), 223 of 379 decisions in an ulti had two or more classes at the best total, 139 of them every
+class (the position decided double-dummy in all 96 worlds); simple 52 of 131, betli 54 of 77, durchmars 61 of
+64. A tie-break by the room a card leaves the next opponent to go wrong (the mean score over that opponent's
+legal replies, each solved, minus its best reply's; a scratch trial on 12 deals, its code not kept) changed no
+card: where the totals tie, one wrong reply changes no contract value either, so the measure was zero for
+every tied card. A finer measure (the card points behind a decided contract) would be the next try.
 
 The other seats' bids weighed by the fitted declarer model of the bid's family instead of the hand-written
 fit (``fitted_bids``, arena level ``expert-fittedbids``) say three times as much about the true deal
@@ -107,32 +107,31 @@ per deal; seed 2: none). Twice the worlds (``--a expert-192 --b expert``, seed 1
 +0.867], no verdict, as in the arena.
 
 The auction (the strong bot's) values a declaration by the mean of sampled worlds solved double-dummy.
-``benchmarks.declaration_bench`` sets that estimate beside what the declaration brings when the bots play
-it out (``played_values`` holds the figures: 1,300 strong auctions, seeds 1-3). Played out, the true deal
-brings about what double-dummy says in every family but 100 (the 100 is missed about 2 points per defender
-more often); the estimates are right for ulti and betli, too low for a simple party (by about 0.8) and far
-too high for durchmars (5 to 11; won 67-79% of the time by the estimate, 38-59% played). Why, in part: the
-other seats discarded before the declarer took the talon, and they discard to void a suit; at the first
-card of the 300 deals of seed 1 the defenders held 1.05 voids per durchmars deal (0.53 in the uniform
-worlds), 0.56 per ulti (0.36), 0.14 per simple party (0.23) (a scratch count). The other seats' bids read
-by the hand-written fit, or their passes, move the estimates by under half a point; read by the fitted
-declarer model, whose features count voids, they brought the durchmars estimate from +11.1 to +7.3 per
-defender on 64 declarations (the true deal +3.1; a scratch run of the same estimates). Two arena levels
-measure the auction so corrected: ``expert-playedauction`` (each family's double-dummy mean corrected by
-its measured gap, ``played_values``) and ``expert-auctionevidence`` (the auction's worlds weighed by the
-other seats' bids by the fitted model). In whole games against the strong bot (``ulti arena --a
-expert-playedauction --b strong --mode game --deals 400 --seed 2026 --workers 2``): +23.316 per deal
-[+13.783, +32.848] (the expert, same command, an earlier session: +24.227 [+14.392, +34.062]); ulti (258
-deals) +14.929 [+5.197, +24.660]; simple (61) +2.249 [+0.318, +4.179] (the expert: -0.692 [-8.039,
-+6.655]), the first simple figure above zero with the expert's card play; under 50 deals betli 49, durchmars
-16, 100 16. One seed, and one family of several looked at (``expert-auction24`` once gave simple +2.3
-[+0.2, +4.4] on this seed too). On a second seed (the same command, ``--seed 2027``): +20.915 [+11.141,
-+30.689]; ulti (271 deals) +11.817 [+3.890, +19.744]; simple (61) +6.836 [-2.747, +16.419] (its interval
-takes in zero); under 50 deals betli 41, durchmars 15, 100 12. A third seed (``--seed 2028``, this expert):
-+17.683 [+9.354, +26.012]; ulti (278) +13.781 [+7.485, +20.076];
-simple (59) +3.000 [-3.352, +9.352] (again taking in zero); under 50 deals betli 37, durchmars 13, 100 13.
-The first two seeds, positive in simple too, are
-why the expert values its auction so (``played_auction``); ``expert-ddauction`` is the expert before it.
+``benchmarks.declaration_bench`` sets that estimate beside what the declaration brings when the bots play it
+out (``played_values`` holds the figures: 1,300 strong auctions, seeds 1-3). Played out, the true deal brings
+about what double-dummy says in every family but 100 (the 100 is missed about 2 points per defender more
+often); the estimates are right for ulti and betli, too low for a simple party (by about 0.8) and far too high
+for durchmars (5 to 11; won 67-79% of the time by the estimate, 38-59% played). Why, in part: the other seats
+discarded before the declarer took the talon, and they discard to void a suit; at the first card of the 300
+deals of seed 1 the defenders held 1.05 voids per durchmars deal (0.53 in the uniform worlds), 0.56 per ulti
+(0.36), 0.14 per simple party (0.23) (a scratch count). The other seats' bids read by the hand-written fit, or
+their passes, move the estimates by under half a point; read by the fitted declarer model, whose features
+count voids, they brought the durchmars estimate from +11.1 to +7.3 per defender on 64 declarations (the true
+deal +3.1; a scratch run of the same estimates). Two arena levels measure the auction so corrected:
+``expert-playedauction`` (each family's double-dummy mean corrected by its measured gap, ``played_values``)
+and ``expert-auctionevidence`` (the auction's worlds weighed by the other seats' bids by the fitted model). In
+whole games against the strong bot (``ulti arena --a expert-playedauction --b strong --mode game --deals 400
+--seed 2026 --workers 2``): +23.316 per deal [+13.783, +32.848] (the expert, same command, an earlier session:
++24.227 [+14.392, +34.062]); ulti (258 deals) +14.929 [+5.197, +24.660]; simple (61) +2.249 [+0.318, +4.179]
+(the expert: -0.692 [-8.039, +6.655]), the first simple figure above zero with the expert's card play; under
+50 deals betli 49, durchmars 16, 100 16. One seed, and one family of several looked at (``expert-auction24``
+once gave simple +2.3 [+0.2, +4.4] on this seed too). On a second seed (the same command, ``--seed 2027``):
++20.915 [+11.141, +30.689]; ulti (271 deals) +11.817 [+3.890, +19.744]; simple (61) +6.836 [-2.747, +16.419]
+(its interval takes in zero); under 50 deals betli 41, durchmars 15, 100 12. The first two seeds, positive in
+simple too, are why the expert values its auction so (``played_auction``); ``expert-ddauction`` is the expert
+before it. A third seed (``--a expert``, ``--seed 2028``): +17.683 [+9.354, +26.012]; ulti (278) +13.781
+[+7.485, +20.076]; simple (59) +3.000 [-3.352, +9.352] (again taking in zero); under 50 deals betli 37,
+durchmars 13, 100 13.
 
 The discards themselves are evidence too: a seat that takes the talon sees the two cards the bidder before
 it laid away, and bidders lay a short side suit away whole to ruff in it, keep trumps, aces and marriages,
@@ -154,9 +153,10 @@ per deal [+0.069, +0.535] (the expert, same deals and contracts: +0.311 [+0.134,
 play does without them. Nor in the auction: ``expert-discards``, its values corrected by what declarations
 brought played out on worlds so weighed (``declaration_bench`` seeds 1-3, 1,100 deals), played
 ``ulti arena --a expert-discards --b strong --mode game --deals 400 --seed 2027 --workers 2``: +14.954 per
-deal [+6.460, +23.449], against the expert's +20.915 [+11.141, +30.689] on the same seed; set by set the
-difference is -5.961 [-15.589, +3.667] (366 of 400 sets differ), so the expert keeps uniform worlds in its
-auction.
+deal [+6.460, +23.449], against the expert's +20.915 [+11.141, +30.689] on the same seed (the run above,
+``--a expert-playedauction``, the same bot, an earlier session: two runs, each reproducible from its seed);
+set by set, the two runs' records compared by a scratch script, the difference is -5.961 [-15.589, +3.667]
+(366 of 400 sets differ), so the expert keeps uniform worlds in its auction.
 """
 
 from __future__ import annotations
