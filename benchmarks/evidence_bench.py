@@ -5,7 +5,8 @@ records of an arena run, ``--records``), at the first card every seat that has e
 weighs the true hidden cards and ``--worlds`` worlds drawn as the strong bot draws them. Printed, for
 the whole evidence, for bids (by the hand-written fit the expert uses, and by the fitted declarer model:
 ``bids fitted``), for passes alone, and for the discards the viewer picked up (``discards``: the fitted
-discard model, ``ulti.bots.expert.discard_model``): the mean of log(weight of the true world / mean weight
+discard model, ``ulti.bots.expert.discard_model``), and for a defender the talon the declarer laid away
+unseen (``talon``: the same model, ``talon_weight``): the mean of log(weight of the true world / mean weight
 of the drawn worlds), the information the evidence adds about the true deal (0: none; above 0: the
 true deal is made likelier), and the share of viewers for whom it is above 0.
 
@@ -22,7 +23,7 @@ from collections.abc import Iterator
 
 from benchmarks.played_deals import add_deal_options, chosen_deals
 from ulti.bots.expert import AuctionEvidence, evidence_weight, read_evidence
-from ulti.bots.expert.discard_model import discard_weight
+from ulti.bots.expert.discard_model import discard_weight, talon_weight
 from ulti.bots.sampling import Sampler, World, analyse
 from ulti.bots.strong import StrongBot
 from ulti.engine.deal import Deal
@@ -31,7 +32,7 @@ from ulti.engine.deal import Deal
 def information(deals: Iterator[Deal], worlds: int, seed: int) -> dict[str, list[float]]:
     """Per kind of evidence, the log ratios of every viewer with some evidence of that kind."""
     rng = random.Random(seed)
-    out: dict[str, list[float]] = {"all": [], "bids": [], "bids fitted": [], "passes": [], "discards": []}
+    out: dict[str, list[float]] = {"all": [], "bids": [], "bids fitted": [], "passes": [], "discards": [], "talon": []}
     for deal in deals:
         for viewer in range(3):
             view = deal.seat_view(viewer)
@@ -57,6 +58,10 @@ def information(deals: Iterator[Deal], worlds: int, seed: int) -> dict[str, list
             if discards is not None and drawn:
                 mean = statistics.fmean(discards(w) for w in drawn)
                 out["discards"].append(math.log(max(discards(true), 1e-9) / max(mean, 1e-9)))
+            talon = talon_weight(know)
+            if talon is not None and drawn:
+                mean = statistics.fmean(talon(w) for w in drawn)
+                out["talon"].append(math.log(max(talon(true), 1e-9) / max(mean, 1e-9)))
     return out
 
 

@@ -14,7 +14,10 @@ evidence). Printed, per contract family and in all:
 - ``info``: with that miss, the mean log(weight of the true deal / mean weight of the drawn worlds) over
   the decisions (0: no information; above 0: the reading makes the true deal likelier).
 
-    python -m benchmarks.play_reading_bench [--deals N] [--seed S] [--level L] [--records FILE]
+With ``--heuristic`` a read card is asked instead whether it was the heuristic bot's card for the hand its
+seat holds (``ulti.bots.expert.heuristic_reading``, no solve): "best" then means "the heuristic's card".
+
+    python -m benchmarks.play_reading_bench [--heuristic] [--deals N] [--seed S] [--level L] [--records FILE]
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from dataclasses import dataclass, field
 
 from benchmarks.played_deals import add_deal_options, chosen_deals
 from ulti.bots.expert import expert_weight
+from ulti.bots.expert.heuristic_reading import was_heuristic
 from ulti.bots.expert.play_reading import PlayedCard, policy_best, read_play, was_best
 from ulti.bots.families import family as family_of
 from ulti.bots.sampling import Knowledge, MetropolisSampler, World, analyse
@@ -75,8 +79,12 @@ def true_world(deal: Deal, know: Knowledge) -> World:
     return World([deal.hands[0], deal.hands[1], deal.hands[2]], deal.talon if know.talon_size else 0)
 
 
-def best_in(played: PlayedCard, know: Knowledge, world: World, policy: int, rng: random.Random) -> bool | None:
-    """``was_best``, or with ``policy`` redeals ``policy_best``."""
+def best_in(
+    played: PlayedCard, know: Knowledge, world: World, policy: int, rng: random.Random, heuristic: bool = False
+) -> bool | None:
+    """``was_best``, or with ``policy`` redeals ``policy_best``, or with ``heuristic`` ``was_heuristic``."""
+    if heuristic:
+        return was_heuristic(played, know, world)
     if policy:
         return policy_best(played, know, world, policy, rng)
     return was_best(played, know, world)
@@ -108,14 +116,14 @@ def measure(deals: Iterator[Deal], args: argparse.Namespace) -> dict[str, Tally]
         true_misses = 0
         drawn_misses = [0] * len(worlds)
         for played in reads:
-            best = best_in(played, know, true, args.policy, rng)
+            best = best_in(played, know, true, args.policy, rng, args.heuristic)
             if best is None:
                 continue
             tally.reads += 1
             tally.best_true += best
             true_misses += not best
             for i, world in enumerate(worlds):
-                in_world = best_in(played, know, world, args.policy, rng)
+                in_world = best_in(played, know, world, args.policy, rng, args.heuristic)
                 if in_world is None:
                     continue
                 tally.drawn += 1
@@ -139,6 +147,11 @@ def main() -> None:
         type=int,
         default=0,
         help="read by the seat's own view instead: best mean over this many redeals of what it could not see",
+    )
+    parser.add_argument(
+        "--heuristic",
+        action="store_true",
+        help="read by the heuristic's card instead: was the card the heuristic's for the seat's hand (no solve)",
     )
     parser.add_argument("--miss", type=float, default=0.0, help="also the information at this miss weight")
     args = parser.parse_args()

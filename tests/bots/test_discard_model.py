@@ -19,12 +19,13 @@ from ulti.bots.expert.discard_model import (
     pair_scores,
     pair_table,
     seen_discards,
+    talon_weight,
 )
 from ulti.bots.sampling import World, analyse
 from ulti.engine import actions as act
 from ulti.engine.cards import FULL_DECK, CardSet, count, iter_cards, mask_of, parse_card
 from ulti.engine.contracts import parse_bid
-from ulti.engine.deal import Deal
+from ulti.engine.deal import Deal, Phase
 
 
 def _cards(text: str) -> CardSet:
@@ -162,3 +163,52 @@ def test_the_closed_form_probability_is_the_normalised_score_of_the_pair(
     a, b = table.pairs[k]
     expected = math.exp(scores[k]) / sum(math.exp(s) for s in scores)
     assert math.isclose(discard_probability(coefficients, hand, bid, (1 << a) | (1 << b)), expected, rel_tol=1e-9)
+
+
+def _played_contract() -> Deal:
+    """Seat 2 declares a red party, having laid its spade doubleton away (a void made): the talon."""
+    deal = _auction()
+    for seat in (0, 1, 2):
+        deal.apply(act.pass_(seat))
+    while deal.phase is not Phase.PLAY:
+        seat = deal.to_move
+        choices = deal.seat_view(seat).choices
+        assert choices is not None and choices.kontra is not None
+        deal.apply(act.kontra(seat, ()))
+    return deal
+
+
+def test_a_defender_weighs_the_unseen_talon_by_what_the_declarer_would_lay_away() -> None:
+    deal = _played_contract()
+    assert deal.talon == _cards("7S 8S")
+    defender = analyse(deal.seat_view(0))
+    weight = talon_weight(defender)
+    assert weight is not None
+    declarer_hand = deal.hands[2]
+    true = World([deal.hands[0], deal.hands[1], declarer_hand], deal.talon)
+    # the declarer keeping its spades and laying its king and queen of diamonds away (a marriage broken,
+    # no void made) is far less likely
+    swapped = _cards("7S 8S KD QD")
+    other = World([deal.hands[0], deal.hands[1], declarer_hand ^ swapped], deal.talon ^ swapped)
+    assert weight(true) > 10 * weight(other)
+    assert talon_weight(analyse(deal.seat_view(2))) is None  # the declarer knows its talon
+
+
+def test_the_talon_reading_expert_weighs_a_defenders_worlds_by_the_talon_too() -> None:
+    deal = _played_contract()
+    view = deal.seat_view(0)
+    know = analyse(view)
+    swapped = _cards("7S 8S KD QD")
+    true = World([deal.hands[0], deal.hands[1], deal.hands[2]], deal.talon)
+    other = World([deal.hands[0], deal.hands[1], deal.hands[2] ^ swapped], deal.talon ^ swapped)
+    ratios = []
+    for bot in (ExpertBot(random.Random(1)), bot_for_level("expert-talon", random.Random(1))):
+        assert isinstance(bot, ExpertBot)
+        bot._log = view.log
+        likelihood = bot._likelihood(know)
+        assert likelihood is not None
+        ratios.append(likelihood(true) / likelihood(other))
+    talon = talon_weight(know)
+    assert talon is not None
+    assert "expert-talon" not in BOT_LEVELS
+    assert math.isclose(ratios[1], ratios[0] * talon(true) / talon(other))

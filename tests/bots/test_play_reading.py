@@ -8,6 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from ulti.bots.base import bot_for_level
+from ulti.bots.expert.heuristic_reading import heuristic_weight, was_heuristic
 from ulti.bots.expert.lookahead import legal_in, solver_card
 from ulti.bots.expert.play_reading import (
     PlayedCard,
@@ -133,3 +134,31 @@ def test_a_redeal_keeps_the_seats_hand_the_sizes_and_what_the_play_showed(seed: 
         pinned = tuple(pool & ~pos.hands[s] if s != read.seat else 0 for s in range(3))
         seen_all = PlayedCard(**{**read.__dict__, "forbidden": pinned})
         assert policy_best(seen_all, know, world, 3, random.Random(seed)) == was_best(read, know, world)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.integers(4, 24))
+def test_every_card_a_heuristic_bot_played_was_the_heuristics_card_for_its_hand(seed: int, cards: int) -> None:
+    deal, _ = _played(seed, cards)
+    assume(deal.phase is Phase.PLAY)
+    view = deal.seat_view(deal.to_move)
+    know = analyse(view)
+    reads = read_play(view, know, 10)
+    true = World([deal.hands[0], deal.hands[1], deal.hands[2]], deal.talon if know.talon_size else 0)
+    assert all(was_heuristic(played, know, true) is not False for played in reads)
+    assert heuristic_weight(reads, know, true, 0.5) == 1.0
+
+
+def test_a_world_whose_hands_would_have_led_the_heuristic_to_other_cards_weighs_less() -> None:
+    deal, _ = _played(3, 12)
+    view = deal.seat_view(deal.to_move)
+    know = analyse(view)
+    reads = read_play(view, know, 10)
+    a, b = (s for s in range(3) if s != view.seat)
+    assert count(deal.hands[a]) == count(deal.hands[b])  # the rest of the hands swapped: still a world
+    hands = list(deal.hands)
+    hands[a], hands[b] = hands[b], hands[a]
+    swapped = World(hands, deal.talon if know.talon_size else 0)
+    misses = sum(was_heuristic(played, know, swapped) is False for played in reads)
+    assert misses >= 1
+    assert heuristic_weight(reads, know, swapped, 0.5) == 0.5**misses

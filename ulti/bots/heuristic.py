@@ -186,48 +186,52 @@ class HeuristicBot:
 
     def choose_card(self, view: SeatView, ch: SeatChoices) -> Card:
         """The card this bot plays from ``ch.cards`` (the strong bot breaks its ties with it)."""
-        legal = ch.cards
         contract = view.contract
         current = view.trick
-        assert contract is not None and current is not None
-        seat = view.seat
+        assert contract is not None and current is not None and view.seat is not None
         trump = contract.trump if contract.trump is not None else -1
-        has_trumps = trump >= 0
-        bid = contract.bid
-        declarer = contract.declarer
-        trick = list(current.cards)
-        leader = current.leader
-        cards = sorted(iter_cards(legal), key=lambda c: (_strength(c, has_trumps), c))
-        low, high = cards[0], cards[-1]
-        betli = bid.part_value(Part.BETLI) > 0
-        if not trick:
-            if betli:
-                return low if seat == declarer else high
-            aces = [c for c in cards if c & 7 == ACE and c >> 3 != trump]
-            if aces:
-                return aces[0]
-            if seat == declarer and has_trumps and count(legal & SUIT_MASKS[trump]) >= 3:
-                return max((c for c in cards if c >> 3 == trump), key=lambda c: _strength(c, True))
-            return low
-        # who is winning so far
-        top_i = trick_winner_index(trick, trump)
-        top = trick[top_i]
-        top_seat = (leader + top_i) % 3
-        winners = [c for c in cards if beats(c, top, trump)]
+        betli = contract.bid.part_value(Part.BETLI) > 0
+        trick = tuple(current.cards)
+        return heuristic_card(ch.cards, trick, current.leader, view.seat, contract.declarer, trump, betli)
+
+
+def heuristic_card(
+    legal: CardSet, trick: tuple[Card, ...], leader: int, seat: int, declarer: int, trump: int, betli: bool
+) -> Card:
+    """The heuristic bot's card from ``legal`` for ``seat``, the trick so far ``trick`` led by ``leader``
+    (``trump`` -1 for none; ``betli``: a betli contract). A function of those alone, so another seat's
+    card can be predicted from a world's hand (``ulti.bots.expert.heuristic_reading``)."""
+    has_trumps = trump >= 0
+    cards = sorted(iter_cards(legal), key=lambda c: (_strength(c, has_trumps), c))
+    low, high = cards[0], cards[-1]
+    if not trick:
         if betli:
-            if seat == declarer:
-                losers = [c for c in cards if c not in winners]
-                return losers[-1] if losers else low
-            return low
-        partner_winning = seat != declarer and top_seat != declarer
-        last = len(trick) == 2
-        if partner_winning and last:
-            points = [c for c in cards if (1 << c) & POINT_CARDS and c >> 3 != trump]
-            return points[-1] if points else low
-        if winners and (last or top_seat == declarer or seat == declarer):
-            return winners[0]
-        non_points = [c for c in cards if not (1 << c) & POINT_CARDS]
-        return non_points[0] if non_points else low
+            return low if seat == declarer else high
+        aces = [c for c in cards if c & 7 == ACE and c >> 3 != trump]
+        if aces:
+            return aces[0]
+        if seat == declarer and has_trumps and count(legal & SUIT_MASKS[trump]) >= 3:
+            return max((c for c in cards if c >> 3 == trump), key=lambda c: _strength(c, True))
+        return low
+    # who is winning so far
+    top_i = trick_winner_index(list(trick), trump)
+    top = trick[top_i]
+    top_seat = (leader + top_i) % 3
+    winners = [c for c in cards if beats(c, top, trump)]
+    if betli:
+        if seat == declarer:
+            losers = [c for c in cards if c not in winners]
+            return losers[-1] if losers else low
+        return low
+    partner_winning = seat != declarer and top_seat != declarer
+    last = len(trick) == 2
+    if partner_winning and last:
+        points = [c for c in cards if (1 << c) & POINT_CARDS and c >> 3 != trump]
+        return points[-1] if points else low
+    if winners and (last or top_seat == declarer or seat == declarer):
+        return winners[0]
+    non_points = [c for c in cards if not (1 << c) & POINT_CARDS]
+    return non_points[0] if non_points else low
 
 
 def parse_suit_letter(letter: str) -> int:

@@ -168,7 +168,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ulti.bots.expert.declarer_model import bid_model_weight, declarer_model_weight
-from ulti.bots.expert.discard_model import discard_weight
+from ulti.bots.expert.discard_model import discard_weight, talon_weight
 from ulti.bots.expert.lookahead import lookahead_totals
 from ulti.bots.expert.played_values import EVIDENCE_PLAYED_MINUS_SOLVED, played_value
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World
@@ -378,6 +378,10 @@ class ExpertBot(StrongBot):
     #: discard model), in the card play, the kontra and (with ``auction_evidence``) the auction.
     read_discards: bool = False
 
+    #: Whether a defender weighs its worlds by the talon it cannot see (``talon_weight``: the declarer laid
+    #: it away with the contract's bid, priced by the fitted discard model), in its card play and kontra.
+    read_talon: bool = False
+
     #: Whether the auction values a declaration by what its family's declarations bring when played out
     #: (``played_values``: the double-dummy mean plus the family's measured correction); False: by the
     #: double-dummy mean, as the strong bot does. On: whole games against the strong bot, seeds 2026 and
@@ -403,6 +407,8 @@ class ExpertBot(StrongBot):
         base = declarer_model_weight(know) if self.fitted_declarer else super()._likelihood(know)
         if self.read_discards:
             base = _times(base, discard_weight(self._log, know))
+        if self.read_talon:
+            base = _times(base, talon_weight(know))
         return weighted_by_evidence(base, self._log, know, read_passes=self.read_passes, fitted_bids=self.fitted_bids)
 
     def _auction_sampler(self, know: Knowledge) -> Sampler:
@@ -488,6 +494,13 @@ class DiscardsCardsExpert(ExpertBot):
     read_discards = True
 
 
+class TalonExpert(ExpertBot):
+    """The expert whose defenders weigh their worlds by the talon they cannot see too (``read_talon``;
+    arena-only, to measure it)."""
+
+    read_talon = True
+
+
 class PlayedAuctionExpert(ExpertBot):
     """The expert whose auction values declarations as they are played out (``played_auction``): the expert
     itself since it adopted that auction; the level stays so that the commands of its figures still run."""
@@ -554,6 +567,7 @@ __all__ = [
     "PlayedAuctionExpert",
     "RejectionExpert",
     "ScaledExpert",
+    "TalonExpert",
     "answered",
     "bid_weight",
     "chain_gain",

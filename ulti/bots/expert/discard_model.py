@@ -229,3 +229,31 @@ def discard_weight(log: Sequence[LogEntry], know: Knowledge) -> Callable[[World]
         return w
 
     return weight
+
+
+def talon_weight(know: Knowledge) -> Callable[[World], float] | None:
+    """The likelihood of each world by the talon a defender cannot see: the declarer laid it away with the
+    contract's bid, so a world weighs the model's probability that the declarer, holding there its start
+    hand plus that talon, laid the talon away (a talon of trumps or aces is unlikely, one that voids a short
+    side suit likely); None for the declarer, before the contract, or when the contract's family has no
+    fitted model."""
+    contract = know.contract
+    if contract is None or know.seat == know.declarer or not know.talon_size:
+        return None
+    coefficients = COEFFICIENTS.get(discard_family(contract))
+    if coefficients is None:
+        return None
+    declarer = know.declarer
+    known: dict[tuple[CardSet, CardSet], float] = {}  # the chain tries the same hands again and again
+
+    def weight(world: World) -> float:
+        hand = know.start_hand(world, declarer) | world.talon
+        p = known.get((hand, world.talon))
+        if p is None:
+            p = discard_probability(coefficients, hand, contract, world.talon)
+            if len(known) > 100_000:
+                known.clear()
+            known[(hand, world.talon)] = p
+        return p
+
+    return weight
