@@ -157,6 +157,24 @@ deal [+6.460, +23.449], against the expert's +20.915 [+11.141, +30.689] on the s
 ``--a expert-playedauction``, the same bot, an earlier session: two runs, each reproducible from its seed);
 set by set, the two runs' records compared by a scratch script, the difference is -5.961 [-15.589, +3.667]
 (366 of 400 sets differ), so the expert keeps uniform worlds in its auction.
+
+The talon a defender cannot see is evidence as well: the declarer laid it away with the contract's bid, and
+the discard model prices that pair from the 12 cards the declarer holds in a world with it (``talon_weight``:
+a talon of trumps or aces is unlikely, one that voids a short side suit likely). It is the sharpest evidence
+measured: at the first card of 200 deals bid by strong bots (``python -m benchmarks.evidence_bench --deals
+200 --level strong --seed 1``), +1.976 in mean log ratio over the strong bot's worlds, the true deal likelier
+for 94% of 396 defenders (bids by the fitted model +1.249, discards picked up +1.029); over the expert's own
+worlds (the declarer model and the bids, drawn by the chain; 100 of those deals, a scratch script, issue 15's
+note) +0.618 for 198 defenders (durchmars, 8 defenders: -1.787; the model was fitted to bids with trumps of
+every kind). The arena level ``expert-talon`` weighs the worlds of a defender's card play and kontra by it.
+``ulti arena --a expert-talon --b strong --mode cards --deals 400 --seed 2026 --workers 2``: +0.363 per deal
+[+0.149, +0.577] (the expert +0.311); ulti (232) +0.278 [-0.001, +0.557], simple (67) +0.169 [-0.026,
++0.364], betli (48) +1.042 [+0.000, +2.083]. ``--seed 2027``: +0.372 [+0.118, +0.625] (the expert +0.315);
+ulti (233) +0.545 [+0.149, +0.941], simple (61) +0.027 [-0.292, +0.347]; set by set against the expert's
+run of that seed (the records of both, a scratch script) +0.057 [-0.103, +0.216], 112 of 400 sets differing.
+Both seeds lean the same way by about +0.05 per deal, neither interval excludes zero, and its whole games are
+not measured, so the expert does not read the talon yet; it is the first reading that leaned forward on two
+seeds, and a whole-game arena of ``expert-talon`` is the next measurement.
 """
 
 from __future__ import annotations
@@ -379,7 +397,8 @@ class ExpertBot(StrongBot):
     read_discards: bool = False
 
     #: Whether a defender weighs its worlds by the talon it cannot see (``talon_weight``: the declarer laid
-    #: it away with the contract's bid, priced by the fitted discard model), in its card play and kontra.
+    #: it away with the contract's bid, priced by the fitted discard model), in its card play and kontra. Not
+    #: by default yet: +0.05 per deal in card play on two seeds, not significant (the module docstring).
     read_talon: bool = False
 
     #: Whether the auction values a declaration by what its family's declarations bring when played out
