@@ -178,18 +178,22 @@ def _played_contract() -> Deal:
     return deal
 
 
+def _talon_worlds(deal: Deal) -> tuple[World, World]:
+    """The true world of ``_played_contract``, and one where the declarer kept its spades and laid its king
+    and queen of diamonds away instead (a marriage broken, no void made): far less likely."""
+    swapped = _cards("7S 8S KD QD")
+    true = World([deal.hands[0], deal.hands[1], deal.hands[2]], deal.talon)
+    other = World([deal.hands[0], deal.hands[1], deal.hands[2] ^ swapped], deal.talon ^ swapped)
+    return true, other
+
+
 def test_a_defender_weighs_the_unseen_talon_by_what_the_declarer_would_lay_away() -> None:
     deal = _played_contract()
     assert deal.talon == _cards("7S 8S")
     defender = analyse(deal.seat_view(0))
     weight = talon_weight(defender)
     assert weight is not None
-    declarer_hand = deal.hands[2]
-    true = World([deal.hands[0], deal.hands[1], declarer_hand], deal.talon)
-    # the declarer keeping its spades and laying its king and queen of diamonds away (a marriage broken,
-    # no void made) is far less likely
-    swapped = _cards("7S 8S KD QD")
-    other = World([deal.hands[0], deal.hands[1], declarer_hand ^ swapped], deal.talon ^ swapped)
+    true, other = _talon_worlds(deal)
     assert weight(true) > 10 * weight(other)
     assert talon_weight(analyse(deal.seat_view(2))) is None  # the declarer knows its talon
 
@@ -198,9 +202,7 @@ def test_the_talon_reading_expert_weighs_a_defenders_worlds_by_the_talon_too() -
     deal = _played_contract()
     view = deal.seat_view(0)
     know = analyse(view)
-    swapped = _cards("7S 8S KD QD")
-    true = World([deal.hands[0], deal.hands[1], deal.hands[2]], deal.talon)
-    other = World([deal.hands[0], deal.hands[1], deal.hands[2] ^ swapped], deal.talon ^ swapped)
+    true, other = _talon_worlds(deal)
     ratios = []
     for bot in (ExpertBot(random.Random(1)), bot_for_level("expert-talon", random.Random(1))):
         assert isinstance(bot, ExpertBot)

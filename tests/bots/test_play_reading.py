@@ -8,7 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from ulti.bots.base import bot_for_level
-from ulti.bots.expert.heuristic_reading import heuristic_weight, was_heuristic
+from ulti.bots.expert.heuristic_reading import was_heuristic
 from ulti.bots.expert.lookahead import legal_in, solver_card
 from ulti.bots.expert.play_reading import (
     PlayedCard,
@@ -146,7 +146,7 @@ def test_every_card_a_heuristic_bot_played_was_the_heuristics_card_for_its_hand(
     reads = read_play(view, know, 10)
     true = World([deal.hands[0], deal.hands[1], deal.hands[2]], deal.talon if know.talon_size else 0)
     assert all(was_heuristic(played, know, true) is not False for played in reads)
-    assert heuristic_weight(reads, know, true, 0.5) == 1.0
+    assert play_weight(reads, know, true, 0.5, reading=was_heuristic) == 1.0
 
 
 def test_a_world_whose_hands_would_have_led_the_heuristic_to_other_cards_weighs_less() -> None:
@@ -161,4 +161,4 @@ def test_a_world_whose_hands_would_have_led_the_heuristic_to_other_cards_weighs_
     swapped = World(hands, deal.talon if know.talon_size else 0)
     misses = sum(was_heuristic(played, know, swapped) is False for played in reads)
     assert misses >= 1
-    assert heuristic_weight(reads, know, swapped, 0.5) == 0.5**misses
+    assert play_weight(reads, know, swapped, 0.5, reading=was_heuristic) == 0.5**misses

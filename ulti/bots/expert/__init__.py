@@ -168,13 +168,14 @@ worlds (the declarer model and the bids, drawn by the chain; 100 of those deals,
 note) +0.618 for 198 defenders (durchmars, 8 defenders: -1.787; the model was fitted to bids with trumps of
 every kind). The arena level ``expert-talon`` weighs the worlds of a defender's card play and kontra by it.
 ``ulti arena --a expert-talon --b strong --mode cards --deals 400 --seed 2026 --workers 2``: +0.363 per deal
-[+0.149, +0.577] (the expert +0.311); ulti (232) +0.278 [-0.001, +0.557], simple (67) +0.169 [-0.026,
-+0.364], betli (48) +1.042 [+0.000, +2.083]. ``--seed 2027``: +0.372 [+0.118, +0.625] (the expert +0.315);
-ulti (233) +0.545 [+0.149, +0.941], simple (61) +0.027 [-0.292, +0.347]; set by set against the expert's
-run of that seed (the records of both, a scratch script) +0.057 [-0.103, +0.216], 112 of 400 sets differing.
-Both seeds lean the same way by about +0.05 per deal, neither interval excludes zero, and its whole games are
-not measured, so the expert does not read the talon yet; it is the first reading that leaned forward on two
-seeds, and a whole-game arena of ``expert-talon`` is the next measurement.
+[+0.149, +0.577]; ulti (232) +0.278 [-0.001, +0.557], simple (67) +0.169 [-0.026, +0.364], betli (48) +1.042
+[+0.000, +2.083]. ``--seed 2027``: +0.372 [+0.118, +0.625]; ulti (233) +0.545 [+0.149, +0.941], simple (61)
++0.027 [-0.292, +0.347]. The expert's figures on those seeds (+0.311, +0.315, above) are other runs, of an
+earlier session, on the same deals and contracts (each run reproduces from its seed). Set by set, the records
+of ``expert-talon``'s and the expert's seed-2027 runs (a scratch script, issue 15's note): +0.057 [-0.103,
++0.216], 112 of 400 sets differing. Both seeds lean the same way by about +0.05 per deal, neither interval
+excludes zero, and its whole games are measured only on 200 deals (issue 15's note), so the expert does not
+read the talon yet; it is the first reading that leaned forward on two seeds.
 """
 
 from __future__ import annotations

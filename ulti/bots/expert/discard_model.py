@@ -206,6 +206,28 @@ def seen_discards(log: Sequence[LogEntry], viewer: int) -> list[SeenDiscard]:
     return out
 
 
+class _ProbabilityCache:
+    """``discard_probability`` remembered by hand, pair and bid: a sampler's chain tries the same hands again
+    and again (emptied past ``limit`` entries, to bound its memory)."""
+
+    def __init__(self, limit: int = 100_000) -> None:
+        """An empty cache of at most about ``limit`` entries."""
+        self.limit = limit
+        self.known: dict[tuple[CardSet, CardSet, str], float] = {}
+
+    def probability(self, hand: CardSet, bid: Bid, pair: CardSet) -> float:
+        """The model's probability that a seat bidding ``bid`` with the 12-card ``hand`` lays ``pair`` away
+        (the bid's family must have fitted coefficients)."""
+        key = (hand, pair, bid.code)
+        p = self.known.get(key)
+        if p is None:
+            p = discard_probability(COEFFICIENTS[discard_family(bid)], hand, bid, pair)
+            if len(self.known) > self.limit:
+                self.known.clear()
+            self.known[key] = p
+        return p
+
+
 def discard_weight(log: Sequence[LogEntry], know: Knowledge) -> Callable[[World], float] | None:
     """The likelihood of each world by the discards the viewer (``know.seat``) saw: the product over them of
     the model's probability that the discarder, holding in that world the cards it holds now (and has
@@ -213,19 +235,12 @@ def discard_weight(log: Sequence[LogEntry], know: Knowledge) -> Callable[[World]
     seen = [d for d in seen_discards(log, know.seat) if discard_family(d.bid) in COEFFICIENTS]
     if not seen:
         return None
-    known: dict[tuple[int, CardSet], float] = {}  # a sampler's chain tries the same hands again and again
+    cache = _ProbabilityCache()
 
     def weight(world: World) -> float:
         w = 1.0
-        for k, d in enumerate(seen):
-            hand = know.start_hand(world, d.seat) | d.pair
-            p = known.get((k, hand))
-            if p is None:
-                p = discard_probability(COEFFICIENTS[discard_family(d.bid)], hand, d.bid, d.pair)
-                if len(known) > 100_000:
-                    known.clear()
-                known[(k, hand)] = p
-            w *= p
+        for d in seen:
+            w *= cache.probability(know.start_hand(world, d.seat) | d.pair, d.bid, d.pair)
         return w
 
     return weight
@@ -240,20 +255,12 @@ def talon_weight(know: Knowledge) -> Callable[[World], float] | None:
     contract = know.contract
     if contract is None or know.seat == know.declarer or not know.talon_size:
         return None
-    coefficients = COEFFICIENTS.get(discard_family(contract))
-    if coefficients is None:
+    if discard_family(contract) not in COEFFICIENTS:
         return None
     declarer = know.declarer
-    known: dict[tuple[CardSet, CardSet], float] = {}  # the chain tries the same hands again and again
+    cache = _ProbabilityCache()
 
     def weight(world: World) -> float:
-        hand = know.start_hand(world, declarer) | world.talon
-        p = known.get((hand, world.talon))
-        if p is None:
-            p = discard_probability(coefficients, hand, contract, world.talon)
-            if len(known) > 100_000:
-                known.clear()
-            known[(hand, world.talon)] = p
-        return p
+        return cache.probability(know.start_hand(world, declarer) | world.talon, contract, world.talon)
 
     return weight

@@ -5,7 +5,7 @@ most card decisions are ties (the expert docstring: in an ulti 223 of 379). So a
 the heuristic's card for its hand, and the heuristic's card is a function of the hand alone (a side ace
 led first, the lowest card that beats the declarer's, the lowest card else). A world where a
 seat's card was not the heuristic's card for the hand it holds there is less likely than one where it
-was: the reading here weighs each world by that (``heuristic_weight``). It costs no solve: a card is
+was: ``play_weight(..., reading=was_heuristic)`` weighs each world by that. It costs no solve: a card is
 read by the legal cards of the seat's hand in the world, the trick and the contract.
 
 Unlike the double-dummy reading (``play_reading``), whose cards a sampling player chooses over worlds
@@ -17,8 +17,8 @@ cards were the heuristic's for the true hands 70.1% of the time and for the draw
 that was not weighs a world 0.835, and the true deal gains +0.074 in mean log weight over the drawn worlds
 (ulti +0.079, simple +0.052, 100 +0.133). The records of the card arena ``ulti arena --a expert --b strong
 --mode cards --deals 400 --seed 2027 --workers 2 --records FILE`` (``--records FILE``, the same options
-otherwise) gave +0.065. The other seats' bids read by the fitted declarer model say about +1.2 and did not move the
-card play (the expert docstring), so the expert does not weigh its worlds by this reading either.
+otherwise) gave +0.065. The other seats' bids read by the fitted declarer model say about +1.2 and did not
+move the card play (the expert docstring), so the expert does not weigh its worlds by this reading either.
 """
 
 from __future__ import annotations
@@ -44,14 +44,4 @@ def was_heuristic(played: PlayedCard, know: Knowledge, world: World) -> bool | N
     return predicted == played.card
 
 
-def heuristic_weight(reads: list[PlayedCard], know: Knowledge, world: World, miss: float) -> float:
-    """The weight of ``world`` from the cards of ``reads``: ``miss`` for each that was not the heuristic's
-    card for its seat's hand there (``was_heuristic``), 1 for the others."""
-    weight = 1.0
-    for played in reads:
-        if was_heuristic(played, know, world) is False:
-            weight *= miss
-    return weight
-
-
-__all__ = ["heuristic_weight", "was_heuristic"]
+__all__ = ["was_heuristic"]

@@ -30,7 +30,7 @@ does not weigh its worlds by the play (its cost: a solve per read card and world
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from ulti.bots.expert.lookahead import legal_in
@@ -194,12 +194,18 @@ def policy_best(played: PlayedCard, know: Knowledge, world: World, redeals: int,
     return _best_over(played, know, pos, (redealt(pos, played.seat, played.forbidden, rng) for _ in range(redeals)))
 
 
-def play_weight(reads: list[PlayedCard], know: Knowledge, world: World, miss: float) -> float:
-    """The weight of ``world`` from the cards of ``reads``: ``miss`` for each that was not among its
-    seat's best cards there (``was_best``), 1 for the others."""
+def play_weight(
+    reads: list[PlayedCard],
+    know: Knowledge,
+    world: World,
+    miss: float,
+    reading: Callable[[PlayedCard, Knowledge, World], bool | None] = was_best,
+) -> float:
+    """The weight of ``world`` from the cards of ``reads``: ``miss`` for each that ``reading`` finds was not
+    its seat's card there (by default ``was_best``: not among its best cards double-dummy), 1 for the others."""
     weight = 1.0
     for played in reads:
-        if was_best(played, know, world) is False:
+        if reading(played, know, world) is False:
             weight *= miss
     return weight
 
