@@ -198,13 +198,13 @@ def test_a_defender_weighs_the_unseen_talon_by_what_the_declarer_would_lay_away(
     assert talon_weight(analyse(deal.seat_view(2))) is None  # the declarer knows its talon
 
 
-def test_the_talon_reading_expert_weighs_a_defenders_worlds_by_the_talon_too() -> None:
+def test_the_expert_weighs_a_defenders_worlds_by_the_talon_too() -> None:
     deal = _played_contract()
     view = deal.seat_view(0)
     know = analyse(view)
     true, other = _talon_worlds(deal)
     ratios = []
-    for bot in (ExpertBot(random.Random(1)), bot_for_level("expert-talon", random.Random(1))):
+    for bot in (bot_for_level("expert-blindtalon", random.Random(1)), ExpertBot(random.Random(1))):
         assert isinstance(bot, ExpertBot)
         bot._log = view.log
         likelihood = bot._likelihood(know)
@@ -212,5 +212,5 @@ def test_the_talon_reading_expert_weighs_a_defenders_worlds_by_the_talon_too() -
         ratios.append(likelihood(true) / likelihood(other))
     talon = talon_weight(know)
     assert talon is not None
-    assert "expert-talon" not in BOT_LEVELS
+    assert "expert-blindtalon" not in BOT_LEVELS
     assert math.isclose(ratios[1], ratios[0] * talon(true) / talon(other))

@@ -4,7 +4,8 @@
 ``Deal.seat_view(seat)``), exactly as a bot does. Its advice is the **expert bot's** (``ulti.bots.expert``,
 the top level). In the play (a card, a kontra step, the trump) it prices every legal alternative
 (``ulti.analysis.pricing``) on the worlds the expert draws for that decision: weighted as the expert weighs
-them (the fitted declarer model times the evidence of the other seats' bids and kontra, ``expert_weight``)
+them (the fitted declarer model times, for a defender, the unseen talon's likelihood, times the evidence of
+the other seats' bids and kontra, ``expert_weight``)
 and drawn as it draws them (its Metropolis chain, ``ExpertBot.metropolis``), as many as it solves
 (``EXPERT_SAMPLES`` for a card, half as many for a kontra step, its auction worlds for the trump), drawn
 from the hint's rng (``hint_rng``) in the order the bot draws them. It names the alternative the expert's

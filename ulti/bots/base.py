@@ -141,10 +141,10 @@ def _expert_discards_cards(rng: random.Random) -> Bot:
     return DiscardsCardsExpert(rng)
 
 
-def _expert_talon(rng: random.Random) -> Bot:
-    from ulti.bots.expert import TalonExpert
+def _expert_blind_talon(rng: random.Random) -> Bot:
+    from ulti.bots.expert import BlindTalonExpert
 
-    return TalonExpert(rng)
+    return BlindTalonExpert(rng)
 
 
 def _expert_lookahead(rng: random.Random) -> Bot:
@@ -193,8 +193,8 @@ LEVELS: dict[str, Level] = {
         Level("expert-fitted-scaled", _expert_fitted_scaled, at_tables=False),
         # the expert with twice its worlds per card decision (192), for arenas
         Level("expert-192", _expert_192, at_tables=False),
-        # the expert whose defenders weigh the unseen talon by the discard model, for arenas
-        Level("expert-talon", _expert_talon, at_tables=False),
+        # the expert whose defenders do not weigh the unseen talon (the expert before it did), for arenas
+        Level("expert-blindtalon", _expert_blind_talon, at_tables=False),
         # the expert with the information-set lookahead in no-trump contracts, for arenas
         Level("expert-lookahead", _expert_lookahead, at_tables=False),
         # the expert weighing the other seats' bids by the fitted declarer model, for arenas

@@ -12,6 +12,8 @@ each family brings played out: ``played_values``, below):
 - draws its worlds by a **Metropolis chain** (``ulti.bots.sampling.MetropolisSampler``): a likelihood
   that sharp is out of reach of rejection sampling, which falls back to unweighted worlds after 200 tries
   (plain) or flattens the distribution where a small pilot missed the likeliest hands (scaled);
+- as a defender, weighs each world by how likely the declarer was to lay that world's talon away
+  (``talon_weight``, below);
 - reads the rest of the auction from its view's log, and weighs each world by how likely its hands make
   every other seat's actions there (``read_evidence``, ``evidence_weight``):
 
@@ -166,16 +168,36 @@ measured: at the first card of 200 deals bid by strong bots (``python -m benchma
 for 94% of 396 defenders (bids by the fitted model +1.249, discards picked up +1.029); over the expert's own
 worlds (the declarer model and the bids, drawn by the chain; 100 of those deals, a scratch script, issue 15's
 note) +0.618 for 198 defenders (durchmars, 8 defenders: -1.787; the model was fitted to bids with trumps of
-every kind). The arena level ``expert-talon`` weighs the worlds of a defender's card play and kontra by it.
+every kind). The arena level ``expert-talon`` weighed the worlds of a defender's card play and kontra by it
+(the expert has since adopted it but for a durchmars, below; ``expert-blindtalon`` is the expert without
+it).
 ``ulti arena --a expert-talon --b strong --mode cards --deals 400 --seed 2026 --workers 2``: +0.363 per deal
 [+0.149, +0.577]; ulti (232) +0.278 [-0.001, +0.557], simple (67) +0.169 [-0.026, +0.364], betli (48) +1.042
 [+0.000, +2.083]. ``--seed 2027``: +0.372 [+0.118, +0.625]; ulti (233) +0.545 [+0.149, +0.941], simple (61)
 +0.027 [-0.292, +0.347]. The expert's figures on those seeds (+0.311, +0.315, above) are other runs, of an
 earlier session, on the same deals and contracts (each run reproduces from its seed). Set by set, the records
-of ``expert-talon``'s and the expert's seed-2027 runs (a scratch script, issue 15's note): +0.057 [-0.103,
-+0.216], 112 of 400 sets differing. Both seeds lean the same way by about +0.05 per deal, neither interval
-excludes zero, and its whole games are measured only on 200 deals (issue 15's note), so the expert does not
-read the talon yet; it is the first reading that leaned forward on two seeds.
+of the two seed-2027 runs (``python -m benchmarks.paired_sets EXPERT.jsonl TALON.jsonl``): +0.057 [-0.103,
++0.216], 112 of 400 sets differing. In whole games (``ulti arena --a expert-talon --b strong --mode game
+--deals 400 --seed 2027 --workers 2``): +21.023 per deal [+11.253, +30.793]; ulti (270) +11.943 [+4.031,
++19.855], simple (61) +6.803 [-2.841, +16.448]; under 50 deals betli 41, durchmars 16, 100 12; set by set
+against the expert's run of that seed (+20.915, above): +0.108 [-0.248, +0.464], 191 of 400 sets differing.
+
+Where the worlds place the cards a seat cannot see (``python -m benchmarks.location_bench``: the mean log
+probability the worlds give each unseen card's true place, at card decisions along played deals) says why
+this reading, and not the others, moves the card play. On the seed-2027 card arena's records
+(``--records FILE --levels expert-blindtalon expert --every 2 --worlds 150``, 5,822 decisions), the talon
+places a defender's unseen cards +0.087 better per card (ulti +0.092, simple +0.129, 100 +0.115, betli
++0.022), the declarer's not at all (it sees its talon). On 60 deals played by strong bots (``--deals 60
+--level strong --levels expert expert-discardscards expert-fittedbids --every 3``, 663 decisions), the
+discards picked up add +0.0003 and the fitted bids +0.003: the expert's worlds already placed what they
+tell. The same bench with ``--powers 1 0.5 1.5`` (the likelihood raised to a power: a flatter or sharper
+reading of the same evidence) finds the expert's own weights best (0.5: -0.002, 1.5: -0.030): the evidence
+is neither over- nor under-counted. In a durchmars the talon so priced placed a defender's cards worse
+(-0.022 per card over 112 decisions of the seed-2027 card arena's records, a scratch run of the same
+measure; over the first card's worlds, -1.787 for 8 defenders, above): its declarer lays away otherwise than
+the bids with trumps the model was fitted to, so ``talon_weight`` leaves a durchmars out. The expert reads
+the talon (``read_talon``): the first reading that places the hidden cards measurably better, and that leaned
+forward in card play on two seeds and in whole games on one, though no single run of it is significant.
 """
 
 from __future__ import annotations
@@ -351,11 +373,11 @@ def chain_gain(base: Sequence[float], raised: Sequence[float]) -> float:
 
 def expert_weight(view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
     """The likelihood the expert bot weighs each world of its card play and kontra by, for the seat of
-    ``view`` (``know = analyse(view)``): the fitted declarer model's (``declarer_model_weight``) times the
-    evidence of the other seats' bids and kontra in ``view.log``; None when neither says anything (every
-    world alike). The coach prices its hints on worlds drawn so (``ulti.analysis.coach``), by the same
-    Metropolis chain (``ExpertBot.metropolis``)."""
-    return weighted_by_evidence(declarer_model_weight(know), view.log, know)
+    ``view`` (``know = analyse(view)``): the fitted declarer model's (``declarer_model_weight``) times, for a
+    defender, the talon's (``talon_weight``) times the evidence of the other seats' bids and kontra in
+    ``view.log``; None when none says anything (every world alike). The coach prices its hints on worlds
+    drawn so (``ulti.analysis.coach``), by the same Metropolis chain (``ExpertBot.metropolis``)."""
+    return weighted_by_evidence(_times(declarer_model_weight(know), talon_weight(know)), view.log, know)
 
 
 class ExpertBot(StrongBot):
@@ -398,9 +420,10 @@ class ExpertBot(StrongBot):
     read_discards: bool = False
 
     #: Whether a defender weighs its worlds by the talon it cannot see (``talon_weight``: the declarer laid
-    #: it away with the contract's bid, priced by the fitted discard model), in its card play and kontra. Not
-    #: by default yet: +0.05 per deal in card play on two seeds, not significant (the module docstring).
-    read_talon: bool = False
+    #: it away with the contract's bid, priced by the fitted discard model), in its card play and kontra: it
+    #: places a defender's unseen cards better (``benchmarks.location_bench``) and leaned forward in card
+    #: play and whole games (the module docstring); ``BlindTalonExpert`` is the expert without it.
+    read_talon: bool = True
 
     #: Whether the auction values a declaration by what its family's declarations bring when played out
     #: (``played_values``: the double-dummy mean plus the family's measured correction); False: by the
@@ -422,6 +445,16 @@ class ExpertBot(StrongBot):
         """The expert's action for its seat (the strong bot's method on evidence-weighted worlds)."""
         self._log = view.log
         return super().act(view)
+
+    def card_sampler(self, view: SeatView, know: Knowledge) -> Sampler:
+        """The expert's card-decision sampler from ``view``: its likelihood reads ``view``'s log."""
+        self._log = view.log
+        return super().card_sampler(view, know)
+
+    def card_likelihood(self, view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
+        """The expert's card-decision likelihood from ``view``: it reads ``view``'s log."""
+        self._log = view.log
+        return super().card_likelihood(view, know)
 
     def _likelihood(self, know: Knowledge) -> Callable[[World], float] | None:
         base = declarer_model_weight(know) if self.fitted_declarer else super()._likelihood(know)
@@ -514,11 +547,11 @@ class DiscardsCardsExpert(ExpertBot):
     read_discards = True
 
 
-class TalonExpert(ExpertBot):
-    """The expert whose defenders weigh their worlds by the talon they cannot see too (``read_talon``;
-    arena-only, to measure it)."""
+class BlindTalonExpert(ExpertBot):
+    """The expert whose defenders do not weigh their worlds by the talon they cannot see (``read_talon``
+    off: the expert before it did; arena-only, to measure what the reading brings)."""
 
-    read_talon = True
+    read_talon = False
 
 
 class PlayedAuctionExpert(ExpertBot):
@@ -550,6 +583,7 @@ class RejectionExpert(ExpertBot):
 
     fitted_declarer = False
     metropolis = False
+    read_talon = False
 
 
 class PassReadingExpert(RejectionExpert):
@@ -579,6 +613,7 @@ __all__ = [
     "EXPERT_SAMPLES",
     "AuctionEvidence",
     "AuctionEvidenceExpert",
+    "BlindTalonExpert",
     "ExpertBot",
     "FittedBidsExpert",
     "FittedScaledExpert",
@@ -587,7 +622,6 @@ __all__ = [
     "PlayedAuctionExpert",
     "RejectionExpert",
     "ScaledExpert",
-    "TalonExpert",
     "answered",
     "bid_weight",
     "chain_gain",

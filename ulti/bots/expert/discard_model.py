@@ -250,12 +250,14 @@ def talon_weight(know: Knowledge) -> Callable[[World], float] | None:
     """The likelihood of each world by the talon a defender cannot see: the declarer laid it away with the
     contract's bid, so a world weighs the model's probability that the declarer, holding there its start
     hand plus that talon, laid the talon away (a talon of trumps or aces is unlikely, one that voids a short
-    side suit likely); None for the declarer, before the contract, or when the contract's family has no
-    fitted model."""
+    side suit likely); None for the declarer, before the contract, when the contract's family has no
+    fitted model, or for a durchmars: the trumps model was fitted to the discards of every bid with trumps,
+    and a durchmars declarer lays away otherwise (its talon so priced placed a defender's unseen cards worse
+    than the worlds without it: ``benchmarks.location_bench``, issue 15's note)."""
     contract = know.contract
     if contract is None or know.seat == know.declarer or not know.talon_size:
         return None
-    if discard_family(contract) not in COEFFICIENTS:
+    if discard_family(contract) not in COEFFICIENTS or contract.has(Part.DURCHMARS):
         return None
     declarer = know.declarer
     cache = _ProbabilityCache()

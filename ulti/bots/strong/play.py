@@ -350,6 +350,16 @@ class StrongPlay(StrongSettings):
         """The sampler of the worlds of a card or kontra decision (the likelihood's, scaled or not)."""
         return Sampler(know, self._likelihood(know), scaled=self.scaled_likelihood)
 
+    def card_sampler(self, view: SeatView, know: Knowledge) -> Sampler:
+        """The sampler this bot draws the worlds of a card decision from ``view`` with (``know``: the
+        view analysed); for measuring what its worlds know (``benchmarks.location_bench``)."""
+        return self._sampler(know)
+
+    def card_likelihood(self, view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
+        """The likelihood this bot weighs the worlds of a card decision from ``view`` by (None: every world
+        alike), as ``card_sampler`` draws them."""
+        return self._likelihood(know)
+
     def _groups(self, legal: CardSet, know: Knowledge) -> list[list[Card]]:
         """Legal cards split into classes that are equivalent from the viewer's side."""
         return equal_groups(legal, know.trump, FULL_DECK & ~know.hand & ~know.played)

@@ -1,0 +1,36 @@
+"""The paired comparison of two arena runs' records, set by set."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from benchmarks.paired_sets import compare, set_scores
+from ulti.bots.arena import run_report, run_sets
+
+
+def _records(tmp_path: Path, name: str, a: str, b: str, sets: int, seed: int) -> str:
+    out = io.StringIO()
+    run_report(a, b, sets, seed, workers=1, records_out=out)
+    path = tmp_path / name
+    path.write_text(out.getvalue())
+    return str(path)
+
+
+def test_a_record_file_scores_each_set_as_the_arena_did(tmp_path: Path) -> None:
+    path = _records(tmp_path, "run.jsonl", "heuristic", "random", 5, 3)
+    scores = set_scores(path)
+    results = list(run_sets("heuristic", "random", 5, 3, workers=1))
+    assert [s.a_mean for s in scores] == [r.a_mean for r in results]
+    assert [s.family for s in scores] == [r.family for r in results]
+
+
+def test_a_run_against_itself_differs_nowhere_and_against_another_level_by_the_paired_sets(tmp_path: Path) -> None:
+    old = set_scores(_records(tmp_path, "old.jsonl", "heuristic", "random", 6, 4))
+    new = set_scores(_records(tmp_path, "new.jsonl", "random", "random", 6, 4))
+    same = compare(old, old)["all"]
+    assert same[2].mean == 0 and same[2].low == same[2].high == 0
+    o, n, diff = compare(old, new)["all"]
+    assert o.sets == n.sets == diff.sets == 6
+    assert abs(diff.mean - (n.mean - o.mean)) < 1e-9
+    assert n.mean != o.mean  # a random A plays the same deals otherwise than a heuristic A
