@@ -120,6 +120,7 @@ def _fusion_decision(monkeypatch: pytest.MonkeyPatch) -> tuple[Deal, list[Any]]:
 
     monkeypatch.setattr("ulti.bots.expert.lookahead_totals", spy)
     bot = LookaheadExpert(random.Random("306:15"))
+    bot.read_talon = False  # the worlds the decision was recorded with: before the expert read the talon
     asked.append(bot.act(deal.seat_view(deal.to_move)))
     return deal, asked
 
@@ -136,7 +137,9 @@ def test_a_betli_defender_sees_the_guess_plain_sampling_hides(monkeypatch: pytes
     assert deeper[favourite] < plain[favourite] and deeper[favourite] < max(deeper)
     assert all(d <= p for d, p in zip(deeper, plain, strict=True))
     # so the lookahead expert plays another card than the plain expert on the same worlds
-    plain_action = ExpertBot(random.Random("306:15")).act(deal.seat_view(deal.to_move))
+    plain_bot = ExpertBot(random.Random("306:15"))
+    plain_bot.read_talon = False
+    plain_action = plain_bot.act(deal.seat_view(deal.to_move))
     assert plain_action.card == cards[favourite] and action.card != plain_action.card
     assert deeper[cards.index(action.card)] == max(deeper)
 
