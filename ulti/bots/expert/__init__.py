@@ -169,8 +169,8 @@ for 94% of 396 defenders (bids by the fitted model +1.249, discards picked up +1
 worlds (the declarer model and the bids, drawn by the chain; 100 of those deals, a scratch script, issue 15's
 note) +0.618 for 198 defenders (durchmars, 8 defenders: -1.787; the model was fitted to bids with trumps of
 every kind). The arena level ``expert-talon`` weighed the worlds of a defender's card play and kontra by it
-(the expert has since adopted it but for a durchmars, below; ``expert-blindtalon`` is the expert without
-it).
+(the expert has since adopted it but for a durchmars, below, and the level is gone: the runs below were made at
+commit 94037f1; ``expert-blindtalon`` is the expert without the reading).
 ``ulti arena --a expert-talon --b strong --mode cards --deals 400 --seed 2026 --workers 2``: +0.363 per deal
 [+0.149, +0.577]; ulti (232) +0.278 [-0.001, +0.557], simple (67) +0.169 [-0.026, +0.364], betli (48) +1.042
 [+0.000, +2.083]. ``--seed 2027``: +0.372 [+0.118, +0.625]; ulti (233) +0.545 [+0.149, +0.941], simple (61)
