@@ -57,7 +57,7 @@ def location_score(worlds: Sequence[World], truth: dict[Card, int], viewer: int)
             if seat != viewer:
                 seen.update((card, seat) for card in iter_cards(world.hands[seat]))
         seen.update((card, TALON) for card in iter_cards(world.talon))
-    places = len({place for place in truth.values()} | {seat for seat in range(3) if seat != viewer})
+    places = len({*truth.values(), *(seat for seat in range(3) if seat != viewer)})  # the talon when hidden
     total = len(worlds) + SMOOTHING * places
     return statistics.fmean(math.log((seen[(card, place)] + SMOOTHING) / total) for card, place in truth.items())
 

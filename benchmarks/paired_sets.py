@@ -18,7 +18,7 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass
 
-from ulti.bots.arena import ArenaSummary, seatings, summarise
+from ulti.bots.arena import ArenaSummary, a_score, seatings, set_family, summarise
 from ulti.bots.families import FAMILIES, family
 from ulti.engine.record import deal_from_record
 
@@ -35,9 +35,8 @@ class SetScore:
 
 
 def set_scores(path: str) -> list[SetScore]:
-    """A's score per set of an arena's record file, as the arena scores it: per play the sum of the
-    scores of A's seats, the mean over the set's plays; the family most of the set's plays ended in (ties
-    to the first of ``FAMILIES``)."""
+    """A's score per set of an arena's record file, as the arena scores it (``a_score`` per play, the mean
+    over the set's plays; the set's family by ``set_family``)."""
     with open(path, encoding="utf-8") as f:
         lines = f.read().splitlines()
     out = []
@@ -47,10 +46,9 @@ def set_scores(path: str) -> list[SetScore]:
         for line, seating in zip(lines[start : start + PLAYS], seatings(), strict=True):
             result = deal_from_record(json.loads(line)).result
             assert result is not None, "an arena record is a whole deal"
-            scores.append(sum(s for s, who in zip(result.scores, seating, strict=True) if who == "A"))
+            scores.append(a_score(result.scores, seating))
             families[family(result.bid, result.given_up)] += 1
-        top = max(families.values())
-        out.append(SetScore(statistics.fmean(scores), next(f for f in FAMILIES if families[f] == top)))
+        out.append(SetScore(statistics.fmean(scores), set_family(families)))
     return out
 
 

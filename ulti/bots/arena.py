@@ -28,7 +28,7 @@ import random
 import statistics
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -71,6 +71,18 @@ def seatings() -> list[tuple[str, str, str]]:
             row[seat] = lone
             out.append((row[0], row[1], row[2]))
     return out
+
+
+def a_score(scores: Sequence[int], seating: Sequence[str]) -> int:
+    """A's score in one play: the sum of the scores of the seats A's bots hold in ``seating``."""
+    return sum(s for s, who in zip(scores, seating, strict=True) if who == "A")
+
+
+def set_family(families: Counter[str]) -> str:
+    """A duplicate set's contract family: the one most of its plays ended in, ties to the first of
+    ``FAMILIES``."""
+    top = max(families.values())
+    return next(f for f in FAMILIES if families[f] == top)
 
 
 def play_deal(deal: Deal, bots: list[Bot]) -> None:
@@ -192,14 +204,11 @@ def play_set(
             deal.apply(action)
         play_deal(deal, bots)
         assert deal.result is not None
-        scores_a.append(sum(s for s, who in zip(deal.result.scores, seating, strict=True) if who == "A"))
+        scores_a.append(a_score(deal.result.scores, seating))
         records.append(deal_to_record(deal))
         families[family(deal.result.bid, deal.result.given_up)] += 1
         stops += sum(getattr(bot, "safety_stops", 0) for bot in bots)
-    # the most frequent family; ties go to the first in FAMILIES
-    top = max(families.values())
-    fam = next(f for f in FAMILIES if families[f] == top)
-    return SetResult(index, statistics.fmean(scores_a), tuple(records), fam, stops)
+    return SetResult(index, statistics.fmean(scores_a), tuple(records), set_family(families), stops)
 
 
 @dataclass(frozen=True)

@@ -375,9 +375,10 @@ def expert_weight(view: SeatView, know: Knowledge) -> Callable[[World], float] |
     """The likelihood the expert bot weighs each world of its card play and kontra by, for the seat of
     ``view`` (``know = analyse(view)``): the fitted declarer model's (``declarer_model_weight``) times, for a
     defender, the talon's (``talon_weight``) times the evidence of the other seats' bids and kontra in
-    ``view.log``; None when none says anything (every world alike). The coach prices its hints on worlds
-    drawn so (``ulti.analysis.coach``), by the same Metropolis chain (``ExpertBot.metropolis``)."""
-    return weighted_by_evidence(_times(declarer_model_weight(know), talon_weight(know)), view.log, know)
+    ``view.log``; None when none says anything (every world alike): the expert bot's own
+    (``ExpertBot.card_likelihood``, its default settings), so the two cannot drift apart. The coach prices its
+    hints on worlds drawn so (``ulti.analysis.coach``), by the same Metropolis chain (``ExpertBot.metropolis``)."""
+    return ExpertBot(random.Random(0)).card_likelihood(view, know)
 
 
 class ExpertBot(StrongBot):
