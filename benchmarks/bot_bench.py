@@ -5,8 +5,8 @@ to play a card (the kontra steps are timed as card decisions, being decided at t
 every auction view (discard and bid, take or pass). The strong bot, then the expert bot, then the expert
 without its reading of the unseen talon (``BlindTalonExpert``: what the reading costs, as the ratio of the
 two in this run), at their default settings (a fixed number of worlds per decision; the time budgets are
-only safety stops, whose count is printed) decide each once. Printed: median, p95 and max CPU seconds; the card figures also for
-decisions with a real choice (at least two legal cards).
+only safety stops, whose count is printed) decide each once. Printed: median, p95 and max CPU seconds;
+the card figures also for decisions with a real choice (at least two legal cards).
 
 Then the declarer's opening lead in each contract family (``--leads`` declarer-friendly deals per
 family: ``benchmarks.solver_bench.friendly_deals``), the strong bot against the old strong bot
