@@ -153,6 +153,12 @@ def _expert_lookahead(rng: random.Random) -> Bot:
     return LookaheadExpert(rng)
 
 
+def _expert_margin(rng: random.Random) -> Bot:
+    from ulti.bots.expert import MarginExpert
+
+    return MarginExpert(rng)
+
+
 def _expert_passes(rng: random.Random) -> Bot:
     from ulti.bots.expert import PassReadingExpert
 
@@ -197,6 +203,8 @@ LEVELS: dict[str, Level] = {
         Level("expert-blindtalon", _expert_blind_talon, at_tables=False),
         # the expert with the information-set lookahead in no-trump contracts, for arenas
         Level("expert-lookahead", _expert_lookahead, at_tables=False),
+        # the expert breaking ties between cards by the card points behind them, for arenas
+        Level("expert-margin", _expert_margin, at_tables=False),
         # the expert weighing the other seats' bids by the fitted declarer model, for arenas
         Level("expert-fittedbids", _expert_fitted_bids, at_tables=False),
         # the expert whose auction weighs its worlds by the other seats' bids, for arenas

@@ -211,6 +211,7 @@ from typing import Any
 from ulti.bots.expert.declarer_model import bid_model_weight, declarer_model_weight
 from ulti.bots.expert.discard_model import discard_weight, talon_weight
 from ulti.bots.expert.lookahead import lookahead_totals
+from ulti.bots.expert.margin import margin_totals, plays_for_points
 from ulti.bots.expert.played_values import EVIDENCE_PLAYED_MINUS_SOLVED, played_value
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World
 from ulti.bots.strong import StrongBot, bid_trumps, declarer_likelihood
@@ -442,6 +443,13 @@ class ExpertBot(StrongBot):
     #: of a trump contract cost too much earlier).
     lookahead_trumps_from: int = 10
 
+    #: Whether a card decision in a contract with a party or a 100 breaks a tie between classes of the same
+    #: total by the card points behind it (``margin_totals``: the declarer keeps the most, a defender leaves
+    #: it the fewest), over the first ``margin_worlds`` worlds; False: the heuristic's card breaks it.
+    point_margin: bool = False
+    #: How many of the decision's worlds the tie-break solves for the card points (each class a few solves).
+    margin_worlds: int = 32
+
     def act(self, view: SeatView) -> Action:
         """The expert's action for its seat (the strong bot's method on evidence-weighted worlds)."""
         self._log = view.log
@@ -500,13 +508,30 @@ class ExpertBot(StrongBot):
         plain = table.decide()
         assert know.contract is not None
         if not self.lookahead or (know.contract.has_trumps and sum(know.won) < self.lookahead_trumps_from):
-            return plain
+            return self._margin_tiebreak(table, worlds, plain)
         deeper = lookahead_totals(worlds.positions, worlds.cards, table.sign, self.lookahead_turns)
         best = max(deeper)
         if deeper[plain] == best:
             return plain
         totals = table.totals()
         return max((k for k, t in enumerate(deeper) if t == best), key=lambda k: (totals[k], -k))
+
+    def _margin_tiebreak(self, table: CardTable, worlds: SolvedWorlds, plain: int) -> int:
+        """With ``point_margin``, in a contract played for card points: among the classes tied with ``plain``
+        (the plain choice), the one with the best card-point total over the first ``margin_worlds`` worlds
+        (the declarer's points most for the declarer, fewest for a defender); ``plain`` among the best of
+        those, else the first. Else, or without a tie, ``plain``."""
+        if not self.point_margin or not worlds.positions or not plays_for_points(worlds.positions[0]):
+            return plain
+        tied = table.best_classes()
+        if len(tied) < 2:
+            return plain
+        points = margin_totals(worlds.positions[: self.margin_worlds], [worlds.cards[k] for k in tied])
+        scores = [table.sign * p for p in points]
+        best = max(scores)
+        if plain in tied and scores[tied.index(plain)] == best:
+            return plain
+        return tied[scores.index(best)]
 
     def raise_gain(self, know: Knowledge, part: Part, base: Sequence[float], raised: Sequence[float]) -> float:
         """A defender's gain with the declarer's answer in view (``chain_gain``), minus infinity for a part
@@ -577,6 +602,13 @@ class LookaheadExpert(ExpertBot):
     lookahead_turns = 10
 
 
+class MarginExpert(ExpertBot):
+    """The expert breaking ties between cards by the card points behind them (``point_margin``; arena-only,
+    to measure it)."""
+
+    point_margin = True
+
+
 class RejectionExpert(ExpertBot):
     """The expert as it was before the fitted declarer model and the Metropolis chain: the strong bot's
     hand-written likelihood, worlds by rejection sampling (arena-only; its figures in the module
@@ -619,6 +651,7 @@ __all__ = [
     "FittedBidsExpert",
     "FittedScaledExpert",
     "LookaheadExpert",
+    "MarginExpert",
     "PassReadingExpert",
     "PlayedAuctionExpert",
     "RejectionExpert",

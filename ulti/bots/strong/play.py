@@ -324,6 +324,26 @@ class CardTable:
         assert not pending, "the card table is not settled"
         return chosen
 
+    def best_classes(self) -> list[int]:
+        """Every class whose exact total is the best (the table settled): the classes a tie-break chooses
+        among. The entries of classes whose upper total reaches the best are solved exactly first (a bound
+        that ties may hide a lower value)."""
+        mark = max(self.totals())
+        by_world: dict[int, list[int]] = {}
+        for k, total in enumerate(self.totals()):
+            if total >= mark:
+                for w, exact in enumerate(self.exact[k]):
+                    if not exact:
+                        by_world.setdefault(w, []).append(k)
+        for w, classes in by_world.items():
+            guesses = [self.sign * self.high[k][w] for k in classes]
+            for k, value in zip(classes, self.solver.values(w, classes, guesses), strict=True):
+                self.high[k][w] = self.sign * value
+                self.exact[k][w] = True
+                self.exact_solves += 1
+        totals = self.totals()
+        return [k for k, total in enumerate(totals) if total == mark]
+
     def work(self) -> CardWork:
         """The work spent on this decision."""
         return CardWork(self.worlds, self.exact_solves, self.probes, len(self.high))
