@@ -295,28 +295,37 @@ class CardTable:
                 pending.append(k)
         return chosen, pending
 
+    def _bounded(self, classes: list[int]) -> dict[int, list[int]]:
+        """Per world, those of ``classes`` whose entry there is only a bound."""
+        by_world: dict[int, list[int]] = {}
+        for k in classes:
+            for w, exact in enumerate(self.exact[k]):
+                if not exact:
+                    by_world.setdefault(w, []).append(k)
+        return by_world
+
+    def _solve_exactly(self, by_world: dict[int, list[int]]) -> None:
+        """Solve exactly, per world, the entries of the classes listed for it (their bounds the guesses)."""
+        for w, classes in by_world.items():
+            guesses = [self.sign * self.high[k][w] for k in classes]
+            for k, value in zip(classes, self.solver.values(w, classes, guesses), strict=True):
+                self.high[k][w] = self.sign * value
+                if not self.exact[k][w]:
+                    self.exact[k][w] = True
+                    self.exact_solves += 1
+
     def settle(self) -> None:
         """Solve exactly the entries the choice depends on, until the bounds prove it."""
         while True:
             _, pending = self._open()
             if not pending:
                 return
-            by_world: dict[int, list[int]] = {}
-            for k in pending:
-                for w, exact in enumerate(self.exact[k]):
-                    if not exact:
-                        by_world.setdefault(w, []).append(k)
+            by_world = self._bounded(pending)
             # every pending class has a bound left (an all-exact class cannot beat an all-exact candidate
             # chosen from the same totals); solving everything is the safe way out should that ever fail
             if not by_world:  # pragma: no cover - see above
                 by_world = {w: list(range(len(self.high))) for w in range(self.worlds)}
-            for w, classes in by_world.items():
-                guesses = [self.sign * self.high[k][w] for k in classes]
-                for k, value in zip(classes, self.solver.values(w, classes, guesses), strict=True):
-                    self.high[k][w] = self.sign * value
-                    if not self.exact[k][w]:
-                        self.exact[k][w] = True
-                        self.exact_solves += 1
+            self._solve_exactly(by_world)
 
     def decide(self) -> int:
         """The chosen class (the table settled, or every entry exact: the bounds prove the choice)."""
@@ -329,20 +338,8 @@ class CardTable:
         among. The entries of classes whose upper total reaches the best are solved exactly first (a bound
         that ties may hide a lower value)."""
         mark = max(self.totals())
-        by_world: dict[int, list[int]] = {}
-        for k, total in enumerate(self.totals()):
-            if total >= mark:
-                for w, exact in enumerate(self.exact[k]):
-                    if not exact:
-                        by_world.setdefault(w, []).append(k)
-        for w, classes in by_world.items():
-            guesses = [self.sign * self.high[k][w] for k in classes]
-            for k, value in zip(classes, self.solver.values(w, classes, guesses), strict=True):
-                self.high[k][w] = self.sign * value
-                self.exact[k][w] = True
-                self.exact_solves += 1
-        totals = self.totals()
-        return [k for k, total in enumerate(totals) if total == mark]
+        self._solve_exactly(self._bounded([k for k, total in enumerate(self.totals()) if total >= mark]))
+        return [k for k, total in enumerate(self.totals()) if total == mark]
 
     def work(self) -> CardWork:
         """The work spent on this decision."""
