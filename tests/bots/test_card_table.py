@@ -85,6 +85,10 @@ def test_lazy_table_makes_the_full_choice(
     assert table.decide() == full_choice(matrix, sign, home)
     # the proof never needs more than every entry exact
     assert table.work().exact <= worlds * classes
+    # the classes a tie-break chooses among: exactly those whose exact totals are the best, the choice one of them
+    totals = [sign * sum(row[k] for row in matrix) for k in range(classes)]
+    assert table.best_classes() == [k for k in range(classes) if totals[k] == max(totals)]
+    assert table.decide() in table.best_classes()
 
     exact = CardTable(classes, sign, solver, home)
     for w in range(worlds):

@@ -1,8 +1,9 @@
-"""The card-point tie-break (``ulti.bots.expert.margin``, ``CardTable.best_classes``, ``MarginExpert``).
+"""The card-point tie-break (``ulti.bots.expert.margin``, ``MarginExpert``; ``CardTable.best_classes``, the tied
+classes, is tested with the lazy table in tests/bots/test_card_table.py).
 
 The points after a card are the solver's own answer to "does the declarer reach t?", asked at every t; the
-tied classes are those every exact value ties; the expert's tie-break keeps the plain choice unless another
-tied class leaves the declarer more points (as declarer) or fewer (as defender), and never leaves the tie.
+expert's tie-break keeps the plain choice unless another tied class leaves the declarer more points (as declarer)
+or fewer (as defender), and never leaves the tie.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.bots.test_card_table import MatrixSolver
 from tests.bots.test_lookahead import _worlds_alike_to
 from tests.bots.test_solver import random_position
 from ulti.bots.expert import ExpertBot, MarginExpert
@@ -47,33 +47,6 @@ def test_points_after_a_card_are_the_highest_total_the_declarer_reaches(seed: in
         assert declarer_points_after(pos, card) == expected
         # any guess, however far off, only changes where the search starts
         assert declarer_points_after(pos, card, guess) == expected
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    data=st.data(),
-    classes=st.integers(2, 6),
-    worlds=st.integers(1, 10),
-    sign=st.sampled_from([1, -1]),
-    palette=st.lists(st.integers(-20, 20), min_size=1, max_size=3, unique=True),
-    seed=st.integers(0, 2**32 - 1),
-)
-def test_best_classes_are_the_classes_every_exact_value_ties(
-    data: st.DataObject, classes: int, worlds: int, sign: int, palette: list[int], seed: int
-) -> None:
-    matrix = [data.draw(st.lists(st.sampled_from(palette), min_size=classes, max_size=classes)) for _ in range(worlds)]
-    home = data.draw(st.integers(0, classes - 1))
-    table = CardTable(classes, sign, MatrixSolver(matrix, random.Random(seed)), home)
-    pivot = home
-    for w in range(worlds):
-        table.add_lazy(w, pivot)
-        pivot = table.candidate()
-    table.settle()
-    chosen = table.decide()
-    totals = [sign * sum(row[k] for row in matrix) for k in range(classes)]
-    best = max(totals)
-    assert table.best_classes() == [k for k in range(classes) if totals[k] == best]
-    assert chosen in table.best_classes()
 
 
 def _decision(pos: Position, seed: int, worlds: int = 12) -> tuple[CardTable, SolvedWorlds]:
@@ -112,5 +85,6 @@ def test_the_margin_stays_out_of_contracts_without_points() -> None:
     assert not plays_for_points(betli)
     assert plays_for_points(_position(3, "M-SU"))
     table, solved = _decision(betli, 3)
-    # a betli: no points to break a tie by, even where every card ties
+    # a betli: no points to break a tie by, though cards tie here
+    assert len(table.best_classes()) >= 2
     assert MarginExpert(random.Random(0))._margin_tiebreak(table, solved, table.decide()) == table.decide()

@@ -515,7 +515,8 @@ class ExpertBot(StrongBot):
         """With ``lookahead``, in a no-trump contract (a trump contract once ``lookahead_trumps_from`` tricks
         are done): the class with the best total when the seat's next ``lookahead_turns`` cards are shared
         by the worlds it cannot tell apart (``lookahead_totals``); the plain choice if it is among the
-        best, else the best the plain totals value highest, then the first. Else the plain choice."""
+        best, else the best the plain totals value highest, then the first. Else the plain choice, its tie
+        broken by the card points with ``point_margin`` (``_margin_tiebreak``)."""
         plain = table.decide()
         assert know.contract is not None
         if not self.lookahead or (know.contract.has_trumps and sum(know.won) < self.lookahead_trumps_from):
@@ -532,7 +533,8 @@ class ExpertBot(StrongBot):
         (the plain choice), the one with the best card-point total over the first ``margin_worlds`` worlds
         (the declarer's points most for the declarer, fewest for a defender); ``plain`` among the best of
         those, else the first. Else, or without a tie, ``plain``."""
-        if not self.point_margin or not worlds.positions or not plays_for_points(worlds.positions[0]):
+        # a decision that solved worlds has at least one; the plain choice is always among the tied
+        if not self.point_margin or not plays_for_points(worlds.positions[0]):
             return plain
         tied = table.best_classes()
         if len(tied) < 2:
@@ -540,9 +542,7 @@ class ExpertBot(StrongBot):
         points = margin_totals(worlds.positions[: self.margin_worlds], [worlds.cards[k] for k in tied])
         scores = [table.sign * p for p in points]
         best = max(scores)
-        if plain in tied and scores[tied.index(plain)] == best:
-            return plain
-        return tied[scores.index(best)]
+        return plain if scores[tied.index(plain)] == best else tied[scores.index(best)]
 
     def raise_gain(self, know: Knowledge, part: Part, base: Sequence[float], raised: Sequence[float]) -> float:
         """A defender's gain with the declarer's answer in view (``chain_gain``), minus infinity for a part

@@ -18,15 +18,16 @@ from collections.abc import Sequence
 
 from ulti.bots.solver import Objective, Position, solve
 from ulti.bots.strong import advance
-from ulti.engine.cards import Card
+from ulti.engine.cards import CARD_POINT_VALUE, FULL_DECK, Card, card_points
 from ulti.engine.contracts import Part
+from ulti.engine.scoring import LAST_TRICK_BONUS
 
 #: The parts whose value depends on the card points (a party, a 100): where the margin means something.
 POINT_PARTS = (Part.SIMPLE, Part.FORTY_HUNDRED, Part.TWENTY_HUNDRED)
-#: Card points come in tens: aces and tens, and the last trick.
-POINT_STEP = 10
+#: Card points come in steps of an ace's or a ten's value (the last trick's bonus is the same).
+POINT_STEP = CARD_POINT_VALUE
 #: The most a declarer's tricks can hold: every ace and ten, and the last trick.
-MOST_POINTS = 100
+MOST_POINTS = card_points(FULL_DECK) + LAST_TRICK_BONUS
 
 
 def plays_for_points(pos: Position) -> bool:
@@ -63,13 +64,9 @@ def margin_totals(positions: Sequence[Position], cards: Sequence[Card]) -> list[
     """Per card of ``cards``, the declarer's final card points summed over the worlds ``positions`` (each
     with the same seat to move), double-dummy after that card."""
     totals = [0] * len(cards)
-    guesses: list[int | None] = [None] * len(cards)
+    guess: int | None = None  # the last answer: the classes of one world, and the worlds, end close together
     for pos in positions:
-        previous: int | None = None
         for k, card in enumerate(cards):
-            # the classes of one world end close together, and a class close to its last world's value
-            guess = previous if previous is not None else guesses[k]
-            points = declarer_points_after(pos, card, guess)
-            totals[k] += points
-            guesses[k] = previous = points
+            guess = declarer_points_after(pos, card, guess)
+            totals[k] += guess
     return totals
