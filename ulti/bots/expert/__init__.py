@@ -85,8 +85,10 @@ card: where the totals tie, one wrong reply changes no contract value either, so
 every tied card. The finer measure, the card points behind a tied value (``point_margin``, arena level
 ``expert-margin``; ``margin``: among the classes that tie, the declarer's double-dummy card points after each,
 over the first 32 worlds, the declarer keeping the most and a defender leaving the fewest, as bridge programs
-break ties by overtricks), changes about one card decision in twelve (36 of 431 in 8 sets, a scratch count) for
-a median 7 ms per decision, and gained nothing measurable. Card play between the two, 400 duplicate deals
+break ties by overtricks), changed 36 of the 431 card decisions it solved worlds for in 8 card-play sets of seed
+11 (a scratch count, issue 15's note; its added time per such decision: median 7 ms, no-trump decisions
+included, where it does nothing; max 0.5 s), and gained nothing measurable. Card play between the two, 400
+duplicate deals
 (``ulti arena --a expert-margin --b expert --mode cards --auction-level strong --deals 400 --seed 2026
 --workers 2``): +0.012 per deal [-0.164, +0.187], no verdict; simple (67 deals) +0.157 [-0.010, +0.323], ulti
 (233) -0.028 [-0.245, +0.189], betli (48; it changes no betli card: the noise of the bots' generators, which
