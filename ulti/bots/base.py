@@ -159,6 +159,12 @@ def _expert_margin(rng: random.Random) -> Bot:
     return MarginExpert(rng)
 
 
+def _expert_partner(rng: random.Random) -> Bot:
+    from ulti.bots.expert import PartnerExpert
+
+    return PartnerExpert(rng)
+
+
 def _expert_passes(rng: random.Random) -> Bot:
     from ulti.bots.expert import PassReadingExpert
 
@@ -205,6 +211,8 @@ LEVELS: dict[str, Level] = {
         Level("expert-lookahead", _expert_lookahead, at_tables=False),
         # the expert breaking ties between cards by the card points behind them, for arenas
         Level("expert-margin", _expert_margin, at_tables=False),
+        # the expert whose defenders value a no-trump card with the partner's next card from its own view
+        Level("expert-partner", _expert_partner, at_tables=False),
         # the expert weighing the other seats' bids by the fitted declarer model, for arenas
         Level("expert-fittedbids", _expert_fitted_bids, at_tables=False),
         # the expert whose auction weighs its worlds by the other seats' bids, for arenas

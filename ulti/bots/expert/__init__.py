@@ -224,6 +224,7 @@ from ulti.bots.expert.declarer_model import bid_model_weight, declarer_model_wei
 from ulti.bots.expert.discard_model import discard_weight, talon_weight
 from ulti.bots.expert.lookahead import lookahead_totals
 from ulti.bots.expert.margin import margin_totals, plays_for_points
+from ulti.bots.expert.partner import PartnerChoices, partner_totals
 from ulti.bots.expert.played_values import EVIDENCE_PLAYED_MINUS_SOLVED, played_value
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World
 from ulti.bots.strong import StrongBot, bid_trumps, declarer_likelihood
@@ -406,6 +407,7 @@ class ExpertBot(StrongBot):
         super().__init__(rng, samples=samples, **settings)
 
     _log: Sequence[LogEntry] = ()
+    _view: SeatView | None = None  # the view of the decision being made (the partner fusion rebuilds from it)
     #: Whether a defender may answer the declarer's raise of a part (szubkontra, mordkontra). Not by
     #: default: in the whole-game arena (expert against strong, seed 2026) such answers won the part 7-10%
     #: of the time at szubkontra and 0-2% at mordkontra, though the raiser's worlds showed it winning in 45
@@ -455,6 +457,13 @@ class ExpertBot(StrongBot):
     #: of a trump contract cost too much earlier).
     lookahead_trumps_from: int = 10
 
+    #: Whether a defender's card decision in a no-trump contract values each card with its partner's next
+    #: card chosen from the partner's own view (``partner_totals``), over the first ``partner_fusion_worlds``
+    #: worlds, each partner choice over ``partner_view_worlds`` worlds drawn for the partner.
+    partner_fusion: bool = False
+    partner_fusion_worlds: int = 96
+    partner_view_worlds: int = 8
+
     #: Whether a card decision in a contract with a party or a 100 breaks a tie between classes of the same
     #: total by the card points behind it (``margin_totals``: the declarer keeps the most, a defender leaves
     #: it the fewest), over the first ``margin_worlds`` worlds; False: the heuristic's card breaks it. Not by
@@ -466,11 +475,13 @@ class ExpertBot(StrongBot):
     def act(self, view: SeatView) -> Action:
         """The expert's action for its seat (the strong bot's method on evidence-weighted worlds)."""
         self._log = view.log
+        self._view = view
         return super().act(view)
 
     def card_sampler(self, view: SeatView, know: Knowledge) -> Sampler:
         """The expert's card-decision sampler from ``view``: its likelihood reads ``view``'s log."""
         self._log = view.log
+        self._view = view
         return super().card_sampler(view, know)
 
     def card_likelihood(self, view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
@@ -521,6 +532,8 @@ class ExpertBot(StrongBot):
         broken by the card points with ``point_margin`` (``_margin_tiebreak``)."""
         plain = table.decide()
         assert know.contract is not None
+        if self.partner_fusion and know.seat != know.declarer and not know.contract.has_trumps:
+            return self._partner_choice(table, worlds, plain)
         if not self.lookahead or (know.contract.has_trumps and sum(know.won) < self.lookahead_trumps_from):
             return self._margin_tiebreak(table, worlds, plain)
         deeper = lookahead_totals(worlds.positions, worlds.cards, table.sign, self.lookahead_turns)
@@ -529,6 +542,20 @@ class ExpertBot(StrongBot):
             return plain
         totals = table.totals()
         return max((k for k, t in enumerate(deeper) if t == best), key=lambda k: (totals[k], -k))
+
+    def _partner_choice(self, table: CardTable, worlds: SolvedWorlds, plain: int) -> int:
+        """The class with the best total when the partner's next card is its own choice (``partner_totals``
+        over the first ``partner_fusion_worlds`` worlds); the plain choice if it is among the best, else the
+        best the plain totals value highest."""
+        if len(worlds.cards) < 2 or self._view is None:
+            return plain
+        choices = PartnerChoices(random.Random(self.rng.getrandbits(64)), self.partner_view_worlds)
+        fused = partner_totals(self._view, worlds.positions[: self.partner_fusion_worlds], worlds.cards, choices)
+        best = max(fused)
+        if fused[plain] == best:
+            return plain
+        totals = table.totals()
+        return max((k for k, t in enumerate(fused) if t == best), key=lambda k: (totals[k], -k))
 
     def _margin_tiebreak(self, table: CardTable, worlds: SolvedWorlds, plain: int) -> int:
         """With ``point_margin``, in a contract played for card points: among the classes tied with ``plain``
@@ -613,6 +640,13 @@ class LookaheadExpert(ExpertBot):
 
     lookahead = True
     lookahead_turns = 10
+
+
+class PartnerExpert(ExpertBot):
+    """The expert valuing a defender's card in a no-trump contract with its partner's next card chosen from
+    the partner's own view (``partner_fusion``; arena-only, to measure it)."""
+
+    partner_fusion = True
 
 
 class MarginExpert(ExpertBot):
