@@ -89,6 +89,11 @@ def test_lazy_table_makes_the_full_choice(
     totals = [sign * sum(row[k] for row in matrix) for k in range(classes)]
     assert table.best_classes() == [k for k in range(classes) if totals[k] == max(totals)]
     assert table.decide() in table.best_classes()
+    # the first worlds scored otherwise (a deeper search's values): the best of those plus the exact rest
+    first_worlds = data.draw(st.integers(1, worlds))
+    first = [[data.draw(st.sampled_from(palette)) for _ in range(first_worlds)] for _ in range(classes)]
+    mixed = [sum(first[k]) + sign * sum(row[k] for row in matrix[first_worlds:]) for k in range(classes)]
+    assert table.best_with(first) == [k for k in range(classes) if mixed[k] == max(mixed)]
 
     exact = CardTable(classes, sign, solver, home)
     for w in range(worlds):

@@ -165,6 +165,12 @@ def _expert_partner(rng: random.Random) -> Bot:
     return PartnerExpert(rng)
 
 
+def _expert_partner_trumps(rng: random.Random) -> Bot:
+    from ulti.bots.expert import PartnerTrumpsExpert
+
+    return PartnerTrumpsExpert(rng)
+
+
 def _expert_passes(rng: random.Random) -> Bot:
     from ulti.bots.expert import PassReadingExpert
 
@@ -213,6 +219,8 @@ LEVELS: dict[str, Level] = {
         Level("expert-margin", _expert_margin, at_tables=False),
         # the expert whose defenders value a no-trump card with the partner's next card from its own view
         Level("expert-partner", _expert_partner, at_tables=False),
+        # ... and in trump contracts too, from the fourth trick
+        Level("expert-partner-trumps", _expert_partner_trumps, at_tables=False),
         # the expert weighing the other seats' bids by the fitted declarer model, for arenas
         Level("expert-fittedbids", _expert_fitted_bids, at_tables=False),
         # the expert whose auction weighs its worlds by the other seats' bids, for arenas

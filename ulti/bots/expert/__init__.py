@@ -224,7 +224,7 @@ from ulti.bots.expert.declarer_model import bid_model_weight, declarer_model_wei
 from ulti.bots.expert.discard_model import discard_weight, talon_weight
 from ulti.bots.expert.lookahead import lookahead_totals
 from ulti.bots.expert.margin import margin_totals, plays_for_points
-from ulti.bots.expert.partner import PartnerChoices, partner_totals
+from ulti.bots.expert.partner import PartnerChoices, partner_values
 from ulti.bots.expert.played_values import EVIDENCE_PLAYED_MINUS_SOLVED, played_value
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World
 from ulti.bots.strong import StrongBot, bid_trumps, declarer_likelihood
@@ -458,11 +458,13 @@ class ExpertBot(StrongBot):
     lookahead_trumps_from: int = 10
 
     #: Whether a defender's card decision in a no-trump contract values each card with its partner's next
-    #: card chosen from the partner's own view (``partner_totals``), over the first ``partner_fusion_worlds``
+    #: card chosen from the partner's own view (``partner_values``), over the first ``partner_fusion_worlds``
     #: worlds, each partner choice over ``partner_view_worlds`` worlds drawn for the partner.
     partner_fusion: bool = False
     partner_fusion_worlds: int = 96
     partner_view_worlds: int = 8
+    #: In a trump contract, the partner fusion starts once this many tricks are done (10: never).
+    partner_trumps_from: int = 10
 
     #: Whether a card decision in a contract with a party or a 100 breaks a tie between classes of the same
     #: total by the card points behind it (``margin_totals``: the declarer keeps the most, a defender leaves
@@ -532,7 +534,9 @@ class ExpertBot(StrongBot):
         broken by the card points with ``point_margin`` (``_margin_tiebreak``)."""
         plain = table.decide()
         assert know.contract is not None
-        if self.partner_fusion and know.seat != know.declarer and not know.contract.has_trumps:
+        if self.partner_fusion and know.seat != know.declarer and (
+            not know.contract.has_trumps or sum(know.won) >= self.partner_trumps_from
+        ):
             return self._partner_choice(table, worlds, plain)
         if not self.lookahead or (know.contract.has_trumps and sum(know.won) < self.lookahead_trumps_from):
             return self._margin_tiebreak(table, worlds, plain)
@@ -544,18 +548,21 @@ class ExpertBot(StrongBot):
         return max((k for k, t in enumerate(deeper) if t == best), key=lambda k: (totals[k], -k))
 
     def _partner_choice(self, table: CardTable, worlds: SolvedWorlds, plain: int) -> int:
-        """The class with the best total when the partner's next card is its own choice (``partner_totals``
-        over the first ``partner_fusion_worlds`` worlds); the plain choice if it is among the best, else the
-        best the plain totals value highest."""
+        """The class with the best total when, in the first ``partner_fusion_worlds`` worlds, the partner's
+        next card is its own choice (``partner_values``) and the other worlds count as plain sampling
+        solved them (``CardTable.best_with``: fewer worlds than the decision's alone would change cards by
+        the sample, not by the partner); the plain choice if it is among the best, else the best the plain
+        totals value highest."""
         if len(worlds.cards) < 2 or self._view is None:
             return plain
         choices = PartnerChoices(random.Random(self.rng.getrandbits(64)), self.partner_view_worlds)
-        fused = partner_totals(self._view, worlds.positions[: self.partner_fusion_worlds], worlds.cards, choices)
-        best = max(fused)
-        if fused[plain] == best:
+        positions = worlds.positions[: self.partner_fusion_worlds]
+        rows = partner_values(self._view, positions, worlds.cards, choices)
+        best = table.best_with([[table.sign * v for v in row] for row in rows])
+        if plain in best:
             return plain
         totals = table.totals()
-        return max((k for k, t in enumerate(fused) if t == best), key=lambda k: (totals[k], -k))
+        return max(best, key=lambda k: (totals[k], -k))
 
     def _margin_tiebreak(self, table: CardTable, worlds: SolvedWorlds, plain: int) -> int:
         """With ``point_margin``, in a contract played for card points: among the classes tied with ``plain``
@@ -647,6 +654,14 @@ class PartnerExpert(ExpertBot):
     the partner's own view (``partner_fusion``; arena-only, to measure it)."""
 
     partner_fusion = True
+
+
+class PartnerTrumpsExpert(PartnerExpert):
+    """The partner-fusion expert in trump contracts too, from the fourth trick (arena-only, to measure it)."""
+
+    partner_trumps_from = 3
+    partner_fusion_worlds = 32
+    partner_view_worlds = 6
 
 
 class MarginExpert(ExpertBot):

@@ -6,7 +6,7 @@ a trick over, which suit to switch to), each world's solve has the partner guess
 leaves the partner a guess is valued as if the guess were free. The lookahead (``lookahead``) answers this
 for the deciding seat's own later cards; this module answers it for the partner's next card.
 
-``partner_totals`` values each candidate card so: in each world, after the card, the declarer plays as the
+``partner_values`` values each candidate card so: in each world, after the card, the declarer plays as the
 solver plays it up to the partner's turn; there the partner plays the card it would choose from its own view
 (the deal rebuilt from the world, ``world_to_deal``; the partner's view of it; worlds drawn for the partner
 as the strong bot draws them; the card with the best total over them, each solved double-dummy: plain
@@ -89,22 +89,22 @@ def _value_with_partner(pos: Position, deal: Deal, card: Card, partner: int, cho
     return reply if isinstance(reply, int) else solve_value(reply)
 
 
-def partner_totals(
+def partner_values(
     view: SeatView, positions: Sequence[Position], cards: Sequence[Card], choices: PartnerChoices
-) -> list[int]:
-    """Per card of ``cards`` (the deciding defender's candidates, one per class), its total score over the
-    worlds ``positions`` (-1 × per_defender, the defence's score) when the partner's next card is the one
-    it would choose from its own view (the module docstring). ``view`` is the deciding seat's view, from
-    which each world is rebuilt as an engine deal."""
+) -> list[list[int]]:
+    """Per card of ``cards`` (the deciding defender's candidates, one per class), its value (per_defender)
+    in each world of ``positions`` when the partner's next card is the one it would choose from its own
+    view (the module docstring). ``view`` is the deciding seat's view, from which each world is rebuilt as
+    an engine deal."""
     seat = positions[0].to_move
     partner = 3 - seat - positions[0].declarer
-    totals = [0] * len(cards)
+    rows: list[list[int]] = [[] for _ in cards]
     for pos in positions:
         world = World([pos.hands[0], pos.hands[1], pos.hands[2]], pos.talon)
         deal = world_to_deal(view, world, choices.rng)
         for k, card in enumerate(cards):
-            totals[k] -= _value_with_partner(pos, deal, card, partner, choices)
-    return totals
+            rows[k].append(_value_with_partner(pos, deal, card, partner, choices))
+    return rows
 
 
-__all__ = ["PartnerChoices", "partner_totals"]
+__all__ = ["PartnerChoices", "partner_values"]

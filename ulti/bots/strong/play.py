@@ -341,6 +341,21 @@ class CardTable:
         self._solve_exactly(self._bounded([k for k, total in enumerate(self.totals()) if total >= mark]))
         return [k for k, total in enumerate(self.totals()) if total == mark]
 
+    def best_with(self, first: list[list[int]]) -> list[int]:
+        """Every class whose total is the best when its first worlds are scored by ``first`` (per class,
+        one score per world for as many first worlds: values of a deeper search, say) and the others as
+        the table has them. Entries of those others whose bound could reach the best are solved exactly
+        first (a bound that reaches it may hide a lower value)."""
+        n = len(first[0])
+        while True:
+            scores = [sum(first[k]) + sum(self.high[k][n:]) for k in range(len(self.high))]
+            mark = max(scores)
+            reaching = self._bounded([k for k, score in enumerate(scores) if score >= mark])
+            by_world = {w: classes for w, classes in reaching.items() if w >= n}
+            if not by_world:
+                return [k for k, score in enumerate(scores) if score == mark]
+            self._solve_exactly(by_world)
+
     def work(self) -> CardWork:
         """The work spent on this decision."""
         return CardWork(self.worlds, self.exact_solves, self.probes, len(self.high))
