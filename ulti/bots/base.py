@@ -219,7 +219,7 @@ LEVELS: dict[str, Level] = {
         Level("expert-margin", _expert_margin, at_tables=False),
         # the expert whose defenders value a no-trump card with the partner's next card from its own view
         Level("expert-partner", _expert_partner, at_tables=False),
-        # ... and in trump contracts too, from the fourth trick
+        # ... and in trump contracts too, from the second trick (over 48 worlds)
         Level("expert-partner-trumps", _expert_partner_trumps, at_tables=False),
         # the expert weighing the other seats' bids by the fitted declarer model, for arenas
         Level("expert-fittedbids", _expert_fitted_bids, at_tables=False),

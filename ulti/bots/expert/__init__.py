@@ -657,10 +657,11 @@ class PartnerExpert(ExpertBot):
 
 
 class PartnerTrumpsExpert(PartnerExpert):
-    """The partner-fusion expert in trump contracts too, from the fourth trick (arena-only, to measure it)."""
+    """The partner-fusion expert in trump contracts too, from the second trick, over the first 48 worlds, each
+    partner choice over 6 of its own (arena-only, to measure it)."""
 
-    partner_trumps_from = 3
-    partner_fusion_worlds = 32
+    partner_trumps_from = 1
+    partner_fusion_worlds = 48
     partner_view_worlds = 6
 
 
