@@ -8,7 +8,8 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ulti.bots.expert import PartnerExpert
+from ulti.bots.base import BOT_LEVELS, bot_for_level
+from ulti.bots.expert import ExpertBot, PartnerExpert, PartnerTrumpsExpert
 from ulti.bots.expert.partner import PartnerChoices, partner_values
 from ulti.bots.sampling import Sampler, analyse
 from ulti.bots.solver import Position, values_after
@@ -125,3 +126,12 @@ def test_the_partner_expert_plays_a_legal_card_in_a_betli_defence() -> None:
         action = PartnerExpert(random.Random(seed)).act(replace(view, choices=replace(view.choices, kontra=None)))
         assert action.kind is Kind.PLAY
         assert action.card is not None and deal.legal_card_mask() >> action.card & 1
+
+
+def test_the_partner_levels_are_arena_only() -> None:
+    for level, cls in (("expert-partner", PartnerExpert), ("expert-partner-trumps", PartnerTrumpsExpert)):
+        assert level not in BOT_LEVELS
+        bot = bot_for_level(level, random.Random(0))
+        assert isinstance(bot, cls) and bot.partner_fusion
+    assert PartnerExpert.partner_trumps_from == 10 and PartnerTrumpsExpert.partner_trumps_from == 1
+    assert not ExpertBot.partner_fusion
