@@ -96,6 +96,19 @@ differ by seat) -0.069 [-1.032, +0.893]. Kept to simple parties on a second seed
 200 --seed 2027``, otherwise the same): -0.104 [-0.219, +0.011], leaning the other way. The expert does
 without it.
 
+The partner's fusion (``partner``: each world's solve lets the other defender see every hand, the deciding
+defender's included): a defender values each card with its partner's next card chosen from the partner's own
+view (each world rebuilt as an engine deal, the partner's view of it, plain sampling over worlds drawn for the
+partner), over the first 48 worlds, the others counted as plain sampling solved them (``CardTable.best_with``);
+arena levels ``expert-partner`` (no-trump contracts only) and ``expert-partner-trumps`` (trump contracts too,
+from the second trick, 6 worlds per partner choice). In 2 ulti card-play sets of seed 11 it changed 5 of 56
+defender decisions it was asked for, at an added time per decision of median 0.10 s, p95 1.3 s, max 1.6 s (a
+scratch probe, issue 15's note). Card play between the two, 400 duplicate deals (``ulti arena --a
+expert-partner-trumps --b expert --mode cards --auction-level strong --deals 400 --seed 2026 --workers 2``,
+97 minutes): -0.021 per deal [-0.184, +0.142], no verdict; ulti (233 deals) -0.103 [-0.308, +0.102], simple
+(67) +0.075 [-0.065, +0.214]; under 50 deals betli 48 +0.139, durchmars 28 ±0, 100 24 +0.167. The expert
+does without it.
+
 The other seats' bids weighed by the fitted declarer model of the bid's family instead of the hand-written
 fit (``fitted_bids``, arena level ``expert-fittedbids``) say three times as much about the true deal
 (``python -m benchmarks.evidence_bench --records`` of the 400-deal card arena above: mean log(true / drawn)
