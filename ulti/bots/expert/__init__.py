@@ -99,15 +99,15 @@ without it.
 The partner's fusion (``partner``: each world's solve lets the other defender see every hand, the deciding
 defender's included): a defender values each card with its partner's next card chosen from the partner's own
 view (each world rebuilt as an engine deal, the partner's view of it, plain sampling over worlds drawn for the
-partner), over the first 48 worlds, the others counted as plain sampling solved them (``CardTable.best_with``);
-arena levels ``expert-partner`` (no-trump contracts only) and ``expert-partner-trumps`` (trump contracts too,
-from the second trick, 6 worlds per partner choice). In 2 ulti card-play sets of seed 11 it changed 5 of 56
-defender decisions it was asked for, at an added time per decision of median 0.10 s, p95 1.3 s, max 1.6 s (a
-scratch probe, issue 15's note). Card play between the two, 400 duplicate deals (``ulti arena --a
-expert-partner-trumps --b expert --mode cards --auction-level strong --deals 400 --seed 2026 --workers 2``,
-97 minutes): -0.021 per deal [-0.184, +0.142], no verdict; ulti (233 deals) -0.103 [-0.308, +0.102], simple
-(67) +0.075 [-0.065, +0.214]; under 50 deals betli 48 +0.139, durchmars 28 ±0, 100 24 +0.167. The expert
-does without it.
+partner), over the first worlds, the others counted as plain sampling solved them (``CardTable.best_with``);
+arena levels ``expert-partner`` (no-trump contracts only, all 96 worlds, 8 per partner choice) and
+``expert-partner-trumps`` (trump contracts too, from the second trick, 48 worlds, 6 per partner choice). In 2
+ulti card-play sets of seed 11 it changed 5 of 56 defender decisions it was asked for, at an added time per
+decision of median 0.10 s, p95 1.3 s, max 1.6 s (a scratch probe, issue 15's note). Card play between the two,
+400 duplicate deals (``ulti arena --a expert-partner-trumps --b expert --mode cards --auction-level strong
+--deals 400 --seed 2026 --workers 2``, 97 minutes): -0.021 per deal [-0.184, +0.142], no verdict; ulti (233
+deals) -0.103 [-0.308, +0.102], simple (67) +0.075 [-0.065, +0.214]; under 50 deals betli 48 +0.139, durchmars
+28 ±0, 100 24 +0.167. The expert does without it.
 
 The other seats' bids weighed by the fitted declarer model of the bid's family instead of the hand-written
 fit (``fitted_bids``, arena level ``expert-fittedbids``) say three times as much about the true deal
@@ -472,7 +472,8 @@ class ExpertBot(StrongBot):
 
     #: Whether a defender's card decision in a no-trump contract values each card with its partner's next
     #: card chosen from the partner's own view (``partner_values``), over the first ``partner_fusion_worlds``
-    #: worlds, each partner choice over ``partner_view_worlds`` worlds drawn for the partner.
+    #: worlds, each partner choice over ``partner_view_worlds`` worlds drawn for the partner. Not by default:
+    #: in card play against the expert it gained nothing measurable (module docstring).
     partner_fusion: bool = False
     partner_fusion_worlds: int = 96
     partner_view_worlds: int = 8
@@ -544,7 +545,9 @@ class ExpertBot(StrongBot):
         are done): the class with the best total when the seat's next ``lookahead_turns`` cards are shared
         by the worlds it cannot tell apart (``lookahead_totals``); the plain choice if it is among the
         best, else the best the plain totals value highest, then the first. Else the plain choice, its tie
-        broken by the card points with ``point_margin`` (``_margin_tiebreak``)."""
+        broken by the card points with ``point_margin`` (``_margin_tiebreak``). Before either, a defender
+        with ``partner_fusion`` (in a trump contract once ``partner_trumps_from`` tricks are done) chooses by
+        its partner's own next card (``_partner_choice``)."""
         plain = table.decide()
         assert know.contract is not None
         if self.partner_fusion and know.seat != know.declarer and (
