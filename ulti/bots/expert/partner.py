@@ -41,7 +41,6 @@ class PartnerChoices:
         """Choices drawn with ``rng``, each over ``worlds`` worlds of the partner's view."""
         self.rng = rng
         self.worlds = worlds
-        self.solved = 0  # partner decisions made (not remembered): the cost of the totals
         self._known: dict[tuple[CardSet, tuple[Card, ...]], Card] = {}
 
     def choose(self, deal: Deal, seen: tuple[Card, ...]) -> Card:
@@ -63,7 +62,6 @@ class PartnerChoices:
                 for k, value in enumerate(values_after(position_of(know, world), legal)):
                     totals[k] += value
             card = legal[totals.index(min(totals))]
-            self.solved += 1
         self._known[key] = card
         return card
 

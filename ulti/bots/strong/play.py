@@ -337,9 +337,7 @@ class CardTable:
         """Every class whose exact total is the best (the table settled): the classes a tie-break chooses
         among. The entries of classes whose upper total reaches the best are solved exactly first (a bound
         that ties may hide a lower value)."""
-        mark = max(self.totals())
-        self._solve_exactly(self._bounded([k for k, total in enumerate(self.totals()) if total >= mark]))
-        return [k for k, total in enumerate(self.totals()) if total == mark]
+        return self.best_with([[] for _ in self.high])
 
     def best_with(self, first: list[list[int]]) -> list[int]:
         """Every class whose total is the best when its first worlds are scored by ``first`` (per class,
