@@ -46,6 +46,16 @@ from ulti.engine.view import SeatView
 
 MAX_ACTIONS = 400
 
+#: Makes the bot of a level for one seat of one play of a set. It is handed that play's deal, which no bot
+#: of ours reads (a bot acts from its seat's view alone): only a measuring instrument does, the bot that
+#: sees every card of ``benchmarks.clairvoyance_bench``.
+BotMaker = Callable[[str, random.Random, Deal], Bot]
+
+
+def level_bot(level: str, rng: random.Random, deal: Deal) -> Bot:
+    """The bot of ``level`` drawing from ``rng`` (``bot_for_level``); ``deal`` is not read."""
+    return bot_for_level(level, rng)
+
 #: The arena's modes: whole deals, or card play on an auction fixed per deal.
 MODES = ("game", "cards")
 
@@ -163,11 +173,13 @@ def play_set(
     mode: str = "game",
     auction_level: str | None = None,
     only_family: str | None = None,
+    make_bot: BotMaker = level_bot,
 ) -> SetResult:
     """Play duplicate set ``index`` of the run with ``seed`` in ``mode`` (``game`` or ``cards``; in
     ``cards`` the auction is played once by ``auction_level`` bots, B's level by default). With
     ``only_family`` (cards only) the set's deal is the first of its deals whose auction ends in that
-    contract family (the set's own deal, then further deals drawn from the seed and the set's index)."""
+    contract family (the set's own deal, then further deals drawn from the seed and the set's index).
+    ``make_bot`` makes the six plays' bots (the auction's are ``auction_level``'s own)."""
     if mode not in MODES:
         raise ValueError(f"unknown arena mode {mode!r} ({' or '.join(MODES)})")
     check_family(mode, only_family)
@@ -193,15 +205,15 @@ def play_set(
     records = []
     families: Counter[str] = Counter()
     for n, seating in enumerate(seatings()):
+        deal = Deal(hands, dealer)
+        for action in opening:
+            deal.apply(action)
         bots = [
-            bot_for_level(level_a if who == "A" else level_b, random.Random(f"{prefix}:{n}:{seat}"))
+            make_bot(level_a if who == "A" else level_b, random.Random(f"{prefix}:{n}:{seat}"), deal)
             for seat, who in enumerate(seating)
         ]
         if mode == "cards":
             bots = [NoKontra(bot) for bot in bots]
-        deal = Deal(hands, dealer)
-        for action in opening:
-            deal.apply(action)
         play_deal(deal, bots)
         assert deal.result is not None
         scores_a.append(a_score(deal.result.scores, seating))
@@ -251,9 +263,11 @@ def run_sets(
     mode: str = "game",
     auction_level: str | None = None,
     only_family: str | None = None,
+    make_bot: BotMaker = level_bot,
 ) -> Iterator[SetResult]:
-    """Play ``sets`` duplicate sets on ``workers`` processes, yielding results in set order."""
-    play = partial(play_set, mode=mode, auction_level=auction_level, only_family=only_family)
+    """Play ``sets`` duplicate sets on ``workers`` processes, yielding results in set order (``make_bot``:
+    picklable, as the workers receive it)."""
+    play = partial(play_set, mode=mode, auction_level=auction_level, only_family=only_family, make_bot=make_bot)
     if workers <= 1:
         for i in range(sets):
             yield play(level_a, level_b, seed, i)
@@ -297,13 +311,15 @@ def run_report(
     mode: str = "game",
     auction_level: str | None = None,
     only_family: str | None = None,
+    make_bot: BotMaker = level_bot,
 ) -> ArenaReport:
     """Play the arena in ``mode``: A's summary overall and per contract family, and the safety stops
-    (``only_family``: card play kept to deals whose auction ends in that family)."""
+    (``only_family``: card play kept to deals whose auction ends in that family; ``make_bot``: the plays'
+    bots, by their level's name unless told)."""
     samples: list[float] = []
     by_family: dict[str, list[float]] = {}
     stops = 0
-    for result in run_sets(level_a, level_b, sets, seed, workers, mode, auction_level, only_family):
+    for result in run_sets(level_a, level_b, sets, seed, workers, mode, auction_level, only_family, make_bot):
         samples.append(result.a_mean)
         by_family.setdefault(result.family, []).append(result.a_mean)
         stops += result.safety_stops

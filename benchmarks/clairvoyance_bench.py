@@ -1,0 +1,122 @@
+"""The headroom of card play: how much a bot that sees every card beats a level by, in the card-play arena.
+
+Every card-play gain a bot can make over another comes from playing better without seeing the hidden cards.
+Its ceiling is what seeing them would give: this benchmark plays the card-play arena (``ulti arena --mode
+cards``: the same deals, contracts and discards, nobody saying kontra) with A = the strong bot whose only
+world is the true deal (``ClairvoyantBot``: it solves the true cards double-dummy at every card decision,
+so its defenders also see each other's hands) against B (``--b``, strong by default). A's lead per deal,
+overall and per contract family, is the most any bot of B's kind of play could be beaten by with perfect
+play against B's own future cards (a bot may gain a little more by foreseeing B's mistakes; no bot of ours
+tries to). With ``--sees declarer`` or ``--sees defence`` A sees every card only in that role and plays
+as the strong bot in the other, so the headroom splits by role.
+
+The figure puts a card-play target in scale: a bot's lead over B in the same arena on the same seed,
+divided by this headroom, is the share of what seeing the cards is worth that it gets by playing well
+without them. A reproduces exactly from the seed (fixed work, seeded streams), as the arena does.
+
+The clairvoyant bot reads the deal itself, so it exists only here: the arena hands the deal to the bots'
+maker (``arena.BotMaker``), no bot of ours reads it, and no table or arena level can seat this one.
+
+    python -m benchmarks.clairvoyance_bench [--b strong] [--deals N] [--seed S] [--sees all|declarer|defence]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+from functools import partial
+
+from ulti.bots.arena import level_bot, print_progress, run_report
+from ulti.bots.base import Bot
+from ulti.bots.sampling.knowledge import Knowledge, World
+from ulti.bots.sampling.sampler import Sampler
+from ulti.bots.strong import StrongBot
+from ulti.engine.cards import Card
+from ulti.engine.deal import Deal
+from ulti.engine.view import SeatChoices, SeatView
+
+#: The name A goes by (never a level of ``LEVELS``: nothing else can seat it).
+CLAIRVOYANT = "clairvoyant"
+
+#: Where A sees every card: ``all`` of its seats, or only as the declarer or only as a defender.
+SIGHTS = ("all", "declarer", "defence")
+
+#: The card-play target of issue 15, per deal over the strong bot, to put in scale.
+CARD_PLAY_TARGET = 0.5
+
+
+class TrueWorld(Sampler):
+    """A sampler whose every draw is the true deal's world: the hands as they stand and the talon."""
+
+    def __init__(self, deal: Deal) -> None:  # the base's analysis is not needed: nothing is drawn
+        """The true world of ``deal``, read at each draw (the play moves on between decisions)."""
+        self.deal = deal
+
+    def draw(self, rng: random.Random, max_tries: int = 200) -> World | None:
+        """The true world now."""
+        return World(hands=list(self.deal.hands), talon=self.deal.talon)
+
+
+class ClairvoyantBot(StrongBot):
+    """The strong bot whose only world, where it sees (``sees``), is the true deal: one world solved
+    double-dummy per card decision; elsewhere it plays exactly as the strong bot."""
+
+    def __init__(self, rng: random.Random, deal: Deal, sees: str = "all") -> None:
+        """A bot drawing from ``rng`` that plays ``deal`` seeing every card in the roles ``sees`` names."""
+        if sees not in SIGHTS:
+            raise ValueError(f"unknown sight {sees!r} ({', '.join(SIGHTS)})")
+        super().__init__(rng)
+        self.deal = deal
+        self.sees = sees
+        self.strong_samples = self.samples
+
+    def sees_now(self, know: Knowledge) -> bool:
+        """Whether this decision is made seeing every card (its role is one the bot sees in)."""
+        declaring = know.seat == know.declarer
+        return self.sees == "all" or declaring == (self.sees == "declarer")
+
+    def _sampler(self, know: Knowledge) -> Sampler:
+        return TrueWorld(self.deal) if self.sees_now(know) else super()._sampler(know)
+
+    def _card(self, view: SeatView, know: Knowledge, ch: SeatChoices) -> Card:
+        # the true world once is all there is to solve; the strong bot's worlds where it does not see
+        self.samples = 1 if self.sees_now(know) else self.strong_samples
+        return super()._card(view, know, ch)
+
+
+def seat_bot(level: str, rng: random.Random, deal: Deal, sees: str = "all") -> Bot:
+    """The arena's bot maker: the clairvoyant bot for A (``CLAIRVOYANT``), the level's own bot otherwise."""
+    return ClairvoyantBot(rng, deal, sees) if level == CLAIRVOYANT else level_bot(level, rng, deal)
+
+
+def main() -> None:
+    """Run the card-play arena of the clairvoyant bot against ``--b`` and print its lead, in scale."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--b", default="strong", help="the level measured against, which also bids")
+    parser.add_argument("--deals", type=int, default=400, help="duplicate deals (sets of six plays)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--sees", choices=SIGHTS, default="all", help="the roles A sees every card in")
+    parser.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)))
+    args = parser.parse_args()
+    maker = partial(seat_bot, sees=args.sees)  # picklable: the workers receive it
+    report = run_report(
+        CLAIRVOYANT, args.b, args.deals, args.seed, args.workers, None, print_progress, "cards", args.b, None, maker
+    )
+    sys.stderr.write("\n")
+    overall = report.overall
+    print(f"{args.deals} duplicate deals, card play (auction by {args.b}), seed {args.seed}: A = the strong bot"
+          f" seeing every card ({args.sees}), B = {args.b}")
+    print(f"A: {overall.mean:+.3f} per deal, 95% interval [{overall.low:+.3f}, {overall.high:+.3f}]")
+    if overall.mean > 0:
+        share = CARD_PLAY_TARGET / overall.mean
+        print(f"a lead of {CARD_PLAY_TARGET:+.1f} per deal over {args.b} is {share:.0%} of this headroom")
+    for name, fam in report.families.items():
+        small = "" if fam.sets >= 50 else "  (under 50 deals)"
+        print(f"  {name:10s} {fam.sets:5d} deals  {fam.mean:+.3f} [{fam.low:+.3f}, {fam.high:+.3f}]{small}")
+    print(f"safety stops: {report.safety_stops}")
+
+
+if __name__ == "__main__":
+    main()

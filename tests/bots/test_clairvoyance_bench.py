@@ -1,0 +1,70 @@
+"""The card-play headroom benchmark: the bot that sees every card, and the arena's bot maker that seats it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from benchmarks.clairvoyance_bench import CLAIRVOYANT, ClairvoyantBot, seat_bot
+from ulti.bots.arena import dealt, fixed_auction, play_set
+from ulti.bots.base import bot_for_level
+from ulti.bots.solver import Position, values_after
+from ulti.engine.cards import count, iter_cards
+from ulti.engine.deal import Deal, Phase
+
+
+def _opened(seed: int) -> Deal:
+    """Set 0 of ``seed``'s card-play arena, its auction played by strong bots, at its first card."""
+    dealer, hands, prefix = dealt(seed, 0, 0)
+    deal = Deal(hands, dealer)
+    fixed_auction(deal, [bot_for_level("strong", random.Random(f"{prefix}:auction:{s}")) for s in range(3)])
+    return deal
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_clairvoyant_bot_gives_nothing_away_against_the_true_deal(seed: int) -> None:
+    deal = _opened(seed)
+    assert deal.phase is Phase.PLAY
+    bots = [ClairvoyantBot(random.Random(seat), deal) for seat in range(3)]
+    priced = 0
+    while not deal.is_over:
+        seat = deal.to_move
+        view = deal.seat_view(seat)
+        assert view.choices is not None
+        cards = list(iter_cards(view.choices.cards))
+        sign = 1 if seat == deal.declarer else -1  # the declarer maximises per_defender
+        values = [sign * v for v in values_after(Position.from_deal(deal), cards)] if len(cards) > 1 else [0]
+        action = bots[seat].act(view)
+        assert action.card is not None
+        if min(values) < max(values):
+            priced += 1
+            assert values[cards.index(action.card)] == max(values)
+        deal.apply(action)
+    assert priced > 0  # some decision could have given something away
+
+
+def test_where_it_does_not_see_it_plays_as_the_strong_bot() -> None:
+    for seed in (4, 5, 6):
+        deal = _opened(seed)
+        seat = deal.to_move
+        view = deal.seat_view(seat)
+        assert view.choices is not None and count(view.choices.cards) > 1
+        sees = "defence" if seat == deal.declarer else "declarer"  # the role it is not in
+        blind = ClairvoyantBot(random.Random(9), deal, sees).act(view)
+        assert blind == bot_for_level("strong", random.Random(9)).act(view)
+
+
+def test_an_unknown_sight_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="unknown sight 'talon'"):
+        ClairvoyantBot(random.Random(0), _opened(1), "talon")
+
+
+def test_the_arena_seats_the_clairvoyant_through_its_bot_maker_and_it_never_loses_a_set() -> None:
+    # playing the true deal's minimax card at every turn, a side gets at least the deal's double-dummy value
+    # whatever the other side plays: so over a set (each side of the deal once by A) A never comes out behind
+    sets = [play_set(CLAIRVOYANT, "strong", 11, i, "cards", "strong", make_bot=seat_bot) for i in range(4)]
+    assert all(s.a_mean >= 0 for s in sets)
+    # the default maker seats levels by name only: nothing else can seat the clairvoyant
+    with pytest.raises(ValueError, match="unknown bot level 'clairvoyant'"):
+        play_set(CLAIRVOYANT, "strong", 11, 0, mode="cards", auction_level="strong")
