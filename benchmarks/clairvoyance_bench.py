@@ -1,13 +1,16 @@
 """The headroom of card play: how much a bot that sees every card beats a level by, in the card-play arena.
 
-Every card-play gain a bot can make over another comes from playing better without seeing the hidden cards.
-Its ceiling is what seeing them would give: this benchmark plays the card-play arena (``ulti arena --mode
+Every card-play gain a bot can make over another comes from playing better without seeing the hidden cards;
+what seeing them is worth puts such a gain in scale. This benchmark plays the card-play arena (``ulti arena --mode
 cards``: the same deals, contracts and discards, nobody saying kontra) with A = the strong bot whose only
 world is the true deal (``ClairvoyantBot``: it solves the true cards double-dummy at every card decision,
 so its defenders also see each other's hands) against B (``--b``, strong by default). A's lead per deal,
-overall and per contract family, is the most any bot of B's kind of play could be beaten by with perfect
-play against B's own future cards (a bot may gain a little more by foreseeing B's mistakes; no bot of ours
-tries to). With ``--sees declarer`` or ``--sees defence`` A sees every card only in that role and plays
+overall and per contract family, is what seeing the hidden cards is worth against B in that arena: the
+yardstick for any bot's lead over B there. It is not a strict bound: where a side is all A's (A declaring
+alone, or both defenders A's) A gets at least the deal's double-dummy value whatever B plays, but in the
+arena's other seatings A defends beside a B partner whose play its minimax takes to be perfect (so A can
+lose a set), and a bot could also gain by foreseeing B's mistakes, which no bot of ours tries.
+With ``--sees declarer`` or ``--sees defence`` A sees every card only in that role and plays
 as the strong bot in the other, so the headroom splits by role.
 
 The figure puts a card-play target in scale: a bot's lead over B in the same arena on the same seed,
@@ -109,7 +112,7 @@ def main() -> None:
     print(f"{args.deals} duplicate deals, card play (auction by {args.b}), seed {args.seed}: A = the strong bot"
           f" seeing every card ({args.sees}), B = {args.b}")
     print(f"A: {overall.mean:+.3f} per deal, 95% interval [{overall.low:+.3f}, {overall.high:+.3f}]")
-    if overall.mean > 0:
+    if overall.mean > 0 and args.sees == "all":  # a target for the whole card play, both roles
         share = CARD_PLAY_TARGET / overall.mean
         print(f"a lead of {CARD_PLAY_TARGET:+.1f} per deal over {args.b} is {share:.0%} of this headroom")
     for name, fam in report.families.items():
