@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import subprocess
 import sys
@@ -109,6 +110,27 @@ def test_the_same_seed_gives_the_same_report_on_one_or_two_workers() -> None:
     assert first == again
     assert first.safety_stops == 0
     assert sum(f.sets for f in first.families.values()) == 3
+
+
+#: Plays set 187 of seed 2026 in card mode (strong bots) and prints its six records.
+_SET_187 = (
+    "import json; from ulti.bots.arena import play_set; "
+    "print(json.dumps(play_set('strong', 'strong', 2026, 187, 'cards', 'strong').records, sort_keys=True))"
+)
+
+
+def test_a_set_reproduces_in_processes_whose_string_hashes_differ() -> None:
+    # Python salts string hashes per process, so a set of bid codes iterates in another order in each. This
+    # deal's auction ends with a bidder who takes the cheapest allowed bid, two bids sharing its price: taken
+    # from a set, hash seed 0 declared M-20U and hash seed 2 N-HD, and the six plays differed
+    def played(hash_seed: int) -> str:
+        env = {**os.environ, "PYTHONHASHSEED": str(hash_seed)}
+        proc = subprocess.run([sys.executable, "-c", _SET_187], env=env, capture_output=True, text=True, check=True)
+        return proc.stdout
+
+    first = played(0)
+    assert json.loads(first)  # six records
+    assert played(2) == first
 
 
 def test_a_safety_budget_that_never_fires_leaves_the_report_unchanged(monkeypatch: pytest.MonkeyPatch) -> None:

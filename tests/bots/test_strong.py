@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from ulti.bots.arena import run_arena
 from ulti.bots.base import bot_for_level
@@ -14,6 +14,7 @@ from ulti.bots.sampling import TALON, Sampler, analyse, forbidden_after, world_t
 from ulti.bots.strong import GIVE_UP, StrongBot, choose_class, kontra_samples, trump_choice
 from ulti.bots.strong.auction import GIVE_UP_MARGIN
 from ulti.engine.actions import Kind
+from ulti.engine.contracts import BIDS
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
 from ulti.engine.play import legal_cards, trick_winner_index
@@ -207,3 +208,31 @@ def test_the_decision_rules_the_coach_shares_with_the_bot() -> None:
     assert trump_choice([GIVE_UP * n - 0.5, -40.0, -40.0], n, may_give_up=True) == 0  # within the margin: plays
     # a kontra step: half the card decision's worlds, at least 4
     assert (kontra_samples(32), kontra_samples(96), kontra_samples(6)) == (16, 48, 4)
+
+
+class _TableOrderReversed(set[str]):
+    """A set of bid codes that iterates in the reverse of the bids' table order (a process's string hashes
+    may order a set any way)."""
+
+    def __iter__(self) -> Iterator[str]:
+        order = {b.code: i for i, b in enumerate(BIDS)}
+        return iter(sorted(set.__iter__(self), key=lambda code: -order[code]))
+
+
+def test_the_cheapest_bid_breaks_ties_of_price_by_the_bids_table_order() -> None:
+    # the bot out of ideas declares the cheapest allowed bid; of bids at one price, the first in the table
+    cheapest = min(b.key for b in BIDS)
+    tied = [b.code for b in BIDS if b.key == cheapest]
+    dearer = [b.code for b in BIDS if b.key > cheapest][:3]
+    assert len(tied) > 1 or dearer  # a price shared by two bids, or a dearer one to pass over
+    bot = StrongBot(random.Random(0))
+    hand = deal_hands(random.Random(1), 0)[0]
+    value, bid, discard = bot._cheapest(hand, _TableOrderReversed(tied + dearer))
+    assert bid.code == tied[0]
+    assert value == -2.0 * bid.value and len(set(discard)) == 2
+    # two bids of one price further up the ladder: the table's first of them, whatever the set's order
+    by_key: dict[tuple[int, int], list[str]] = {}
+    for b in BIDS:
+        by_key.setdefault(b.key, []).append(b.code)
+    shared = next(codes for key, codes in sorted(by_key.items()) if len(codes) > 1)
+    assert bot._cheapest(hand, _TableOrderReversed(shared))[1].code == shared[0]

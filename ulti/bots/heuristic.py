@@ -157,7 +157,7 @@ class HeuristicBot:
             candidates.sort(key=lambda c: (c[0], c[1], c[2]), reverse=True)
             ok, _, _, discard, bid = candidates[0]
             if not ok:
-                bid = min(allowed, key=lambda x: x.key)
+                bid = min(ch.bids, key=lambda x: x.key)  # ties to the table's order, not a set's (hash order)
             return act.bid(seat, bid, discard)
         bid, margin = self._best_bid(hand)
         if bid in allowed and margin >= 0:

@@ -15,7 +15,7 @@ from ulti.bots.strong.settings import StrongSettings
 from ulti.engine import actions as act
 from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import SUIT_MASKS, Card, CardSet, count, iter_cards
-from ulti.engine.contracts import BIDS_BY_CODE, Bid, parse_bid
+from ulti.engine.contracts import BIDS, BIDS_BY_CODE, Bid
 from ulti.engine.play import NO_TRUMP
 from ulti.engine.view import SeatChoices
 
@@ -240,7 +240,8 @@ class StrongAuction(StrongSettings):
         return 2 * best_mean, bid, discard
 
     def _cheapest(self, hand: CardSet, allowed: set[str]) -> tuple[float, Bid, tuple[Card, Card]]:
-        bid = min((parse_bid(c) for c in allowed), key=lambda b: b.key)
+        # the bids' table order breaks ties of price: a set's order changes with the process's string hashes
+        bid = min((b for b in BIDS if b.code in allowed), key=lambda b: b.key)
         ranked = sorted(iter_cards(hand), key=lambda c: discard_cost(hand, c, -1))
         return -2.0 * bid.value, bid, (ranked[0], ranked[1])
 
