@@ -56,6 +56,7 @@ def level_bot(level: str, rng: random.Random, deal: Deal) -> Bot:
     """The bot of ``level`` drawing from ``rng`` (``bot_for_level``); ``deal`` is not read."""
     return bot_for_level(level, rng)
 
+
 #: The arena's modes: whole deals, or card play on an auction fixed per deal.
 MODES = ("game", "cards")
 
