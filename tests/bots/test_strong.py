@@ -224,10 +224,11 @@ def test_the_cheapest_bid_breaks_ties_of_price_by_the_bids_table_order() -> None
     cheapest = min(b.key for b in BIDS)
     tied = [b.code for b in BIDS if b.key == cheapest]
     dearer = [b.code for b in BIDS if b.key > cheapest][:3]
-    assert len(tied) > 1 or dearer  # a price shared by two bids, or a dearer one to pass over
+    allowed = _TableOrderReversed(tied + dearer)
+    assert next(iter(allowed)) != tied[0]  # the set offers the answer last: a min over its order fails
     bot = StrongBot(random.Random(0))
     hand = deal_hands(random.Random(1), 0)[0]
-    value, bid, discard = bot._cheapest(hand, _TableOrderReversed(tied + dearer))
+    value, bid, discard = bot._cheapest(hand, allowed)
     assert bid.code == tied[0]
     assert value == -2.0 * bid.value and len(set(discard)) == 2
     # two bids of one price further up the ladder: the table's first of them, whatever the set's order
