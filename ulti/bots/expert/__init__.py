@@ -115,10 +115,11 @@ leads it by +0.972 per deal [+0.679, +1.265] (ulti, 232 deals: +1.088; simple, 6
 betli, 48: +1.701); on seed 2027, +0.709 [+0.462, +0.956] (ulti, 233: +0.916; simple, 61: +0.317 [+0.138,
 +0.496]). Seeing every card only in defence (``--sees defence``, seed 2026): +0.642 [+0.414, +0.869]; only as
 declarer (``--sees declarer``): +0.491 [+0.163, +0.819]. The expert's +0.363 and +0.372 (reading the talon,
-below) are 37% and 52% of what seeing the cards is worth on those deals (in ulti 26% and 59%, in simple parties
-49% and 9%); issue 15's +0.5 would be 51% and 71% of it, and a lead in simple parties whose interval clears
-zero, at the half-widths the expert's runs had there (0.16 to 0.32 per deal), half to all of what seeing the
-cards is worth in them (+0.348, +0.317).
+below; runs of their own on the same seeded deals, not the benchmark's) are 37% and 52% of what seeing the
+cards is worth on those deals (in ulti 26% and 59%, in simple parties 49% and 9%); issue 15's +0.5 would be
+51% and 71% of it, and a lead in simple parties whose interval clears zero, at the half-widths the expert's
+runs had there (0.16 to 0.32 per deal), half to all of what seeing the cards is worth in them (+0.348,
++0.317).
 
 The other seats' bids weighed by the fitted declarer model of the bid's family instead of the hand-written
 fit (``fitted_bids``, arena level ``expert-fittedbids``) say three times as much about the true deal
