@@ -106,7 +106,8 @@ async def test_logout_password_change_and_delete_end_sessions(accounts: Accounts
     with pytest.raises(AccountError) as wrong:
         await accounts.change_password("p1", "not my password", "new password!", "10.0.0.1")
     assert wrong.value.code == "wrong_password"
-    third = await accounts.change_password("p1", "correct horse", "new password!", "10.0.0.1")
+    third, revoked = await accounts.change_password("p1", "correct horse", "new password!", "10.0.0.1")
+    assert revoked == []  # no API tokens to end
     assert await accounts.session_of(second.token) is None and await accounts.session_of(third.token) is not None
     with pytest.raises(AccountError):
         await accounts.login("Béla", "correct horse", "10.0.0.1")

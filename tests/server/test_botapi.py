@@ -329,10 +329,10 @@ async def test_requests_over_a_tokens_rate_get_429_with_retry_after(
 
 
 def test_the_documented_example_bot_is_the_one_in_examples() -> None:
-    """docs/bot-api.md shows examples/bot.py in full, and it stays about 60 lines."""
+    """docs/bot-api.md shows examples/bot.py in full, and it stays about 70 lines."""
     root = Path(__file__).resolve().parents[2]
     example = (root / "examples" / "bot.py").read_text()
     assert example in (root / "docs" / "bot-api.md").read_text()
-    assert len(example.splitlines()) <= 80  # some 60 lines of code, with blank lines and comments
+    assert len(example.splitlines()) <= 95  # some 70 lines of code, with blank lines and comments
 
 

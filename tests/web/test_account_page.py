@@ -34,3 +34,28 @@ def test_register_log_out_and_log_in_on_the_account_page(web_server: Any, new_pa
     page.get_by_test_id("login").click()
     page.wait_for_function("document.querySelector('[data-testid=account-status]').textContent.startsWith('Logged')")
     assert page.js_errors == []
+
+
+def test_a_password_change_on_the_account_page_says_it_revokes_the_tokens_and_the_list_empties(
+    web_server: Any, new_page: Any
+) -> None:
+    page = new_page()
+    page.goto(web_server.base_url + "/account.html")
+    register = page.get_by_test_id("register-form")
+    register.locator("input[name=name]").fill("Tokenes Teri")
+    register.locator("input[name=password]").fill("correct horse battery")
+    page.get_by_test_id("register").click()
+    page.wait_for_function("document.querySelector('[data-testid=account-status]').textContent.startsWith('Logged')")
+    assert "every API token below is revoked" in page.get_by_test_id("password-note").inner_text()
+    tokens = page.get_by_test_id("token-form")
+    tokens.locator("input[name=name]").fill("my bot")
+    page.get_by_test_id("create-token").click()
+    page.get_by_test_id("token-list").locator("li").first.wait_for()
+    assert "my bot" in page.get_by_test_id("token-list").inner_text()
+    change = page.get_by_test_id("password-form")
+    change.locator("input[name=current_password]").fill("correct horse battery")
+    change.locator("input[name=new_password]").fill("a new passphrase")
+    page.get_by_test_id("change-password").click()
+    page.wait_for_function("document.querySelectorAll('[data-testid=token-list] li').length === 0")
+    assert page.get_by_test_id("account-status").inner_text() == "Logged in as Tokenes Teri."
+    assert page.js_errors == []

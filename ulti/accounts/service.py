@@ -94,12 +94,17 @@ class Accounts:
         """End the session of ``token``; whether it was live."""
         return is_session_token(token) and await self.store.end_session(token_key(token))
 
-    async def change_password(self, player_id: str, current: object, new: object, address: str) -> Session:
-        """Replace the password after checking the current one; every session ends and a new one opens."""
+    async def change_password(
+        self, player_id: str, current: object, new: object, address: str
+    ) -> tuple[Session, list[str]]:
+        """Replace the password after checking the current one: every session and API token ends.
+
+        Returns the new session (this client's) and the ids of the API tokens revoked with the change.
+        """
         fresh = check_password_rules(new, "new_password")
         account = await self.confirm_password(player_id, current, address)
-        await self.store.set_password_hash(player_id, await self.hashing.hash(fresh), end_sessions=True)
-        return await self._open(player_id, account.name)
+        revoked = await self.store.set_password_hash(player_id, await self.hashing.hash(fresh), end_sessions=True)
+        return await self._open(player_id, account.name), revoked
 
     async def confirm_password(self, player_id: str, password: object, address: str) -> StoredAccount:
         """The account of ``player_id`` if ``password`` is its password (asked again before a change)."""

@@ -18,7 +18,7 @@ from ulti.server.errors import CommandError
 from ulti.server.httpguard import same_origin
 from ulti.server.hub import Hub
 from ulti.server.inputs import clean_name, decode_json
-from ulti.server.sessions import Identity, accounts_of, identity_of, resolve, sockets_of, token_of
+from ulti.server.sessions import Identity, accounts_of, api_tokens_of, identity_of, resolve, sockets_of, token_of
 
 router = APIRouter()
 
@@ -152,13 +152,24 @@ async def change_password(request: Request) -> JSONResponse:
     who = await _account(request)
     body = await _body(request)
     try:
-        session = await accounts_of(request.app).change_password(
+        session, revoked = await accounts_of(request.app).change_password(
             who.player_id, body.get("current_password"), body.get("new_password"), _address(request)
         )
     except AccountError as exc:
         return _refusal(request, exc)
     sockets_of(request.app).end(who.player_id)
+    _tokens_revoked(request, revoked)
     return _opened(request, session)
+
+
+def _tokens_revoked(request: Request, token_ids: list[str]) -> None:
+    """The API tokens ``token_ids`` were deleted: end their streams and drop them from every process's cache."""
+    api = getattr(request.app.state, "bot_api", None)
+    for token_id in token_ids:
+        api_tokens_of(request.app).forget(token_id)
+        if api is not None:
+            api.forget(token_id)
+            api.announce({"kind": "revoked", "token": token_id})
 
 
 @router.delete("/api/account")

@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from ulti.store.clock import now_ms
-from ulti.store.models import account_sessions, accounts, events, players
+from ulti.store.models import account_sessions, accounts, api_tokens, events, players
 
 
 class NameTaken(Exception):
@@ -94,16 +94,26 @@ class AccountStore:
             row = (await conn.execute(query)).first()
         return None if row is None else StoredAccount(str(row[0]), str(row[1]), str(row[2]))
 
-    async def set_password_hash(self, player_id: str, password_hash: str, *, end_sessions: bool) -> None:
-        """Replace the password hash; with ``end_sessions``, every session of the account ends with it."""
+    async def set_password_hash(self, player_id: str, password_hash: str, *, end_sessions: bool) -> list[str]:
+        """Replace the password hash; with ``end_sessions``, every session and API token of the account ends.
+
+        Returns the ids of the API tokens deleted (for the caller to drop from caches and end their
+        streams). They go in the same transaction as the hash: a stolen session that made a token
+        cannot keep it past the owner's password change, not even for a crash between the two.
+        """
         async with self.engine.begin() as conn:
             await conn.execute(
                 update(accounts)
                 .where(accounts.c.player_id == player_id)
                 .values(password_hash=password_hash, password_changed_at=now_ms())
             )
-            if end_sessions:
-                await conn.execute(delete(account_sessions).where(account_sessions.c.player_id == player_id))
+            if not end_sessions:
+                return []
+            await conn.execute(delete(account_sessions).where(account_sessions.c.player_id == player_id))
+            tokens = await conn.execute(select(api_tokens.c.id).where(api_tokens.c.player_id == player_id))
+            revoked = sorted(str(row[0]) for row in tokens)
+            await conn.execute(delete(api_tokens).where(api_tokens.c.player_id == player_id))
+        return revoked
 
     async def add_session(self, key: str, player_id: str, expires_at_ms: int) -> None:
         """Store a session of ``player_id`` under ``key`` (the hash of its token)."""
