@@ -10,6 +10,7 @@ import time
 import unicodedata
 from dataclasses import dataclass, field
 
+from ulti.accounts.devices import DeviceCookies
 from ulti.accounts.errors import AccountError
 from ulti.accounts.guard import LoginGuard
 from ulti.accounts.names import account_name, name_key
@@ -33,15 +34,18 @@ class Session:
     player_id: str
     name: str
     expires_at: float  # epoch seconds
+    #: a fresh device cookie for the client that opened it (None when no ``DeviceCookies`` are set up)
+    device: str | None = None
 
 
 @dataclass
 class Accounts:
-    """Account operations over a store, with one hashing cost and one login guard."""
+    """Account operations over a store, with one hashing cost, one login guard and the device cookies."""
 
     store: AccountStore
     hashing: PasswordHashing = field(default_factory=PasswordHashing)
     guard: LoginGuard = field(default_factory=LoginGuard)
+    devices: DeviceCookies | None = None
     session_seconds: int = SESSION_SECONDS
     _opened: int = 0
 
@@ -66,11 +70,12 @@ class Accounts:
             raise AccountError("already_account", "this player already has an account: log in instead", 409) from None
         return await self._open(player_id, shown)
 
-    async def login(self, name: object, password: object, address: str) -> Session:
+    async def login(self, name: object, password: object, address: str, device: str | None = None) -> Session:
         """Open a session for the account named ``name`` if ``password`` is its password.
 
         A wrong password and an unknown name get the same refusal after the same Argon2 work; each
-        attempt counts against the name and the address (``LoginGuard``).
+        attempt counts against the name and the address (``LoginGuard``), or against the device
+        alone when ``device`` is a genuine device cookie of that account.
         """
         if not isinstance(name, str):
             raise AccountError("bad_name", "name must be a string", 400)
@@ -78,11 +83,12 @@ class Accounts:
             raise AccountError("bad_password", "password must be a string", 400)
         # no length rule here: a name no account can have is simply not found (and answered the same)
         key = unicodedata.normalize("NFKC", " ".join(unicodedata.normalize("NFC", name).split())).casefold()[:128]
-        self.guard.attempt(key, address)
+        # read before counting: which count the attempt goes to depends on whose device cookie it brings
         account = await self.store.account_by_key(key)
+        counted = self.guard.attempt(key, address, self._device(device, account.player_id if account else None))
         if not await self.hashing.verify(account.password_hash if account else None, password) or account is None:
             raise AccountError("bad_credentials", BAD_CREDENTIALS, 401)
-        self.guard.succeeded(key)
+        self.guard.succeeded(key, counted)
         if self.hashing.needs_rehash(account.password_hash):
             # the costs were raised since this hash was made: store one at today's costs
             await self.store.set_password_hash(
@@ -95,29 +101,34 @@ class Accounts:
         return is_session_token(token) and await self.store.end_session(token_key(token))
 
     async def change_password(
-        self, player_id: str, current: object, new: object, address: str
+        self, player_id: str, current: object, new: object, address: str, device: str | None = None
     ) -> tuple[Session, list[str]]:
         """Replace the password after checking the current one: every session and API token ends.
 
         Returns the new session (this client's) and the ids of the API tokens revoked with the change.
         """
         fresh = check_password_rules(new, "new_password")
-        account = await self.confirm_password(player_id, current, address)
+        account = await self.confirm_password(player_id, current, address, device)
         revoked = await self.store.set_password_hash(player_id, await self.hashing.hash(fresh), end_sessions=True)
         return await self._open(player_id, account.name), revoked
 
-    async def confirm_password(self, player_id: str, password: object, address: str) -> StoredAccount:
-        """The account of ``player_id`` if ``password`` is its password (asked again before a change)."""
+    async def confirm_password(
+        self, player_id: str, password: object, address: str, device: str | None = None
+    ) -> StoredAccount:
+        """The account of ``player_id`` if ``password`` is its password (asked again before a change).
+
+        Counted as a login is (``device``: the client's device cookie, if any).
+        """
         if not isinstance(password, str):
             raise AccountError("bad_password", "password must be a string", 400)
         account = await self.store.account_of(player_id)
         if account is None:
             raise AccountError("not_account", "you are a guest: register first", 409)
         key = name_key(account.name)
-        self.guard.attempt(key, address)
+        counted = self.guard.attempt(key, address, self._device(device, player_id))
         if not await self.hashing.verify(account.password_hash, password):
             raise AccountError("wrong_password", "the password is wrong", 403)
-        self.guard.succeeded(key)
+        self.guard.succeeded(key, counted)
         return account
 
     async def delete(self, player_id: str) -> bool:
@@ -130,6 +141,12 @@ class Accounts:
             return None
         return await self.store.session_player(token_key(token))
 
+    def _device(self, cookie: str | None, player_id: str | None) -> str | None:
+        """The device id of ``cookie`` if it is a genuine device cookie of ``player_id``'s account."""
+        if self.devices is None or player_id is None:
+            return None
+        return self.devices.device_of(cookie, player_id)
+
     async def _open(self, player_id: str, name: str) -> Session:
         token = new_token()
         expires_at = time.time() + self.session_seconds
@@ -137,7 +154,9 @@ class Accounts:
         self._opened += 1
         if self._opened % PRUNE_EVERY == 0:
             await self.store.prune_sessions()
-        return Session(token, player_id, name, expires_at)
+        # every successful login issues a fresh device cookie (OWASP): the browser is a known device from now on
+        device = self.devices.issue(player_id) if self.devices is not None else None
+        return Session(token, player_id, name, expires_at, device)
 
 
 def _name_registered(name: str) -> AccountError:

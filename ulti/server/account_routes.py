@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from ulti.accounts import AccountError, Session
+from ulti.accounts import AccountError, Session, devices
 from ulti.server import auth
 from ulti.server.account_erasure import erase_player, unfinished_tables
 from ulti.server.errors import CommandError
@@ -86,7 +86,23 @@ def _opened(request: Request, session: Session) -> JSONResponse:
         secure=request.url.scheme == "https",
         max_age=accounts_of(request.app).session_seconds,
     )
+    if session.device is not None:
+        # the device cookie (docs/protocol.md §3.1): sent back on account routes only, never readable by scripts
+        response.set_cookie(
+            devices.COOKIE,
+            session.device,
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+            max_age=devices.MAX_AGE,
+            path="/api/account",
+        )
     return response
+
+
+def _device(request: Request) -> str | None:
+    """The device cookie the client sent, if any (checked by the account logic)."""
+    return request.cookies.get(devices.COOKIE)
 
 
 def _ended(payload: dict[str, Any]) -> JSONResponse:
@@ -124,7 +140,7 @@ async def login(request: Request) -> JSONResponse:
     previous = token_of(request)
     before = await resolve(request.app, previous)
     try:
-        session = await accounts.login(body.get("name"), body.get("password"), _address(request))
+        session = await accounts.login(body.get("name"), body.get("password"), _address(request), _device(request))
     except AccountError as exc:
         return _refusal(request, exc)
     if before is not None and before.kind == "account" and previous is not None:
@@ -153,7 +169,8 @@ async def change_password(request: Request) -> JSONResponse:
     body = await _body(request)
     try:
         session, revoked = await accounts_of(request.app).change_password(
-            who.player_id, body.get("current_password"), body.get("new_password"), _address(request)
+            who.player_id, body.get("current_password"), body.get("new_password"), _address(request),
+            _device(request),
         )
     except AccountError as exc:
         return _refusal(request, exc)
@@ -179,7 +196,7 @@ async def delete_account(request: Request) -> JSONResponse:
     body = await _body(request)
     accounts = accounts_of(request.app)
     try:
-        await accounts.confirm_password(who.player_id, body.get("password"), _address(request))
+        await accounts.confirm_password(who.player_id, body.get("password"), _address(request), _device(request))
     except AccountError as exc:
         return _refusal(request, exc)
     hub = _hub(request)
