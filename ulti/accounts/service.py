@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ulti.accounts.devices import DeviceCookies
 from ulti.accounts.errors import AccountError
 from ulti.accounts.guard import LoginGuard
-from ulti.accounts.names import account_name, name_key
+from ulti.accounts.names import account_name, name_key, name_skeleton
 from ulti.accounts.passwords import PasswordHashing, check_password_rules
 from ulti.accounts.tokens import is_session_token, new_token, token_key
 from ulti.store import AccountStore, AlreadyAccount, NameTaken, StoredAccount
@@ -56,14 +56,14 @@ class Accounts:
         keeps their id and with it their tables and past matches.
         """
         shown = account_name(name)
-        key = name_key(shown)
+        key, skeleton = name_key(shown), name_skeleton(shown)
         secret = check_password_rules(password)
         # checked before hashing too, so that a taken name costs no Argon2 work (the store decides races)
-        if await self.store.account_by_key(key) is not None:
+        if await self.store.account_by_key(key) is not None or await self.store.account_by_skeleton(skeleton):
             raise _name_registered(shown)
         hashed = await self.hashing.hash(secret)
         try:
-            await self.store.create_account(player_id, shown, key, hashed, new_player=new_player)
+            await self.store.create_account(player_id, shown, key, hashed, new_player=new_player, skeleton=skeleton)
         except NameTaken:
             raise _name_registered(shown) from None
         except AlreadyAccount:
@@ -160,4 +160,9 @@ class Accounts:
 
 
 def _name_registered(name: str) -> AccountError:
-    return AccountError("name_registered", f"an account named {name!r} already exists (names ignore case)", 409)
+    return AccountError(
+        "name_registered",
+        f"an account named {name!r} or one that reads alike already exists (names ignore case and look-alike"
+        " letters)",
+        409,
+    )

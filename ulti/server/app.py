@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketState
 
 from ulti.accounts.names import name_key as account_name_key
+from ulti.accounts.names import name_skeleton
 from ulti.accounts.ratings import NEWCOMER, is_provisional, shown_rating
 from ulti.engine.contracts import BIDS, KONTRA_STEP_NAMES, Bid
 from ulti.engine.replay import replay_record
@@ -204,7 +205,8 @@ def create_app(settings: Settings) -> FastAPI:
         body = await body_of(request)
         name = clean_name(body.get("name"))
         hub_of(request).throttle.new_session(request.client.host if request.client else "?")
-        if await hub_of(request).store.account_by_key(account_name_key(name)) is not None:
+        store = hub_of(request).store
+        if await store.account_by_key(account_name_key(name)) or await store.account_by_skeleton(name_skeleton(name)):
             # a guest must not pass for an account's owner (player pages, leaderboard, ratings)
             raise CommandError(
                 "name_registered", f"an account named {name!r} exists: log in, or play under another name"

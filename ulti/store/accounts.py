@@ -20,7 +20,7 @@ from ulti.store.models import account_sessions, accounts, api_tokens, events, pl
 
 
 class NameTaken(Exception):
-    """Another account has a name with the same key."""
+    """Another account has a name with the same key, or one that reads alike (the same skeleton)."""
 
 
 class AlreadyAccount(Exception):
@@ -44,12 +44,13 @@ class AccountStore:
     engine: AsyncEngine
 
     async def create_account(
-        self, player_id: str, name: str, name_key: str, password_hash: str, *, new_player: bool
+        self, player_id: str, name: str, name_key: str, password_hash: str, *, new_player: bool, skeleton: str
     ) -> None:
         """Store an account for ``player_id`` (a new player, or an existing guest who keeps their id).
 
-        Raises ``NameTaken`` if the name's key is taken, ``AlreadyAccount`` if the player has an
-        account or an existing player is not there. The player's display name becomes ``name``.
+        Raises ``NameTaken`` if the name's key or its ``skeleton`` is taken, ``AlreadyAccount`` if the
+        player has an account or an existing player is not there. The player's display name becomes
+        ``name``. Both keys are under unique indexes: of two registrations racing, one fails.
         """
         now = now_ms()
         try:
@@ -63,7 +64,11 @@ class AccountStore:
                     renamed = await conn.execute(update(players).where(players.c.id == player_id).values(name=name))
                     if renamed.rowcount != 1:
                         raise AlreadyAccount(player_id)
-                taken = await conn.execute(select(accounts.c.player_id).where(accounts.c.name_key == name_key))
+                taken = await conn.execute(
+                    select(accounts.c.player_id).where(
+                        (accounts.c.name_key == name_key) | (accounts.c.name_skeleton == skeleton)
+                    )
+                )
                 if taken.first() is not None:
                     raise NameTaken(name_key)
                 await conn.execute(
@@ -71,6 +76,7 @@ class AccountStore:
                         player_id=player_id,
                         name=name,
                         name_key=name_key,
+                        name_skeleton=skeleton,
                         password_hash=password_hash,
                         created_at=now,
                         password_changed_at=now,
@@ -83,6 +89,10 @@ class AccountStore:
     async def account_by_key(self, name_key: str) -> StoredAccount | None:
         """The account whose name has ``name_key``, or None."""
         return await self._account(accounts.c.name_key == name_key)
+
+    async def account_by_skeleton(self, skeleton: str) -> StoredAccount | None:
+        """The account whose name reads as one with this ``skeleton`` (``names.name_skeleton``), or None."""
+        return await self._account(accounts.c.name_skeleton == skeleton)
 
     async def account_of(self, player_id: str) -> StoredAccount | None:
         """The account of ``player_id``, or None (a guest or an unknown player)."""
