@@ -122,7 +122,7 @@ async def test_a_bot_account_plays_through_the_api_only_and_carries_the_bot_mark
         await events.wait_for(lambda r: len(r.messages) >= 1)
         assert events.messages[0] == {"type": "welcome", "player": {"id": bot.player_id, "name": "Marked Robo",
                                                                     "bot": True}}
-        await host.http("POST", f"/api/tables/{table}/invite_bot", {"seat": 1, "bot": "marked bot"})
+        await host.http("POST", f"/api/tables/{table}/invite_bot", {"seat": 1, "bot": "marked robo"})
         with pytest.raises(ServerError, match="not_found"):
             await host.http("POST", f"/api/tables/{table}/invite_bot", {"seat": 1, "bot": "Host"})
         await events.wait_for(lambda r: len(r.messages) >= 2)

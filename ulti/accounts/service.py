@@ -83,9 +83,13 @@ class Accounts:
             raise AccountError("bad_password", "password must be a string", 400)
         # no length rule here: a name no account can have is simply not found (and answered the same)
         key = unicodedata.normalize("NFKC", " ".join(unicodedata.normalize("NFC", name).split())).casefold()[:128]
-        # read before counting: which count the attempt goes to depends on whose device cookie it brings
-        account = await self.store.account_by_key(key)
-        counted = self.guard.attempt(key, address, self._device(device, account.player_id if account else None))
+        if device is None:
+            counted = self.guard.attempt(key, address)  # refused before any store read, as a flood's are
+            account = await self.store.account_by_key(key)
+        else:
+            # read first: which count the attempt goes to depends on whose device cookie it brings
+            account = await self.store.account_by_key(key)
+            counted = self.guard.attempt(key, address, self._device(device, account.player_id if account else None))
         if not await self.hashing.verify(account.password_hash if account else None, password) or account is None:
             raise AccountError("bad_credentials", BAD_CREDENTIALS, 401)
         self.guard.succeeded(key, counted)
