@@ -117,3 +117,21 @@ async def test_ulti_bot_and_the_example_bot_end_with_one_line_when_their_token_i
         assert lines and ("token_revoked" in lines[-1] or "unauthorized" in lines[-1]), err
         assert lines[-1].startswith(("ulti bot: the server refused the token", "bot.py: the server refused the token"))
         assert [line for line in lines if "refused the token" in line] == [lines[-1]], err
+
+
+@pytest.mark.asyncio
+async def test_both_bot_clients_end_with_one_line_when_their_token_is_refused_from_the_start(
+    server: ServerProcess, tmp_path: Path
+) -> None:
+    revoked = "ulti_" + "A" * 43  # the shape of a token, but none the server knows (a revoked one)
+    runs = {
+        "ulti": [sys.executable, "-m", "ulti.cli", "bot", "--server", server.base_url, "--token", revoked],
+        "example": [sys.executable, str(ROOT / "examples" / "bot.py"), server.base_url, revoked],
+    }
+    for name, args in runs.items():
+        done = await asyncio.to_thread(subprocess.run, args, cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 1, (name, done.stderr)
+        assert "Traceback" not in done.stderr
+        [line] = done.stderr.splitlines()
+        assert line.endswith("the server refused the token (unauthorized): no valid API token: send"
+                             " 'Authorization: Bearer <token>' with a token from your account page"), line
