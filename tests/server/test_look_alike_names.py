@@ -56,6 +56,17 @@ async def test_no_person_may_take_a_name_holding_bot_or_a_bot_level_as_a_word(se
 
 
 @pytest.mark.asyncio
+async def test_a_name_that_normalisation_makes_longer_than_its_key_column_is_refused(server: ServerProcess) -> None:
+    # U+FDFA is one character that NFKC turns into 18: 32 of them would not fit the name key's column
+    name = "\ufdfa" * 32
+    for path, body in (("/api/session", {"name": name}),
+                       ("/api/account/register", {"name": name, "password": PASSWORD})):
+        status, code, message = refusal(await post(server, path, body))
+        assert (status, code) == (400, "bad_name") and "once normalised (NFKC)" in message, path
+    assert (await post(server, "/api/session", {"name": "\ufdfa" * 7})).status_code == 200  # 126 once normalised
+
+
+@pytest.mark.asyncio
 async def test_ordinary_names_with_accents_and_bot_inside_a_word_are_accepted(server: ServerProcess) -> None:
     for name in ("Árvíztűrő", "Botond", "Talbot", "Kiss-Nagy Éva"):
         assert (await post(server, "/api/session", {"name": name})).status_code == 200, name

@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from ulti.accounts.names import holds_phrase
+from ulti.accounts.names import MAX_KEY, holds_phrase
 from ulti.bots.base import LEVELS
 from ulti.engine.cards import card_label, card_str
 from ulti.server.errors import CommandError
@@ -144,6 +144,9 @@ def clean_name(value: object) -> str:
             raise BadInput("bad_name", f"name holds an invisible or control character (U+{ord(char):04X})")
     if not any(unicodedata.category(c)[0] in "LN" for c in name):
         raise BadInput("bad_name", "name must hold at least one letter or digit")
+    if len(unicodedata.normalize("NFKC", name).casefold()) > MAX_KEY:
+        # a few characters grow by NFKC (U+FDFA into 18): an account's name key must fit its column
+        raise BadInput("bad_name", f"name must be at most {MAX_KEY} characters once normalised (NFKC)")
     # a word written like a card code ("KS", "10h", "7H"), not an ordinary word such as "As"
     if any(c in _SUIT_SYMBOLS for c in name) or any(
         word.upper() in _CARD_WORDS and (word.isupper() or not word.isalpha()) for word in name.split()
