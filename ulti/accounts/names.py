@@ -10,6 +10,7 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import cache
 
 from ulti.accounts.errors import AccountError
 from ulti.accounts.skeleton import prototypes, skeleton
@@ -101,15 +102,20 @@ def _word_fold(word: str) -> str:
     return fold(word.rstrip("0123456789") or word)
 
 
+@cache
+def _phrase_words(phrase: str) -> tuple[str, ...]:
+    return tuple(_word_fold(w) for w in words(phrase))
+
+
 def holds_phrase(name: str, phrases: Iterable[str]) -> str | None:
     """The first of ``phrases`` whose words appear in ``name`` as consecutive words, or None.
 
-    Words are compared by ``fold``: ``My B0t``, ``KillerBot`` and ``Вот`` hold ``bot``; ``Abbot``
+    Words are compared by ``fold``: ``My B0t``, ``KillerBot`` and ``ВОТ`` hold ``bot``; ``Abbot``
     and ``Robotic`` do not (``bot`` is not a word of theirs).
     """
-    folded = [_word_fold(w) for w in words(name)]
+    folded = tuple(_word_fold(w) for w in words(name))
     for phrase in phrases:
-        wanted = [_word_fold(w) for w in words(phrase)]
+        wanted = _phrase_words(phrase)
         if wanted and any(folded[i : i + len(wanted)] == wanted for i in range(len(folded) - len(wanted) + 1)):
             return phrase
     return None
