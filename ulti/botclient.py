@@ -124,7 +124,10 @@ class RemoteBot:
         """A bot API request; ``BotApiError`` on a refusal (a 429 is waited out and tried again)."""
         while True:
             response = await self.client.request(method, path, json=body)
-            data = response.json()
+            try:
+                data = response.json()
+            except ValueError:  # not the server's JSON (a proxy's error page): said in one line, not a traceback
+                raise BotApiError(response.status_code, "bad_answer", response.text[:200]) from None
             if response.status_code == 429 and data["error"]["code"] == "rate_limited":
                 await asyncio.sleep(float(response.headers.get("retry-after", "1")))
                 continue
@@ -223,9 +226,9 @@ class RemoteBot:
                                 out.write(line + "\n")
                                 out.flush()
                             message = json.loads(line)
-                            if message.get("type") == "error":
-                                self._give_up(BotApiError(401, message["code"], message["message"]))
-                                return
+                            if message.get("type") == "error":  # the stream's last line
+                                status = 401 if message.get("code") == "token_revoked" else 409
+                                raise BotApiError(status, str(message.get("code")), str(message.get("message")))
                             if message.get("type") not in ("sync", "event"):
                                 continue
                             last = int(message["seq"])
