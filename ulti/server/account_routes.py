@@ -19,6 +19,7 @@ from ulti.server.httpguard import same_origin
 from ulti.server.hub import Hub
 from ulti.server.inputs import clean_name, decode_json
 from ulti.server.sessions import Identity, accounts_of, api_tokens_of, identity_of, resolve, sockets_of, token_of
+from ulti.server.visibility import shows_no_table
 
 router = APIRouter()
 
@@ -112,6 +113,7 @@ def _ended(payload: dict[str, Any]) -> JSONResponse:
 
 
 @router.post("/api/account/register")
+@shows_no_table("creates an account")
 async def register(request: Request) -> JSONResponse:
     """Make an account and log in; from a guest session the guest's player id (and matches) is kept."""
     _check_origin(request)
@@ -132,6 +134,7 @@ async def register(request: Request) -> JSONResponse:
 
 
 @router.post("/api/account/login")
+@shows_no_table("a session")
 async def login(request: Request) -> JSONResponse:
     """Log in by name and password: a new session (never the one the client brought) and its cookie."""
     _check_origin(request)
@@ -151,6 +154,7 @@ async def login(request: Request) -> JSONResponse:
 
 
 @router.post("/api/account/logout")
+@shows_no_table("ends a session")
 async def logout(request: Request) -> JSONResponse:
     """End this session (an account's is ended in the store; a guest's cookie is only cleared)."""
     who = await identity_of(request)
@@ -163,6 +167,7 @@ async def logout(request: Request) -> JSONResponse:
 
 
 @router.post("/api/account/password")
+@shows_no_table("changes the password")
 async def change_password(request: Request) -> JSONResponse:
     """Change the password: every session of the account ends, and this client gets a new one."""
     who = await _account(request)
@@ -190,6 +195,7 @@ def _tokens_revoked(request: Request, token_ids: list[str]) -> None:
 
 
 @router.delete("/api/account")
+@shows_no_table("deletes the account")
 async def delete_account(request: Request) -> JSONResponse:
     """Delete the account (password asked again): its name leaves the records, its sessions end."""
     who = await _account(request)
