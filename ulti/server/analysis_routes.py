@@ -12,6 +12,7 @@ from ulti.server.errors import CommandError
 from ulti.server.event_routes import check_event_deal, event_deal_limit
 from ulti.server.hub import Hub
 from ulti.server.inputs import check_id
+from ulti.server.workdesk import Asker
 
 router = APIRouter()
 
@@ -20,6 +21,11 @@ async def _viewer(request: Request) -> str | None:
     # a visitor without a session is a spectator: the analysis of a finished match is public
     who = await sessions.resolve(request.app, sessions.token_of(request))
     return None if who is None else who.player_id
+
+
+async def _asker(request: Request) -> Asker:
+    # who would start long work, for its quotas: the session's player (None: none) and the client's address
+    return Asker(await _viewer(request), request.client.host if request.client else "?")
 
 
 @router.get("/api/tables/{table_id}/deals/{index}/analysis")
@@ -31,7 +37,7 @@ async def deal_analysis(request: Request, table_id: str, index: int) -> dict[str
     source = await hub.source(table_id)
     record = check_access(source.state, index, await _viewer(request))
     await check_event_deal(hub, source.state, await _viewer(request), index)  # no peeking (event_routes.py)
-    return await jobs.request(table_id, index, record)
+    return await jobs.request(table_id, index, record, await _asker(request))
 
 
 @router.get("/api/tables/{table_id}/analysis")
@@ -45,7 +51,7 @@ async def match_analysis(request: Request, table_id: str) -> dict[str, Any]:
     limit = await event_deal_limit(hub, state, await _viewer(request))
     if limit is not None:  # an event's table: only the deals the viewer may see (event_routes.py)
         indices = [k for k in indices if k < limit]
-    return await jobs.match(table_id, {k: state.deal_record(k) for k in indices})
+    return await jobs.match(table_id, {k: state.deal_record(k) for k in indices}, await _asker(request))
 
 
 @router.get("/api/tables/{table_id}/deals/{index}/whatif")
@@ -59,4 +65,4 @@ async def deal_what_if(request: Request, table_id: str, index: int, at: int, lin
     source = await hub.source(table_id)
     await check_event_deal(hub, source.state, await _viewer(request), index)  # no peeking (event_routes.py)
     cards = [c for c in line.split(",") if c]
-    return await explore(hub.process_executor(), source.state, index, await _viewer(request), at, cards)
+    return await explore(hub.desk, source.state, index, await _asker(request), at, cards)

@@ -52,6 +52,7 @@ from ulti.server.tablestate import (
     validate_table_config,
 )
 from ulti.server.throttle import Throttle
+from ulti.server.workdesk import Desk
 from ulti.store import EventStore, SeqConflict
 
 __all__ = ["Connection", "Hub", "Replica", "TableSource"]
@@ -84,6 +85,9 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         self._tasks: set[asyncio.Task[None]] = set()
         self._adopting: dict[str, asyncio.Lock] = {}
         self._processes: ProcessPoolExecutor | None = None
+        #: long work (analyses, par replays, what-if lines, hints): its own low-priority workers, never the bots'
+        self.desk = Desk(settings.long_work_processes, settings.work, self.metrics.long_work_started)
+        self.metrics.watch_long_work(self.desk.work)
         #: told of every command's stored events by the table's owner (the bot API's account events)
         self.commit_listeners: list[Callable[[TableState, list[tuple[int, Event]]], None]] = []
         self._ops: dict[str, Callable[[TableActor, dict[str, Any]], Awaitable[Any]]] = {
@@ -142,7 +146,10 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
             listener(actor.state, stored)
 
     def process_executor(self) -> Executor:
-        """The worker processes for bots whose search would hold the interpreter lock (made on first use)."""
+        """The worker processes for bots whose search would hold the interpreter lock (made on first use).
+
+        Bot turns only: long work has its own low-priority processes (``self.desk``), so a bot's turn
+        never queues behind it."""
         if self._processes is None:
             self._processes = ProcessPoolExecutor(
                 max_workers=self.settings.bot_processes, mp_context=multiprocessing.get_context("spawn")
@@ -158,6 +165,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         self.executor.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:
             self._processes.shutdown(wait=False, cancel_futures=True)
+        self.desk.close()
 
     async def _adopt(self, table_id: str) -> TableActor:
         """Become the live actor of ``table_id`` (its lease already held in a cluster)."""

@@ -50,6 +50,8 @@ class Connection:
     patches: bool = False
     #: the table view this connection was last sent (its sync or the latest event's), for its next patch
     base: dict[str, Any] | None = None
+    #: the client's address (the quotas of long work it asks for, such as hints, count per address too)
+    address: str = "?"
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message`` for this client; a client that stops reading is cut off, not waited for."""
