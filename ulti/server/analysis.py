@@ -220,20 +220,22 @@ async def explore(
         raise CommandError("bad_request", 'cards must be a list of card codes such as ["AS", "7H"]')
     # a finished deal's record never changes: the same line from the same point has the same answer
     key = ("whatif", state.table_id, index, at, tuple(cards))
-    known: dict[str, Any] | None = desk.memo.get(key)
-    if known is not None:
-        return known
-    if asker.player_id is None:
+    if asker.player_id is None and not desk.has(key):
         raise login_to_analyse()
-    try:
+
+    async def compute() -> dict[str, Any]:
+        assert asker.player_id is not None
         with desk.limiter.computing("whatif", asker.player_id, asker.address):
-            answer = await desk.work.call("whatif", _what_if_record, record, at, cards)
+            answer: dict[str, Any] = await desk.work.call("whatif", _what_if_record, record, at, cards)
+            return answer
+
+    try:
+        known: dict[str, Any] = await desk.answer(key, compute)
     except IllegalAction as exc:
         raise CommandError.illegal(exc) from None
     except ValueError as exc:
         raise CommandError("bad_line", str(exc)) from None
-    desk.memo.put(key, answer)
-    return answer
+    return known
 
 
 def _what_if_record(record: dict[str, Any], at: int, cards: list[str]) -> dict[str, Any]:
@@ -256,12 +258,13 @@ async def answer_hint(desk: Desk, state: TableState, asker: Asker, seed: str) ->
     if view is None or view.choices is None:
         raise CommandError("hint_nothing", "you have nothing to decide now")
     # the seed names the table and its event number: the same seat asking again at the same point
-    key = ("hint", seed, seat)
-    answer: dict[str, Any] | None = desk.memo.get(key)
-    if answer is None:
+
+    async def compute() -> dict[str, Any] | None:
         with desk.limiter.computing("hint", player_id, asker.address):
-            answer = await desk.work.call("hint", hint, view, HINT_WORLDS, seed)
-        if answer is None:
-            raise CommandError("hint_nothing", "you have nothing to decide now")
-        desk.memo.put(key, answer)
+            found: dict[str, Any] | None = await desk.work.call("hint", hint, view, HINT_WORLDS, seed)
+            return found
+
+    answer: dict[str, Any] | None = await desk.answer(("hint", seed, seat), compute)
+    if answer is None:
+        raise CommandError("hint_nothing", "you have nothing to decide now")
     return {"seat": seat, **answer}

@@ -8,8 +8,9 @@ again (a what-if line, a hint for the same position) is answered from memory ins
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,6 +61,38 @@ class Desk:
         self.work = LongWork(processes, on_run)
         self.limiter = WorkLimiter(quotas)
         self.memo = Memo(quotas.memo_entries)
+        self._computing: dict[Hashable, asyncio.Future[Any]] = {}
+
+    def has(self, key: Hashable) -> bool:
+        """Whether the answer to ``key`` is remembered or being computed (asking for it starts no work)."""
+        return key in self._computing or self.memo.get(key) is not None
+
+    async def answer(self, key: Hashable, compute: Callable[[], Awaitable[Any]]) -> Any:
+        """The answer to ``key``: remembered, or awaited from the computation already running for it, or
+        ``compute()``-d now and remembered. Identical questions asked together are computed once."""
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        running = self._computing.get(key)
+        if running is not None:
+            return await asyncio.shield(running)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        # nobody else may be waiting: a refusal passed on to nobody must not be logged as never retrieved
+        future.add_done_callback(lambda f: None if f.cancelled() else f.exception())
+        self._computing[key] = future
+        try:
+            value = await compute()
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except Exception as exc:
+            future.set_exception(exc)
+            raise
+        finally:
+            del self._computing[key]
+        future.set_result(value)
+        self.memo.put(key, value)
+        return value
 
     def close(self) -> None:
         """Stop the workers."""
