@@ -1,18 +1,20 @@
 """Long work (deal analyses, par replays, what-if lines, hints) runs below every table's bot turns.
 
 The strong bots think in the hub's worker processes (``Hub.process_executor``); long work never goes
-there. It has its own worker processes, started with the lowest CPU priority the OS gives (``os.nice``
-19 in each worker's initializer), so that whenever a bot's search, the event loop or any other
-process of normal priority wants a core, the kernel gives it that core and the long work only gets
-what is left. A bot's turn therefore never queues behind long work (it is in another pool), and
-cannot lose CPU to it either.
+there, so a bot's turn never queues behind it. Long work has its own worker processes, and three
+rules keep it out of the bots' way:
 
-In front of that pool a small dispatcher keeps at most ``processes`` calls in flight and hands free
-workers out by priority: someone waiting for the answer (a hint, a what-if line) before background
-jobs (an analysis chunk, a par decision), oldest first within a priority. Background jobs are cut
-into small calls (an analysis prices a few decisions per call, a par replay plays one decision), so
-an interactive request waits behind one small call at most, however many jobs are queued; the same
-holds for the jobs a restarted server finds in its store.
+- **It starts no piece while a bot turn is thinking** in this process's bot workers (``BotTurns``, told
+  by the bots' executor): a bot's search has the machine to itself but for a piece of long work already
+  running, and pieces are small (an analysis prices a few decisions per piece, a par replay plays one
+  decision), so that overlap is short. The kernel's priority alone did not do: two solvers on two cores
+  share the caches and the memory bus, and the strong bots still slowed by half or more.
+- **Its processes run at the lowest CPU priority** (``os.nice`` 19 in each worker's initializer): a
+  piece that is running when a bot turn starts, or the event loop, gives way to them for the CPU.
+- **At most ``processes`` pieces run at once**, handed out by priority: someone waiting for the answer
+  (a hint, a what-if line) before background jobs (an analysis chunk, a par decision), oldest first
+  within a priority, so an interactive request waits behind one small piece at most, however many
+  jobs are queued; the same holds for the jobs a restarted server finds in its store.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ import heapq
 import itertools
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -39,16 +42,94 @@ def _lower_priority() -> None:
     os.nice(NICENESS)
 
 
+class BotTurns:
+    """The bot turns thinking in the bots' worker processes now; long work waits until there are none.
+
+    ``started`` is called on the event loop as a turn is handed to a worker; ``ended`` from whatever
+    thread sees it finish (the executor's), so the count is locked and the loop is woken safely.
+    """
+
+    def __init__(self) -> None:
+        """No turn thinking."""
+        self._count = 0
+        self._lock = threading.Lock()
+        self._idle: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def thinking(self) -> int:
+        """Bot turns thinking now."""
+        return self._count
+
+    def started(self) -> None:
+        """A bot turn was handed to a worker (on the event loop)."""
+        with self._lock:
+            self._count += 1
+        if self._idle is not None:
+            self._idle.clear()
+
+
+    def ended(self) -> None:
+        """A bot turn finished (any thread)."""
+        with self._lock:
+            self._count -= 1
+            idle = self._count == 0
+        if idle and self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._wake)
+
+    def _wake(self) -> None:
+        if self._count == 0 and self._idle is not None:
+            self._idle.set()
+
+    async def wait_idle(self) -> None:
+        """Return once no bot turn is thinking (at once if none is)."""
+        while self._count > 0:
+            if self._idle is None:
+                self._loop = asyncio.get_running_loop()
+                self._idle = asyncio.Event()
+            self._idle.clear()
+            if self._count > 0:
+                await self._idle.wait()
+
+
+class CountedExecutor(Executor):
+    """An executor that tells ``turns`` of each call it runs (the bots' worker processes)."""
+
+    def __init__(self, inner: Executor, turns: BotTurns) -> None:
+        """Calls run in ``inner``; ``turns`` counts them while they run."""
+        self.inner = inner
+        self.turns = turns
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        """Run ``fn(*args, **kwargs)`` in the inner executor, counted until it ends."""
+        self.turns.started()
+        try:
+            future = self.inner.submit(fn, *args, **kwargs)
+        except BaseException:
+            self.turns.ended()
+            raise
+        future.add_done_callback(lambda _: self.turns.ended())
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Shut the inner executor down."""
+        self.inner.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
 class LongWork:
     """This process's long-work pool and its priority dispatcher (``Settings.long_work_processes``)."""
 
-    def __init__(self, processes: int, on_run: Callable[[str], None] | None = None) -> None:
-        """At most ``processes`` calls run at once, each in a low-priority worker process.
+    def __init__(
+        self, processes: int, on_run: Callable[[str], None] | None = None, bots: BotTurns | None = None
+    ) -> None:
+        """At most ``processes`` calls run at once, each in a low-priority worker process, none starting
+        while one of ``bots``' turns is thinking.
 
         ``on_run`` is told the kind of each call as it starts (the metrics count them).
         """
         self.processes = max(1, processes)
         self.on_run = on_run
+        self.bots = bots if bots is not None else BotTurns()
         self._pool: ProcessPoolExecutor | None = None
         self._busy = 0
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
@@ -73,6 +154,7 @@ class LongWork:
         """``fn(*args)`` in a long-work worker, once a worker is free and no call of a higher priority waits."""
         await self._acquire(PRIORITY[kind])
         try:
+            await self.bots.wait_idle()  # a bot's turn first
             if self.on_run is not None:
                 self.on_run(kind)
             loop = asyncio.get_running_loop()

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from ulti.server.longwork import LongWork
+from ulti.server.longwork import BotTurns, LongWork
 from ulti.server.workquota import WorkLimiter, WorkQuotas
 
 
@@ -56,9 +56,13 @@ class Asker:
 class Desk:
     """This process's long work: where it runs, what each asker may have, what is remembered."""
 
-    def __init__(self, processes: int, quotas: WorkQuotas, on_run: Callable[[str], None] | None = None) -> None:
-        """A pool of ``processes`` low-priority workers, the counters of ``quotas``, an empty memory."""
-        self.work = LongWork(processes, on_run)
+    def __init__(
+        self, processes: int, quotas: WorkQuotas, on_run: Callable[[str], None] | None = None,
+        bots: BotTurns | None = None,
+    ) -> None:
+        """A pool of ``processes`` low-priority workers giving way to ``bots``' turns, the counters of
+        ``quotas``, an empty memory."""
+        self.work = LongWork(processes, on_run, bots)
         self.limiter = WorkLimiter(quotas)
         self.memo = Memo(quotas.memo_entries)
         self._computing: dict[Hashable, asyncio.Future[Any]] = {}
