@@ -26,6 +26,7 @@ import contextlib
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -40,6 +41,7 @@ from ulti.server.client import GameClient, ServerError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.flood_bench import LIVE_ARGS, THINK, p95
+from benchmarks.load_bench import cpu_seconds
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
 
@@ -153,7 +155,7 @@ class Tally:
 
     def __init__(self) -> None:
         """All zero."""
-        self.counts: dict[str, int] = {"analyses": 0, "whatif": 0, "hints": 0, "refused": 0}
+        self.counts: dict[str, int] = {"analyses": 0, "whatif": 0, "hints": 0, "refused": 0, "other": 0}
 
     def add(self, key: str) -> None:
         """Count one ``key``."""
@@ -210,7 +212,8 @@ async def ask_hints(client: GameClient, stop_at: float, tally: Tally) -> None:
         asked += 1
         await client.send({"type": "hint", "id": f"hint-{asked}"})
         answer = await client.wait_for_message(lambda m, n=asked: m.get("id") == f"hint-{n}", 120)
-        tally.add("hints" if answer["type"] == "hint" else "refused")
+        code = answer.get("code")
+        tally.add("hints" if answer["type"] == "hint" else "refused" if code == "work_quota" else "other")
         with contextlib.suppress(ServerError):
             await client.act(client.random_action())
     await client.close()
@@ -255,6 +258,36 @@ def start_attacker(base_url: str, tables: list[str], seconds: float, kinds: str)
 # ---------------------------------------------------------------- the run
 
 
+def machine_busy() -> float:
+    """CPU seconds the whole machine has been busy (every core, every process), from /proc/stat."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle and iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu() -> float:
+    """CPU seconds of this process and of its children already waited for (the attacker processes)."""
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def server_cpu(pid: int) -> tuple[float, float, float]:
+    """CPU seconds so far of the server process, its bot workers (normal priority) and its long-work workers."""
+    children: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            children += [int(c) for c in (task / "children").read_text().split()]
+    bots = work = 0.0
+    for child in children:
+        with contextlib.suppress(OSError):
+            nice = int(Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[16])
+            if nice > 0:
+                work += cpu_seconds(child)
+            else:
+                bots += cpu_seconds(child)
+    return cpu_seconds(pid), bots, work
+
+
 def main() -> None:
     """Quiet and attack rounds in pairs, each pair on a fresh server; print each and the ratios of medians."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -270,7 +303,7 @@ def main() -> None:
     per_action: dict[bool, list[float]] = {False: [], True: []}
     ack_p95: dict[bool, list[float]] = {False: [], True: []}
     print(f"{'round':>7} {'strong ms/action':>17} {'actions':>8} {'acks':>6} {'ack p50 ms':>11} {'ack p95 ms':>11} "
-          f"{'attacker got / refused':>24}")
+          f"{'attacker got / refused':>24} {'CPU s: loop':>9} {'bots':>6} {'long work':>9} {'others':>7}")
     for pair in range(args.rounds):
         with tempfile.TemporaryDirectory() as tmp:
             server = ServerProcess(db_url=f"sqlite+aiosqlite:///{tmp}/work.db", args=LIVE_ARGS)
@@ -283,14 +316,22 @@ def main() -> None:
                         process = start_attacker(server.base_url, targets, args.seconds + 3, args.kinds)
                         time.sleep(3)  # the queue is full and every quota in use before the tables are measured
                     number = 2 * pair + attacking + 1
+                    assert server.proc is not None
+                    cpu_before = server_cpu(server.proc.pid)
+                    machine_before, own_before = machine_busy(), own_cpu()
                     intervals, latencies = uvloop.run(measured_round(server.base_url, args.seconds, number))
+                    cpu_after = server_cpu(server.proc.pid)
+                    cpu = [after - before for after, before in zip(cpu_after, cpu_before, strict=True)]
                     got = json.loads(process.communicate(timeout=120)[0]) if process is not None else {}
-                    per_action[attacking].append(1000 * statistics.median(intervals))
+                    # what the rest of the machine (other users' processes) took meanwhile: the noise
+                    others = machine_busy() - machine_before - (own_cpu() - own_before) - sum(cpu)
+                    per_action[attacking].append(1000 * args.seconds / max(1, len(intervals)))
                     ack_p95[attacking].append(p95(latencies))
                     done = f"{got.get('analyses', 0)}a {got.get('whatif', 0)}w {got.get('hints', 0)}h" if got else "-"
                     print(f"{'attack' if attacking else 'quiet':>7} {per_action[attacking][-1]:>17.1f} "
                           f"{len(intervals):>8} {len(latencies):>6} {1000 * statistics.median(latencies):>11.1f} "
-                          f"{ack_p95[attacking][-1]:>11.1f} {done + ' / ' + str(got.get('refused', '-')):>24}")
+                          f"{ack_p95[attacking][-1]:>11.1f} {done + ' / ' + str(got.get('refused', '-')):>24} "
+                          f"{cpu[0]:>9.1f} {cpu[1]:>6.1f} {cpu[2]:>9.1f} {others:>7.1f}")
             finally:
                 server.stop()
             log = (Path(tmp) / "server.log").read_text()
