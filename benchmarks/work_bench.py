@@ -203,7 +203,7 @@ async def ask_hints(client: GameClient, stop_at: float, tally: Tally) -> None:
                                   max(0.05, stop_at - time.monotonic()))
         if time.monotonic() >= stop_at:
             break
-        with contextlib.suppress(ServerError):
+        with contextlib.suppress(ServerError, TimeoutError):
             if client.must_ready():
                 await client.ready()
                 continue
@@ -214,7 +214,7 @@ async def ask_hints(client: GameClient, stop_at: float, tally: Tally) -> None:
         answer = await client.wait_for_message(lambda m, n=asked: m.get("id") == f"hint-{n}", 120)
         code = answer.get("code")
         tally.add("hints" if answer["type"] == "hint" else "refused" if code == "work_quota" else "other")
-        with contextlib.suppress(ServerError):
+        with contextlib.suppress(ServerError, TimeoutError):
             await client.act(client.random_action())
     await client.close()
 
@@ -237,7 +237,9 @@ async def attack(base_url: str, tables: list[str], seconds: float, kinds: str) -
                 jobs += lines
             if "hint" in kinds:
                 jobs.append(ask_hints(client, stop_at, tally))
-    await asyncio.gather(*jobs)
+    for failure in await asyncio.gather(*jobs, return_exceptions=True):
+        if isinstance(failure, BaseException):
+            tally.add("other")  # a client of the attacker gave up (an unanswered command): the rest go on
     return tally.counts
 
 
