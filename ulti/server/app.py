@@ -120,10 +120,10 @@ def create_app(settings: Settings) -> FastAPI:
         hub = Hub(store, settings, cluster, metrics)
         await hub.load()
         app.state.hub, app.state.secret, app.state.store = hub, secret, store
-        # deal analyses: the store's queue, worked through in the bots' processes (restart-safe)
+        # deal analyses: the store's queue, worked through in the low-priority long-work processes (restart-safe)
         app.state.analysis = AnalysisJobs(store, hub.desk)
         app.state.analysis.start()
-        # solo duplicate: the par replays, queued in the store and played in the bots' workers (restart-safe)
+        # solo duplicate: the par replays, queued in the store and played in the long-work processes (restart-safe)
         app.state.par = ParJobs(store, hub)
         app.state.par.start()
         await start_bot_api(app)

@@ -20,10 +20,14 @@ rules keep it out of the bots' way:
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
 import heapq
 import itertools
 import multiprocessing
 import os
+import signal
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -35,11 +39,19 @@ T = TypeVar("T")
 PRIORITY = {"hint": 0, "whatif": 0, "analysis": 1, "par": 1}
 #: the niceness of the long-work processes: the lowest priority, so anything else on the machine goes first
 NICENESS = 19
+#: prctl's option asking for a signal when the parent process dies (linux/prctl.h)
+PR_SET_PDEATHSIG = 1
 
 
 def _lower_priority() -> None:
-    """The long-work workers' initializer: give up CPU to every process of normal priority."""
+    """The long-work workers' initializer: give up CPU to every process of normal priority, and (on
+    Linux) end with the server process, so that a server killed mid-job leaves no worker computing."""
     os.nice(NICENESS)
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() == 1:  # the server was already gone before the request took effect
+            os._exit(0)
 
 
 class BotTurns:
