@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -120,28 +121,37 @@ class AnalysisJobs:
             assert row is not None
         return status_json(row)
 
-    async def match(self, table_id: str, records: dict[int, dict[str, Any]], asker: Asker) -> dict[str, Any]:
-        """Each seat's figures over the analysed deals of a match (``records``: its finished deals' records
-        by index); the deals not analysed yet are queued now, as many as ``asker``'s quotas allow, so that
-        the figure completes (asked again, the rest are queued as room frees)."""
-        rows = {row.deal_index: row for row in await self.store.analyses_of(table_id)}
-        missing = {k: r for k, r in records.items() if k not in rows}
+    async def match(
+        self, table_id: str, indices: list[int], record_of: Callable[[int], dict[str, Any]], asker: Asker
+    ) -> dict[str, Any]:
+        """Each seat's figures over the analysed deals of a match (``indices``: its finished deals, whose
+        records ``record_of`` gives); the deals not analysed yet are queued now, as many as ``asker``'s
+        quotas allow, so that the figure completes (asked again, the rest are queued as room frees).
+
+        Clients poll this while it runs: it reads only the jobs' statuses, and sums the stored analyses
+        once per set of done deals (remembered)."""
+        statuses = await self.store.analysis_statuses(table_id)
+        missing = [k for k in indices if k not in statuses]
         if missing:
             if asker.player_id is None:
                 raise login_to_analyse()
             room = await self._room(asker)
-            if room < 1 and len(missing) == len(records):
+            if room < 1 and len(missing) == len(indices):
                 raise self.desk.limiter.analysis_refusal(asker.player_id, asker.address)
-            await self._queue(table_id, dict(sorted(missing.items())[:room]), asker)
-        done = [rows[k] for k in sorted(records) if k in rows and rows[k].status == "done"]
-        failed = sum(1 for k in records if k in rows and rows[k].status == "failed")
-        analyses = [a for a in (row.result_json() for row in done) if a is not None]
+            await self._queue(table_id, {k: record_of(k) for k in missing[:room]}, asker)
+        done = [k for k in sorted(indices) if statuses.get(k) == "done"]
+        failed = sum(1 for k in indices if statuses.get(k) == "failed")
+        key = ("match", table_id, tuple(done))
+        seats: list[dict[str, Any]] | None = self.desk.memo.get(key)
+        if seats is None:
+            seats = match_totals(await self.store.analysis_results(table_id, done))
+            self.desk.memo.put(key, seats)
         return {
-            "status": "done" if len(done) + failed == len(records) else "running",
-            "deals": len(records),
-            "analysed": [row.deal_index for row in done],
+            "status": "done" if len(done) + failed == len(indices) else "running",
+            "deals": len(indices),
+            "analysed": done,
             "failed": failed,
-            "seats": match_totals(analyses),
+            "seats": seats,
         }
 
     async def _room(self, asker: Asker) -> int:

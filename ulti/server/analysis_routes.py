@@ -51,7 +51,7 @@ async def match_analysis(request: Request, table_id: str) -> dict[str, Any]:
     limit = await event_deal_limit(hub, state, await _viewer(request))
     if limit is not None:  # an event's table: only the deals the viewer may see (event_routes.py)
         indices = [k for k in indices if k < limit]
-    return await jobs.match(table_id, {k: state.deal_record(k) for k in indices}, await _asker(request))
+    return await jobs.match(table_id, indices, state.deal_record, await _asker(request))
 
 
 @router.get("/api/tables/{table_id}/deals/{index}/whatif")
