@@ -230,11 +230,10 @@ async def attack(base_url: str, tables: list[str], seconds: float, kinds: str) -
             client = GameClient(base_url, httpx2.AsyncClient(transport=transport, timeout=120))
             await client.login(f"Attacker {a}{k}")
             rng = random.Random(a * 10 + k)
-            lines = [ask_lines(client, tables, stop_at, tally, rng) for _ in range(2)]  # two at once: the quota
             if "analysis" in kinds:
                 jobs.append(ask_analyses(client, tables, stop_at, tally))
-            if "whatif" in kinds:
-                jobs += lines
+            if "whatif" in kinds:  # two lines at once: the quota
+                jobs += [ask_lines(client, tables, stop_at, tally, rng) for _ in range(2)]
             if "hint" in kinds:
                 jobs.append(ask_hints(client, stop_at, tally))
     tasks = [asyncio.ensure_future(job) for job in jobs]
