@@ -248,6 +248,12 @@ def _work_quotas(base: Any, items: list[str]) -> Any:
                 raise ValueError(f"{name} is a whole number, not {value!r}")
             changes[name] = int(value)
         else:
+            from limits import parse  # the server extra, as the quotas themselves
+
+            try:
+                parse(value)
+            except ValueError:
+                raise ValueError(f"{name} is a rate such as 48/hour, not {value!r}") from None
             changes[name] = value
     return dataclasses.replace(base, **changes)
 
