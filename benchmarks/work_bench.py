@@ -2,9 +2,10 @@
 
 One server process with production settings (long-work quotas, rate limits; only the bot and deal
 pauses removed, so a strong bot acts as soon as it has thought). In each round two tables are
-measured: a table of three strong bots (its time per action: the intervals between its action events,
-as a spectator receives them) and a table of three scripted players making random legal moves 0.1 s
-after their turn comes (every command's time to its acknowledgement).
+measured: a table of three strong bots, the same seeded deals every round (its time per action: from
+its first action event to its last in the round, as a spectator receives them, over the actions) and
+a table of three scripted players making random legal moves 0.1 s after their turn comes (every
+command's time to its acknowledgement).
 
 Rounds come in pairs on a fresh server each (a queue the attacker filled would otherwise keep the next
 quiet round busy): a quiet round, then an attack round. The attacker is its own process, at the lowest
@@ -330,7 +331,8 @@ def main() -> None:
                     got = json.loads(process.communicate(timeout=120)[0]) if process is not None else {}
                     # what the rest of the machine (other users' processes) took meanwhile: the noise
                     others = machine_busy() - machine_before - (own_cpu() - own_before) - sum(cpu)
-                    per_action[attacking].append(1000 * args.seconds / max(1, len(intervals)))
+                    # from its first action to its last in the round (the match may end before the round)
+                    per_action[attacking].append(1000 * sum(intervals) / max(1, len(intervals)))
                     ack_p95[attacking].append(p95(latencies))
                     done = f"{got.get('analyses', 0)}a {got.get('whatif', 0)}w {got.get('hints', 0)}h" if got else "-"
                     print(f"{'attack' if attacking else 'quiet':>7} {per_action[attacking][-1]:>17.1f} "
