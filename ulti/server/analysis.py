@@ -160,10 +160,12 @@ class AnalysisJobs:
         limiter = self.desk.limiter
         room = limiter.analysis_room(asker.player_id, asker.address)
         if room < 1:
-            for table_id, index in sorted(limiter.pending_analyses(asker.player_id, asker.address)):
-                row = await self.store.analysis(table_id, index)
-                if row is None or row.status in ("done", "failed"):
-                    limiter.analysis_ended((table_id, index))
+            pending = limiter.pending_analyses(asker.player_id, asker.address)
+            for table_id in sorted({table for table, _ in pending}):
+                statuses = await self.store.analysis_statuses(table_id)  # one light query per table
+                for job in [job for job in pending if job[0] == table_id]:
+                    if statuses.get(job[1]) in (None, "done", "failed"):
+                        limiter.analysis_ended(job)
             room = limiter.analysis_room(asker.player_id, asker.address)
         return room
 
