@@ -5,10 +5,10 @@ there, so a bot's turn never queues behind it. Long work has its own worker proc
 rules keep it out of the bots' way:
 
 - **It starts no piece while a bot turn is thinking** in this process's bot workers (``BotTurns``, told
-  by the bots' executor): a bot's search has the machine to itself but for a piece of long work already
-  running, and pieces are small (an analysis prices a few decisions per piece, a par replay plays one
-  decision), so that overlap is short. The kernel's priority alone did not do: two solvers on two cores
-  share the caches and the memory bus, and the strong bots still slowed by half or more.
+  by the bots' executor), unless it has waited ``PATIENCE`` seconds (strong bots that never rest delay
+  long work but do not starve it): a bot's search has the machine to itself but for a piece of long
+  work already running, and pieces are small (an analysis prices a few decisions per piece, a par
+  replay plays one decision), so that overlap is short.
 - **Its processes run at the lowest CPU priority** (``os.nice`` 19 in each worker's initializer): a
   piece that is running when a bot turn starts, or the event loop, gives way to them for the CPU.
 - **At most ``processes`` pieces run at once**, handed out by priority: someone waiting for the answer
@@ -39,6 +39,9 @@ T = TypeVar("T")
 PRIORITY = {"hint": 0, "whatif": 0, "analysis": 1, "par": 1}
 #: the niceness of the long-work processes: the lowest priority, so anything else on the machine goes first
 NICENESS = 19
+#: seconds a piece of long work waits for the bots to rest before it starts beside them anyway (at the
+#: lowest priority), so that busy bots delay long work but never starve it
+PATIENCE = 2.0
 #: prctl's option asking for a signal when the parent process dies (linux/prctl.h)
 PR_SET_PDEATHSIG = 1
 
@@ -166,7 +169,9 @@ class LongWork:
         """``fn(*args)`` in a long-work worker, once a worker is free and no call of a higher priority waits."""
         await self._acquire(PRIORITY[kind])
         try:
-            await self.bots.wait_idle()  # a bot's turn first
+            # a bot's turn first; but a server whose strong bots never rest still gets its long work done
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.bots.wait_idle(), PATIENCE)
             if self.on_run is not None:
                 self.on_run(kind)
             loop = asyncio.get_running_loop()
