@@ -257,6 +257,5 @@ async def test_a_table_of_strong_bots_keeps_its_pace_with_analyses_queued(server
     status, body, _ = await get(server, f"/api/tables/{tables[-1]}/analysis", host)
     assert status == 200 and body["status"] == "running", body
     # before, each bot move queued behind an analysis chunk in the bots' own process: several times slower
-    print("PACE", quiet, busy)
     assert busy <= 2.0 * quiet + 1.0, (quiet, busy)
     await host.close()
