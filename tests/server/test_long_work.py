@@ -259,3 +259,39 @@ async def test_a_table_of_strong_bots_keeps_its_pace_with_analyses_queued(server
     # before, each bot move queued behind an analysis chunk in the bots' own process: several times slower
     assert busy <= 2.0 * quiet + 1.0, (quiet, busy)
     await host.close()
+
+
+@pytest.mark.asyncio
+async def test_hints_have_a_quota_and_a_position_asked_again_costs_nothing(
+    server_factory: type[ServerProcess], tmp_path: Path
+) -> None:
+    srv = server_factory(db_url=f"sqlite+aiosqlite:///{tmp_path / 'ulti.db'}",
+                         args=("--fast", "--work-quota=hint_per_player=1/hour"))
+    srv.start(tmp_path / "server.log")
+    cili = await guest(srv, "Cili")
+    seats = [{"kind": "me"}, *RANDOM_BOTS[:2]]
+    table_id = (await cili.http("POST", "/api/tables", {"deals": 6, "learner": True, "seats": seats}))["table_id"]
+    await cili.connect()
+    await cili.open_table(table_id)
+    await cili.http("POST", f"/api/tables/{table_id}/start", {})
+    await cili.wait_for(lambda: cili.my_turn(), 30)
+    hints = []
+    for n in (1, 2):  # the same position twice: computed once, counted once
+        await cili.send({"type": "hint", "id": f"h{n}"})
+        hints.append(await cili.wait_for_message(lambda m, n=n: m.get("id") == f"h{n}", 60))
+    assert hints[0]["type"] == "hint" and {**hints[0], "id": "", "_t": 0} == {**hints[1], "id": "", "_t": 0}
+    assert (await long_work(srv))["hint"] == 1
+    await cili.act(cili.random_action())
+    while not cili.my_turn():  # the next position where Cili decides (after "Next deal" if the deal ended)
+        await cili.wait_for(lambda: cili.my_turn() or cili.must_ready(), 30)
+        if cili.must_ready():
+            await cili.ready()
+    # a new position: over the quota of one an hour, and nothing computed
+    await cili.send({"type": "hint", "id": "h3"})
+    answer = await cili.wait_for_message(lambda m: m.get("id") == "h3", 60)
+    assert answer["type"] == "error" and answer["code"] == "work_quota", answer
+    assert answer["args"]["kind"] == "hint" and answer["args"]["retry_after"] > 3000
+    assert (await long_work(srv))["hint"] == 1
+    await cili.close()
+    srv.stop()
+    assert "Traceback" not in (tmp_path / "server.log").read_text()
