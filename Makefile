@@ -36,7 +36,7 @@ check: $(STAMP)
 	$(BIN)/mypy ulti tests benchmarks
 	$(BIN)/lint-imports
 
-## bench: engine, solver, bot (strong and expert decision times, the expert's evidence, where its worlds place the unseen cards, what the other seats' cards tell, card decisions priced against the true deal, what seeing every card would win in card play, the auction's estimates against declarations played out, the discard model's fit), deal analysis and hint, server, account (Argon2id login), player page and duplicate event figures (medians and ratios; load runs on 1 and 3 processes)
+## bench: engine, solver, bot (strong and expert decision times, the expert's evidence, where its worlds place the unseen cards, what the other seats' cards tell, card decisions priced against the true deal, what seeing every card would win in card play, the auction's estimates against declarations played out, the discard model's fit), deal analysis and hint, server (floods; long work beside strong bots and people), account (Argon2id login), player page and duplicate event figures (medians and ratios; load runs on 1 and 3 processes)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.engine_bench
 	$(BIN)/python -m benchmarks.view_bench
@@ -45,6 +45,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.load_bench --tables 50 --seconds 15 --think 0 --processes 0 --rounds 3
 	$(BIN)/python -m benchmarks.load_bench --tables 50 --seconds 15 --think 0 --processes 1 3
 	$(BIN)/python -m benchmarks.flood_bench --rounds 3 --seconds 10
+	$(BIN)/python -m benchmarks.work_bench --rounds 2 --seconds 20
 	$(BIN)/python -m benchmarks.bad_input_bench --messages 100000 --rounds 3
 	$(BIN)/python -m benchmarks.solver_bench
 	$(BIN)/python -m benchmarks.bot_bench

@@ -208,6 +208,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings.metrics = args.metrics
     if args.api_rate is not None:
         settings.quotas = dataclasses.replace(settings.quotas, api_per_token=args.api_rate)
+    if args.long_work_processes is not None:
+        settings.long_work_processes = args.long_work_processes
+    try:
+        settings.work = _work_quotas(settings.work, args.work_quota)
+    except ValueError as exc:
+        print(f"ulti serve: --work-quota: {exc}", file=sys.stderr)
+        return 2
     app = create_app(settings)
     # What is loaded by now (the libraries, the app) lives as long as the process: keep it out of the
     # collector's full passes, which would scan it all and stall every table each time (the p99 of
@@ -226,6 +233,29 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ws_ping_interval=20,
     )
     return 0
+
+
+def _work_quotas(base: Any, items: list[str]) -> Any:
+    """``base`` (a ``WorkQuotas``) with each ``NAME=VALUE`` of ``items`` set; ValueError naming a bad one."""
+    fields = {f.name: f for f in dataclasses.fields(base)}
+    changes: dict[str, Any] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or name not in fields:
+            raise ValueError(f"{item!r} is not NAME=VALUE with NAME one of {', '.join(fields)}")
+        if fields[name].type in (int, "int"):
+            if not value.isdigit():
+                raise ValueError(f"{name} is a whole number, not {value!r}")
+            changes[name] = int(value)
+        else:
+            from limits import parse  # the server extra, as the quotas themselves
+
+            try:
+                parse(value)
+            except ValueError:
+                raise ValueError(f"{name} is a rate such as 48/hour, not {value!r}") from None
+            changes[name] = value
+    return dataclasses.replace(base, **changes)
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
@@ -294,6 +324,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="serve GET /metrics in the Prometheus format (see docs/deploy.md to restrict it)")
     serve.add_argument("--api-rate", default=None,
                        help="requests one bot API token may make, e.g. '20/second;600/minute' (docs/bot-api.md)")
+    serve.add_argument("--long-work-processes", type=int, default=None,
+                       help="low-priority processes for analyses, par replays, what-if lines, hints (default 1)")
+    serve.add_argument("--work-quota", action="append", default=[], metavar="NAME=VALUE",
+                       help="a long-work quota, e.g. analysis_per_player=48/hour (docs/deploy.md); repeatable")
     serve.set_defaults(func=cmd_serve)
     bot = sub.add_parser("bot", help="play a built-in bot level on a server through the bot API")
     bot.add_argument("--server", required=True, help="the server's URL, e.g. https://ulti.example")

@@ -30,6 +30,7 @@ ERROR_ARGS: dict[str, set[str]] = {
     "too_large": {"max_bytes"},
     "too_deep": {"max_depth"},
     "too_many_failures": {"retry_after"},
+    "work_quota": {"retry_after", "kind"},
     "account_busy": {"tables"},
 }
 #: codes the page makes itself (api.js: the server could not be reached)

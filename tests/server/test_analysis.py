@@ -203,8 +203,18 @@ async def test_everybody_sees_the_analysis_once_the_match_is_over(server: Server
         if view["table"]["status"] == "finished":
             break
         await asyncio.sleep(0.1)
-    analysis = await analysis_when_done(server, f"/api/tables/{table_id}/deals/2/analysis", None)
+    # a visitor without a session starts no work (docs/protocol.md §22.6); anybody with one may
+    path = f"/api/tables/{table_id}/deals/2/analysis"
+    status, body = await get(server, path)
+    assert status == 401 and body["error"]["code"] == "login_to_analyse"
+    stranger = GameClient(server.base_url)
+    await stranger.login("Stranger")
+    analysis = await analysis_when_done(server, path, stranger)
     assert analysis["format"] == "ulti-analysis/1"
+    # once computed it is public: the visitor without a session is served the stored analysis
+    assert await analysis_when_done(server, path, None) == analysis
+    await host.close()
+    await stranger.close()
 
 
 @pytest.mark.asyncio

@@ -3,10 +3,15 @@
 The analysis shows every hand, so who may see it is decided here: the three players of a table as soon
 as the deal is over, everybody else once the match is over (``check_access``). A deal's analysis is a
 job in the store's ``analyses`` table (``ulti.store.analyses``): queued once, computed a few decisions at
-a time in the bot worker processes (``Hub.process_executor``: never on the event loop, and a strong bot's
-move waits for at most one small chunk), its progress stored after each chunk, its result stored once
-and served from the store afterwards. The store is the queue: a restarted server finds the queued jobs,
-and the running one of a killed process, there (``AnalysisJobs.run_forever``).
+a time in the long-work processes (``workdesk.Desk``: low-priority workers of their own, so a bot's turn
+never waits for it, and a what-if line or a hint waits for one small chunk at most), its progress stored
+after each chunk, its result stored once and served from the store afterwards. The store is the queue:
+a restarted server finds the queued jobs, and the running one of a killed process, there
+(``AnalysisJobs.run_forever``), and runs them at the same low priority.
+
+Only someone with a session starts work, within their quotas (``workquota.py``); a visitor without one
+is served what is already computed (a stored analysis, a remembered what-if answer) and otherwise told
+to log in (``login_to_analyse``).
 
 The analysis is computed with the defaults of ``ulti analyse`` (worlds and seed), so the JSON served is
 what ``ulti analyse --json`` prints for the downloaded record.
@@ -18,7 +23,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from concurrent.futures import Executor
 from typing import Any
 
 import orjson
@@ -31,6 +35,7 @@ from ulti.engine.errors import IllegalAction
 from ulti.engine.record import deal_from_record
 from ulti.server.logs import log
 from ulti.server.tablestate import CommandError, TableState
+from ulti.server.workdesk import Asker, Desk
 from ulti.store import EventStore
 
 #: Decisions priced per call to a worker process: small enough that a bot's move queued behind a chunk
@@ -42,6 +47,12 @@ STALE_SECONDS = 60.0
 IDLE_SCAN_SECONDS = 30.0
 
 AFTER_MATCH = "the analysis shows every hand: it is open to the table's players now and to everybody after the match"
+LOGIN = "log in (a guest session will do) to have this computed: without a session only finished work is served"
+
+
+def login_to_analyse() -> CommandError:
+    """The refusal of a visitor without a session who would start long work."""
+    return CommandError("login_to_analyse", LOGIN)
 
 
 def check_access(state: TableState, index: int, player_id: str | None) -> dict[str, Any]:
@@ -80,10 +91,10 @@ def status_json(row: Any) -> dict[str, Any]:
 class AnalysisJobs:
     """The queue of analysis jobs of this server process (the store holds it; this runs it)."""
 
-    def __init__(self, store: EventStore, executor: Callable[[], Executor], worlds: int = DEFAULT_WORLDS) -> None:
-        """Jobs stored in ``store``, computed in ``executor()`` (the hub's worker processes)."""
+    def __init__(self, store: EventStore, desk: Desk, worlds: int = DEFAULT_WORLDS) -> None:
+        """Jobs stored in ``store``, computed in ``desk``'s low-priority workers within its quotas."""
         self.store = store
-        self.executor = executor
+        self.desk = desk
         self.worlds = worlds
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -97,39 +108,78 @@ class AnalysisJobs:
         if self._task is not None:
             self._task.cancel()
 
-    async def request(self, table_id: str, index: int, record: dict[str, Any]) -> dict[str, Any]:
-        """The analysis of a deal, or its job's status (queued now if it never was)."""
+    async def request(self, table_id: str, index: int, record: dict[str, Any], asker: Asker) -> dict[str, Any]:
+        """The analysis of a deal, or its job's status (queued now, within ``asker``'s quotas, if it never was)."""
         row = await self.store.analysis(table_id, index)
         if row is None:
-            total = count_decisions(record)
-            await self.store.queue_analysis(table_id, index, orjson.dumps(record).decode(), self.worlds, total)
-            self._wake.set()
+            if asker.player_id is None:
+                raise login_to_analyse()
+            if await self._room(asker) < 1:
+                raise self.desk.limiter.analysis_refusal(asker.player_id, asker.address)
+            await self._queue(table_id, {index: record}, asker)
             row = await self.store.analysis(table_id, index)
             assert row is not None
         return status_json(row)
 
-    async def match(self, table_id: str, records: dict[int, dict[str, Any]]) -> dict[str, Any]:
-        """Each seat's figures over the analysed deals of a match (``records``: its finished deals' records
-        by index); the deals not analysed yet are queued now, so that the figure completes."""
-        rows = {row.deal_index: row for row in await self.store.analyses_of(table_id)}
-        queued = False
-        for index, record in records.items():
-            if index not in rows:
-                total = count_decisions(record)
-                await self.store.queue_analysis(table_id, index, orjson.dumps(record).decode(), self.worlds, total)
-                queued = True
-        if queued:
-            self._wake.set()
-        done = [rows[k] for k in sorted(records) if k in rows and rows[k].status == "done"]
-        failed = sum(1 for k in records if k in rows and rows[k].status == "failed")
-        analyses = [a for a in (row.result_json() for row in done) if a is not None]
+    async def match(
+        self, table_id: str, indices: list[int], record_of: Callable[[int], dict[str, Any]], asker: Asker
+    ) -> dict[str, Any]:
+        """Each seat's figures over the analysed deals of a match (``indices``: its finished deals, whose
+        records ``record_of`` gives); the deals not analysed yet are queued now, as many as ``asker``'s
+        quotas allow, so that the figure completes (asked again, the rest are queued as room frees).
+
+        Clients poll this while it runs: it reads only the jobs' statuses, and sums the stored analyses
+        once per set of done deals (remembered)."""
+        statuses = await self.store.analysis_statuses(table_id)
+        missing = [k for k in indices if k not in statuses]
+        if missing:
+            if asker.player_id is None:
+                raise login_to_analyse()
+            room = await self._room(asker)
+            if room < 1 and len(missing) == len(indices):
+                raise self.desk.limiter.analysis_refusal(asker.player_id, asker.address)
+            await self._queue(table_id, {k: record_of(k) for k in missing[:room]}, asker)
+        done = [k for k in sorted(indices) if statuses.get(k) == "done"]
+        failed = sum(1 for k in indices if statuses.get(k) == "failed")
+        key = ("match", table_id, tuple(done))
+        seats: list[dict[str, Any]] | None = self.desk.memo.get(key)
+        if seats is None:
+            seats = match_totals(await self.store.analysis_results(table_id, done))
+            self.desk.memo.put(key, seats)
         return {
-            "status": "done" if len(done) + failed == len(records) else "running",
-            "deals": len(records),
-            "analysed": [row.deal_index for row in done],
+            "status": "done" if len(done) + failed == len(indices) else "running",
+            "deals": len(indices),
+            "analysed": done,
             "failed": failed,
-            "seats": match_totals(analyses),
+            "seats": seats,
         }
+
+    async def _room(self, asker: Asker) -> int:
+        """How many analyses ``asker`` may queue now; jobs another process finished stop counting first."""
+        assert asker.player_id is not None
+        limiter = self.desk.limiter
+        room = limiter.analysis_room(asker.player_id, asker.address)
+        if room < 1:
+            pending = limiter.pending_analyses(asker.player_id, asker.address)
+            for table_id in sorted({table for table, _ in pending}):
+                statuses = await self.store.analysis_statuses(table_id)  # one light query per table
+                for job in [job for job in pending if job[0] == table_id]:
+                    if statuses.get(job[1]) in (None, "done", "failed"):
+                        limiter.analysis_ended(job)
+            room = limiter.analysis_room(asker.player_id, asker.address)
+        return room
+
+    async def _queue(self, table_id: str, records: dict[int, dict[str, Any]], asker: Asker) -> None:
+        queued: list[tuple[str, int]] = []
+        for index, record in records.items():
+            total = count_decisions(record)
+            # False: another request queued it just now (it counts against that one's quotas)
+            if await self.store.queue_analysis(table_id, index, orjson.dumps(record).decode(), self.worlds, total):
+                queued.append((table_id, index))
+        if queued:
+            assert asker.player_id is not None
+            self.desk.limiter.analyses_queued(asker.player_id, asker.address, queued)
+            self._wake.set()
 
     async def run_forever(self) -> None:
         """Run the pending jobs oldest first; then wait for a new one (or look again in a while)."""
@@ -148,67 +198,85 @@ class AnalysisJobs:
     async def _run(self, table_id: str, index: int, record_text: str, worlds: int) -> None:
         if not await self.store.claim_analysis(table_id, index, STALE_SECONDS):
             return  # another process took it, or it is done
-        loop = asyncio.get_running_loop()
+        work = self.desk.work
         record = orjson.loads(record_text)
         try:
             total = count_decisions(record)
             decisions: list[dict[str, Any]] = []
             for first in range(0, total, CHUNK):
-                part = await loop.run_in_executor(
-                    self.executor(), price_record_chunk, record, first, CHUNK, worlds, DEFAULT_SEED
-                )
+                part = await work.call("analysis", price_record_chunk, record, first, CHUNK, worlds, DEFAULT_SEED)
                 decisions.extend(part)
                 await self.store.analysis_progress(table_id, index, len(decisions))
-            analysis = await loop.run_in_executor(
-                self.executor(), assemble_record, record, decisions, worlds, DEFAULT_SEED
-            )
+            analysis = await work.call("analysis", assemble_record, record, decisions, worlds, DEFAULT_SEED)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             logging.getLogger("ulti").exception("analysis failed", extra={"fields": {"table": table_id}})
             await self.store.finish_analysis(table_id, index, "failed", f"the analysis failed: {type(exc).__name__}")
+            self.desk.limiter.analysis_ended((table_id, index))
             return
         await self.store.finish_analysis(table_id, index, "done", orjson.dumps(analysis).decode())
+        self.desk.limiter.analysis_ended((table_id, index))
         log("deal analysed", table=table_id, deal=index, decisions=total)
 
 
 async def explore(
-    executor: Executor, state: TableState, index: int, player_id: str | None, at: object, cards: object
+    desk: Desk, state: TableState, index: int, asker: Asker, at: object, cards: object
 ) -> dict[str, Any]:
-    """The what-if answer for a finished deal (same access as its analysis), computed in ``executor``."""
-    record = check_access(state, index, player_id)
+    """The what-if answer for a finished deal (same access as its analysis), computed in ``desk``'s
+    low-priority workers within ``asker``'s quotas, or remembered from an identical question."""
+    record = check_access(state, index, asker.player_id)
     if type(at) is not int:
         raise CommandError("bad_request", "at must be the number of actions of the record played before the line")
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise CommandError("bad_request", 'cards must be a list of card codes such as ["AS", "7H"]')
-    loop = asyncio.get_running_loop()
+    # a finished deal's record never changes: the same line from the same point has the same answer
+    key = ("whatif", state.table_id, index, at, tuple(cards))
+    if asker.player_id is None and not desk.has(key):
+        raise login_to_analyse()
+
+    async def compute() -> dict[str, Any]:
+        assert asker.player_id is not None
+        with desk.limiter.computing("whatif", asker.player_id, asker.address):
+            answer: dict[str, Any] = await desk.work.call("whatif", _what_if_record, record, at, cards)
+            return answer
+
     try:
-        return await loop.run_in_executor(executor, _what_if_record, record, at, cards)
+        known: dict[str, Any] = await desk.answer(key, compute)
     except IllegalAction as exc:
         raise CommandError.illegal(exc) from None
     except ValueError as exc:
         raise CommandError("bad_line", str(exc)) from None
+    return known
 
 
 def _what_if_record(record: dict[str, Any], at: int, cards: list[str]) -> dict[str, Any]:
     return what_if(deal_from_record(record), at, cards)
 
 
-async def answer_hint(executor: Executor, state: TableState, player_id: str, seed: str) -> dict[str, Any]:
-    """The coach's hint for ``player_id``'s seat, from that seat's own view only (learner tables)."""
+async def answer_hint(desk: Desk, state: TableState, asker: Asker, seed: str) -> dict[str, Any]:
+    """The coach's hint for the asker's seat, from that seat's own view only (learner tables), computed
+    in ``desk``'s low-priority workers within the asker's quotas (or remembered: asked again, the same)."""
     if state.rated:
         raise CommandError("hint_rated", "a rated table plays without help: hints are for casual learner tables")
     if not state.learner:
         raise CommandError("hint_not_learner", "hints are offered at learner tables only")
-    seat = state.seat_of(player_id)
-    if seat is None:
+    player_id = asker.player_id
+    seat = None if player_id is None else state.seat_of(player_id)
+    if player_id is None or seat is None:
         raise CommandError("not_seated", "you do not sit at this table: spectators cannot act")
     deal = state.deal
     view = deal.seat_view(seat) if deal is not None and not deal.is_over else None
     if view is None or view.choices is None:
         raise CommandError("hint_nothing", "you have nothing to decide now")
-    loop = asyncio.get_running_loop()
-    answer = await loop.run_in_executor(executor, hint, view, HINT_WORLDS, seed)
+    # the seed names the table and its event number: the same seat asking again at the same point
+
+    async def compute() -> dict[str, Any] | None:
+        with desk.limiter.computing("hint", player_id, asker.address):
+            found: dict[str, Any] | None = await desk.work.call("hint", hint, view, HINT_WORLDS, seed)
+            return found
+
+    answer: dict[str, Any] | None = await desk.answer(("hint", seed, seat), compute)
     if answer is None:
         raise CommandError("hint_nothing", "you have nothing to decide now")
     return {"seat": seat, **answer}

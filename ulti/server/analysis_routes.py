@@ -12,6 +12,7 @@ from ulti.server.errors import CommandError
 from ulti.server.hub import Hub
 from ulti.server.inputs import check_id
 from ulti.server.visibility import require_deal, shows_tables, visible_deals
+from ulti.server.workdesk import Asker
 
 router = APIRouter()
 
@@ -22,6 +23,11 @@ async def _viewer(request: Request) -> str | None:
     return None if who is None else who.player_id
 
 
+def _asker(request: Request, viewer: str | None) -> Asker:
+    # who would start long work, for its quotas: the session's player (None: none) and the client's address
+    return Asker(viewer, request.client.host if request.client else "?")
+
+
 @router.get("/api/tables/{table_id}/deals/{index}/analysis")
 @shows_tables
 async def deal_analysis(request: Request, table_id: str, index: int) -> dict[str, Any]:
@@ -30,9 +36,10 @@ async def deal_analysis(request: Request, table_id: str, index: int) -> dict[str
     hub: Hub = request.app.state.hub
     jobs: AnalysisJobs = request.app.state.analysis
     source = await hub.source(table_id)
-    record = check_access(source.state, index, await _viewer(request))
-    await require_deal(hub, source.state, await _viewer(request), index)  # no peeking (visibility.py)
-    return await jobs.request(table_id, index, record)
+    viewer = await _viewer(request)  # resolved once: each resolution may read the store
+    record = check_access(source.state, index, viewer)
+    await require_deal(hub, source.state, viewer, index)  # no peeking (visibility.py)
+    return await jobs.request(table_id, index, record, _asker(request, viewer))
 
 
 @router.get("/api/tables/{table_id}/analysis")
@@ -43,11 +50,12 @@ async def match_analysis(request: Request, table_id: str) -> dict[str, Any]:
     hub: Hub = request.app.state.hub
     jobs: AnalysisJobs = request.app.state.analysis
     state = (await hub.source(table_id)).state
-    indices = check_match_access(state, await _viewer(request))
-    limit = await visible_deals(hub, state, await _viewer(request))
+    viewer = await _viewer(request)
+    indices = check_match_access(state, viewer)
+    limit = await visible_deals(hub, state, viewer)
     if limit is not None:  # an event's table: only the deals the viewer may see (visibility.py)
         indices = [k for k in indices if k < limit]
-    return await jobs.match(table_id, {k: state.deal_record(k) for k in indices})
+    return await jobs.match(table_id, indices, state.deal_record, _asker(request, viewer))
 
 
 @router.get("/api/tables/{table_id}/deals/{index}/whatif")
@@ -60,6 +68,7 @@ async def deal_what_if(request: Request, table_id: str, index: int, at: int, lin
         raise CommandError("bad_request", "line is at most 30 card codes")
     hub: Hub = request.app.state.hub
     source = await hub.source(table_id)
-    await require_deal(hub, source.state, await _viewer(request), index)  # no peeking (visibility.py)
+    viewer = await _viewer(request)
+    await require_deal(hub, source.state, viewer, index)  # no peeking (visibility.py)
     cards = [c for c in line.split(",") if c]
-    return await explore(hub.process_executor(), source.state, index, await _viewer(request), at, cards)
+    return await explore(hub.desk, source.state, index, _asker(request, viewer), at, cards)

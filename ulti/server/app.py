@@ -65,6 +65,7 @@ from ulti.server.visibility import (
     socket_route,
     visible_deals,
 )
+from ulti.server.workdesk import Asker
 from ulti.store import EventStore
 
 COOKIE = auth.COOKIE
@@ -87,6 +88,8 @@ _STATUS = {
     "seed_not_allowed": 403,
     "account_required": 403,
     "rate_limited": 429,
+    "work_quota": 429,
+    "login_to_analyse": 401,
     "too_many_connections": 429,
     "too_large": 413,
     "too_deep": 400,
@@ -123,10 +126,10 @@ def create_app(settings: Settings) -> FastAPI:
         hub = Hub(store, settings, cluster, metrics)
         await hub.load()
         app.state.hub, app.state.secret, app.state.store = hub, secret, store
-        # deal analyses: the store's queue, worked through in the bots' processes (restart-safe)
-        app.state.analysis = AnalysisJobs(store, hub.process_executor)
+        # deal analyses: the store's queue, worked through in the low-priority long-work processes (restart-safe)
+        app.state.analysis = AnalysisJobs(store, hub.desk)
         app.state.analysis.start()
-        # solo duplicate: the par replays, queued in the store and played in the bots' workers (restart-safe)
+        # solo duplicate: the par replays, queued in the store and played in the long-work processes (restart-safe)
         app.state.par = ParJobs(store, hub)
         app.state.par.start()
         await start_bot_api(app)
@@ -420,7 +423,7 @@ async def serve_socket(websocket: WebSocket, settings: Settings) -> None:
         await _refuse_socket(websocket, exc)
         return
     # the event form (docs/protocol.md §9.1): "patch" sends each event with what changed, else the whole view
-    conn = Connection(player_id, who.name, patches=websocket.query_params.get("events") == "patch")
+    conn = Connection(player_id, who.name, patches=websocket.query_params.get("events") == "patch", address=address)
     sockets = sessions.sockets_of(websocket.app)
     sockets.add(conn, who)  # closed at once if its session ends (logout, password change, deletion)
     try:
@@ -570,7 +573,8 @@ async def _dispatch(hub: Hub, conn: Connection, message: ClientMessage) -> None:
             if conn.table_id is None:
                 raise CommandError("no_table", "open a table first: {\"type\": \"open_table\", \"table\": ID}")
             state = (await hub.source(conn.table_id)).state
-            answer = await answer_hint(hub.process_executor(), state, conn.player_id, f"{conn.table_id}:{state.seq}")
+            asker = Asker(conn.player_id, conn.address)
+            answer = await answer_hint(hub.desk, state, asker, f"{conn.table_id}:{state.seq}")
             conn.send({"type": "hint", "id": client_id, "seq": state.seq, **answer})
 
 

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 
 from ulti.server.throttle import Quotas
+from ulti.server.workquota import WorkQuotas
 
 #: quotas for tests and load runs: every client comes from one address and makes many sessions
 TEST_QUOTAS = Quotas(
@@ -17,6 +18,21 @@ TEST_QUOTAS = Quotas(
     connections_per_player=8,
     connections_per_address=100000,
     api_per_token="100000/minute",
+)
+#: long-work quotas for tests and load runs (a test that checks a quota sets it: ``ulti serve --work-quota``)
+TEST_WORK = WorkQuotas(
+    analysis_pending_per_player=100000,
+    analysis_pending_per_address=100000,
+    analysis_per_player="100000/hour",
+    analysis_per_address="100000/hour",
+    whatif_pending_per_player=100000,
+    whatif_pending_per_address=100000,
+    whatif_per_player="100000/hour",
+    whatif_per_address="100000/hour",
+    hint_pending_per_player=100000,
+    hint_pending_per_address=100000,
+    hint_per_player="100000/hour",
+    hint_per_address="100000/hour",
 )
 
 
@@ -57,6 +73,11 @@ class Settings:
     bot_budget: float = 10.0
     #: worker processes for the strong bots
     bot_processes: int = 1
+    #: low-priority worker processes for long work (analyses, par replays, what-if lines, hints):
+    #: at most this many pieces run at once, always below the bots (``longwork.py``)
+    long_work_processes: int = 1
+    #: how much long work each account and address may ask for (``workquota.py``)
+    work: WorkQuotas = field(default_factory=WorkQuotas)
     #: worker threads for bots
     bot_threads: int = 2
     #: serve GET /metrics (Prometheus); a process reachable from outside without a proxy may turn it off
@@ -79,5 +100,6 @@ class Settings:
             disconnect_grace=1.0,
             rate_per_second=500.0,
             quotas=TEST_QUOTAS,
+            work=TEST_WORK,
             allow_chosen_seeds=True,
         )

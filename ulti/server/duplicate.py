@@ -6,8 +6,8 @@ theirs. The person's score beside the par's, and their difference, make the scor
 is won or lost on the sum of the differences (``TableState.duplicate_view``).
 
 The replay never blocks the table: it is a job in the store's ``par_jobs`` queue, played one decision
-at a time in the hub's bot workers (the strong bot's in the worker processes, like any strong bot's
-move, so a table's own bots wait for one decision at most), and its record goes to the table's log
+at a time in the long-work processes (``Hub.desk``: low-priority workers of their own, so no table's
+bot waits for it, and a what-if line or a hint waits for one decision at most), and its record goes to the table's log
 as a ``par`` event through the table's owner (so a restart, or another process taking the table over,
 finds it there). The store is the queue: a restarted server finds the queued jobs, and the running
 one of a killed process, there; a job that ran twice stores its par once (the ``par`` operation
@@ -19,15 +19,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
-from concurrent.futures import Executor
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from ulti.engine.actions import Action
 from ulti.engine.cards import parse_card
 from ulti.engine.deal import Deal
 from ulti.engine.record import deal_to_record
+from ulti.engine.view import SeatView
 from ulti.server.errors import CommandError
 from ulti.server.events import Event, Par, parse_event
 from ulti.server.logs import log
@@ -80,17 +81,16 @@ def par_event(index: int, spec: dict[str, Any], deal: Deal) -> Par:
             "scores": list(deal.result.scores), "bid": result.get("bid"), "declarer": result.get("declarer")}
 
 
-async def play_par(spec: dict[str, Any], executor_for: Callable[[str], Executor],
+async def play_par(spec: dict[str, Any], think: Callable[[str, SeatView, str], Awaitable[Action]],
                    alive: Callable[[], Any] | None = None) -> Deal:
-    """Play the deal of ``spec`` to its end, each decision by its seat's bot in ``executor_for(level)``."""
+    """Play the deal of ``spec`` to its end, each decision by its seat's bot: ``think(level, view, seed)``."""
     deal = Deal([[parse_card(c) for c in hand] for hand in spec["hands"]], spec["dealer"])
-    loop = asyncio.get_running_loop()
     while not deal.is_over:
         seat = deal.to_move
         level = spec["levels"][seat]
         seed = f"{spec['seed']}:{len(deal.history)}"
-        # one decision per call: a bot move of a live table queued behind it waits for one decision only
-        action = await loop.run_in_executor(executor_for(level), bot_action, level, deal.seat_view(seat), seed)
+        # one decision per call: a what-if line or a hint queued behind it waits for one decision only
+        action = await think(level, deal.seat_view(seat), seed)
         deal.apply(action)
         if alive is not None:
             await alive()
@@ -170,10 +170,14 @@ class ParJobs:
         if not await self.store.claim_par_job(table_id, index, STALE_SECONDS):
             return  # another process took it, or it is done
         spec = orjson.loads(spec_text)
-        deal = await play_par(spec, self.hub.bot_executor, lambda: self.store.touch_par_job(table_id, index))
+        deal = await play_par(spec, self._think, lambda: self.store.touch_par_job(table_id, index))
         await self.hub.execute(table_id, "par", {"index": index, "event": par_event(index, spec, deal)})
         await self.store.finish_par_job(table_id, index)
         log("par replay stored", table=table_id, deal=index)
+
+    async def _think(self, level: str, view: SeatView, seed: str) -> Action:
+        """One decision of a par replay, in the low-priority long-work workers (never before a bot's turn)."""
+        return await self.hub.desk.work.call("par", bot_action, level, view, seed)
 
     async def _op_par(self, actor: TableActor, args: dict[str, Any]) -> int:
         """At the table's owner: store the par of a deal unless it has one (a job run twice stores it once)."""

@@ -40,6 +40,7 @@ from ulti.server.hubcore import (
 )
 from ulti.server.lobby import Lobby
 from ulti.server.logs import log
+from ulti.server.longwork import BotTurns, CountedExecutor
 from ulti.server.metrics import Metrics
 from ulti.server.ownership import Ownership
 from ulti.server.results import record_if_unrecorded
@@ -53,6 +54,7 @@ from ulti.server.tablestate import (
 )
 from ulti.server.throttle import Throttle
 from ulti.server.visibility import require_live
+from ulti.server.workdesk import Desk
 from ulti.store import EventStore, SeqConflict
 
 __all__ = ["Connection", "Hub", "Replica", "TableSource"]
@@ -84,7 +86,12 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         self._lobby_order = asyncio.Lock()  # pushes leave in the order their summaries were read
         self._tasks: set[asyncio.Task[None]] = set()
         self._adopting: dict[str, asyncio.Lock] = {}
-        self._processes: ProcessPoolExecutor | None = None
+        self._processes: CountedExecutor | None = None
+        #: the strong bots' turns thinking now: long work starts nothing while there is one
+        self.bot_turns = BotTurns()
+        #: long work (analyses, par replays, what-if lines, hints): its own low-priority workers, never the bots'
+        self.desk = Desk(settings.long_work_processes, settings.work, self.metrics.long_work_started, self.bot_turns)
+        self.metrics.watch_long_work(self.desk.work)
         #: told of every command's stored events by the table's owner (the bot API's account events)
         self.commit_listeners: list[Callable[[TableState, list[tuple[int, Event]]], None]] = []
         self._ops: dict[str, Callable[[TableActor, dict[str, Any]], Awaitable[Any]]] = {
@@ -143,11 +150,15 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
             listener(actor.state, stored)
 
     def process_executor(self) -> Executor:
-        """The worker processes for bots whose search would hold the interpreter lock (made on first use)."""
+        """The worker processes for bots whose search would hold the interpreter lock (made on first use).
+
+        Bot turns only: long work has its own low-priority processes (``self.desk``), so a bot's turn
+        never queues behind it, and starts nothing while a turn here is thinking (``longwork.py``)."""
         if self._processes is None:
-            self._processes = ProcessPoolExecutor(
+            pool = ProcessPoolExecutor(
                 max_workers=self.settings.bot_processes, mp_context=multiprocessing.get_context("spawn")
             )
+            self._processes = CountedExecutor(pool, self.bot_turns)
         return self._processes
 
     def close(self) -> None:
@@ -159,6 +170,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         self.executor.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:
             self._processes.shutdown(wait=False, cancel_futures=True)
+        self.desk.close()
 
     async def _adopt(self, table_id: str) -> TableActor:
         """Become the live actor of ``table_id`` (its lease already held in a cluster)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Awaitable, Collection, Iterator
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -20,6 +20,7 @@ from ulti.server.actor import TableActor
 from ulti.server.cluster import Cluster
 from ulti.server.config import Settings
 from ulti.server.events import parse_event
+from ulti.server.longwork import CountedExecutor
 from ulti.server.metrics import Metrics
 from ulti.server.tablestate import (
     CommandError,
@@ -50,6 +51,8 @@ class Connection:
     patches: bool = False
     #: the table view this connection was last sent (its sync or the latest event's), for its next patch
     base: dict[str, Any] | None = None
+    #: the client's address (the quotas of long work it asks for, such as hints, count per address too)
+    address: str = "?"
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message`` for this client; a client that stops reading is cut off, not waited for."""
@@ -186,7 +189,7 @@ class HubCore:
     _lobby_order: asyncio.Lock
     _tasks: set[asyncio.Task[None]]
     _adopting: dict[str, asyncio.Lock]
-    _processes: ProcessPoolExecutor | None
+    _processes: CountedExecutor | None
 
     def _spawn(self, coro: Awaitable[None]) -> None:
         task: asyncio.Task[None] = asyncio.ensure_future(coro)

@@ -32,6 +32,7 @@ from ulti.server.tablestate import CommandError
 
 if TYPE_CHECKING:
     from ulti.server.hub import Hub
+    from ulti.server.longwork import LongWork
 
 # A ``*_created`` series per counter and histogram child doubles the output for a timestamp that
 # Prometheus does not need (it detects counter resets itself). This switch is process-wide, and
@@ -111,7 +112,19 @@ class Metrics:
         self.store_commit_events = Histogram(
             "ulti_store_commit_events", "Events per group commit", buckets=BATCH_BUCKETS, registry=registry
         )
+        self.long_work = Counter(
+            "ulti_long_work",
+            "Pieces of long work started in the low-priority workers, by kind (analysis: one chunk of a deal's"
+            " analysis; par: one decision of a par replay; whatif; hint)",
+            ["kind"],
+            registry=registry,
+        )
+        self.long_work_waiting = Gauge(
+            "ulti_long_work_waiting", "Pieces of long work waiting for a low-priority worker", registry=registry
+        )
         # Series that exist from the start read 0 instead of missing: rate() then has a first point.
+        for kind in ("analysis", "par", "whatif", "hint"):
+            self.long_work.labels(kind)
         for by in ("player", "bot"):
             self.actions.labels(by)
         for kind in ("act", "chat", "back", "ready"):
@@ -131,7 +144,15 @@ class Metrics:
         # The store may not import the server (import-linter): it calls back through this attribute.
         hub.store.on_commit = self.store_committed
 
+    def watch_long_work(self, work: LongWork) -> None:
+        """Read the pieces of long work waiting for a worker from ``work`` at scrape time."""
+        self.long_work_waiting.set_function(lambda: work.waiting)
+
     # ---------------------------------------------------------------- what the other modules call
+
+    def long_work_started(self, kind: str) -> None:
+        """A piece of long work of ``kind`` started in a low-priority worker."""
+        self.long_work.labels(kind).inc()
 
     def action_done(self, by: str) -> None:
         """A game action was stored (``by``: player or bot); Prometheus makes a rate of it."""

@@ -84,6 +84,22 @@ class AnalysisStore:
         async with self.engine.connect() as conn:
             return [AnalysisRow(*r) for r in await conn.execute(query)]
 
+    async def analysis_statuses(self, table_id: str) -> dict[int, str]:
+        """The status of every analysis job of a table's deals, by deal index (no records or results read)."""
+        query = select(analyses.c.deal_index, analyses.c.status).where(analyses.c.table_id == table_id)
+        async with self.engine.connect() as conn:
+            return {int(index): str(status) for index, status in await conn.execute(query)}
+
+    async def analysis_results(self, table_id: str, indices: list[int]) -> list[dict[str, Any]]:
+        """The stored analyses of the table's deals ``indices`` that are done, in deal order."""
+        query = (
+            select(analyses.c.result)
+            .where(analyses.c.table_id == table_id, analyses.c.deal_index.in_(indices), analyses.c.status == "done")
+            .order_by(analyses.c.deal_index)
+        )
+        async with self.engine.connect() as conn:
+            return [json.loads(result) for (result,) in await conn.execute(query) if result is not None]
+
     async def pending_analyses(self, stale_seconds: float) -> list[AnalysisRow]:
         """Jobs to run, oldest first: queued ones, and running ones silent for ``stale_seconds`` (worker gone)."""
         stale = now_ms() - int(stale_seconds * 1000)

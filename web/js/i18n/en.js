@@ -388,6 +388,8 @@ export const en = {
   "error.already_seated": "You already sit at this table ({seat}).",
   "error.table_started": "The match has started: the seats are fixed.",
   "error.analysis_after_match": "The analysis shows every hand: the players see it now, everybody else once the match is over.",
+  "error.login_to_analyse": "Log in (a guest name will do) to have this computed: without a session only finished analyses are shown.",
+  "error.work_quota": "You have asked for a lot of analysis: try again in {retry_after} s.",
   "error.bad_line": "That line of play cannot be explored from here.",
   "error.learner_rated": "Learner mode is for casual tables: a rated table plays without help.",
   "error.hint_rated": "A rated table plays without help: hints are for casual learner tables.",

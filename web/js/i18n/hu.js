@@ -380,6 +380,8 @@ export const hu = {
   "error.already_seated": "Már ülsz ennél az asztalnál ({seat}).",
   "error.table_started": "A meccs elkezdődött: a helyek már nem változnak.",
   "error.analysis_after_match": "Az elemzés minden lapot megmutat: a játékosok most láthatják, mindenki más a meccs végén.",
+  "error.login_to_analyse": "Jelentkezz be (vendégnévvel is lehet), hogy kiszámoljuk: belépés nélkül csak a kész elemzések láthatók.",
+  "error.work_quota": "Sok elemzést kértél: próbáld újra {retry_after} mp múlva.",
   "error.bad_line": "Ez a lapjárás innen nem vizsgálható.",
   "error.learner_rated": "A tanuló mód a nem értékelt asztaloké: értékelt asztalnál segítség nélkül játszunk.",
   "error.hint_rated": "Értékelt asztalnál segítség nélkül játszunk: tippet csak tanuló asztal ad.",

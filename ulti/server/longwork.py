@@ -1,0 +1,207 @@
+"""Long work (deal analyses, par replays, what-if lines, hints) runs below every table's bot turns.
+
+The strong bots think in the hub's worker processes (``Hub.process_executor``); long work never goes
+there, so a bot's turn never queues behind it. Long work has its own worker processes, and three
+rules keep it out of the bots' way:
+
+- **It starts no piece while a bot turn is thinking** in this process's bot workers (``BotTurns``, told
+  by the bots' executor), unless it has waited ``PATIENCE`` seconds (strong bots that never rest delay
+  long work but do not starve it): a bot's search has the machine to itself but for a piece of long
+  work already running, and pieces are small (an analysis prices a few decisions per piece, a par
+  replay plays one decision), so that overlap is short.
+- **Its processes run at the lowest CPU priority** (``os.nice`` 19 in each worker's initializer): a
+  piece that is running when a bot turn starts, or the event loop, gives way to them for the CPU.
+- **At most ``processes`` pieces run at once**, handed out by priority: someone waiting for the answer
+  (a hint, a what-if line) before background jobs (an analysis chunk, a par decision), oldest first
+  within a priority, so an interactive request waits behind one small piece at most, however many
+  jobs are queued; the same holds for the jobs a restarted server finds in its store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import heapq
+import itertools
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+#: the kinds of long work and their priority (lower runs first): a person waits for the first two
+PRIORITY = {"hint": 0, "whatif": 0, "analysis": 1, "par": 1}
+#: the niceness of the long-work processes: the lowest priority, so anything else on the machine goes first
+NICENESS = 19
+#: seconds a piece of long work waits for the bots to rest before it starts beside them anyway (at the
+#: lowest priority), so that busy bots delay long work but never starve it
+PATIENCE = 2.0
+#: prctl's option asking for a signal when the parent process dies (linux/prctl.h)
+PR_SET_PDEATHSIG = 1
+
+
+def _lower_priority() -> None:
+    """The long-work workers' initializer: give up CPU to every process of normal priority, and (on
+    Linux) end with the server process, so that a server killed mid-job leaves no worker computing."""
+    os.nice(NICENESS)
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() == 1:  # the server was already gone before the request took effect
+            os._exit(0)
+
+
+class BotTurns:
+    """The bot turns thinking in the bots' worker processes now; long work waits until there are none.
+
+    ``started`` is called on the event loop as a turn is handed to a worker; ``ended`` from whatever
+    thread sees it finish (the executor's), so the count is locked and the loop is woken safely.
+    """
+
+    def __init__(self) -> None:
+        """No turn thinking."""
+        self._count = 0
+        self._lock = threading.Lock()
+        self._idle: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def thinking(self) -> int:
+        """Bot turns thinking now."""
+        return self._count
+
+    def started(self) -> None:
+        """A bot turn was handed to a worker (on the event loop)."""
+        with self._lock:
+            self._count += 1
+        if self._idle is not None:
+            self._idle.clear()
+
+
+    def ended(self) -> None:
+        """A bot turn finished (any thread)."""
+        with self._lock:
+            self._count -= 1
+            idle = self._count == 0
+        if idle and self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._wake)
+
+    def _wake(self) -> None:
+        if self._count == 0 and self._idle is not None:
+            self._idle.set()
+
+    async def wait_idle(self) -> None:
+        """Return once no bot turn is thinking (at once if none is)."""
+        while self._count > 0:
+            if self._idle is None:
+                self._loop = asyncio.get_running_loop()
+                self._idle = asyncio.Event()
+            self._idle.clear()
+            if self._count > 0:
+                await self._idle.wait()
+
+
+class CountedExecutor(Executor):
+    """An executor that tells ``turns`` of each call it runs (the bots' worker processes)."""
+
+    def __init__(self, inner: Executor, turns: BotTurns) -> None:
+        """Calls run in ``inner``; ``turns`` counts them while they run."""
+        self.inner = inner
+        self.turns = turns
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        """Run ``fn(*args, **kwargs)`` in the inner executor, counted until it ends."""
+        self.turns.started()
+        try:
+            future = self.inner.submit(fn, *args, **kwargs)
+        except BaseException:
+            self.turns.ended()
+            raise
+        future.add_done_callback(lambda _: self.turns.ended())
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Shut the inner executor down."""
+        self.inner.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+class LongWork:
+    """This process's long-work pool and its priority dispatcher (``Settings.long_work_processes``)."""
+
+    def __init__(
+        self, processes: int, on_run: Callable[[str], None] | None = None, bots: BotTurns | None = None
+    ) -> None:
+        """At most ``processes`` calls run at once, each in a low-priority worker process, none starting
+        while one of ``bots``' turns is thinking.
+
+        ``on_run`` is told the kind of each call as it starts (the metrics count them).
+        """
+        self.processes = max(1, processes)
+        self.on_run = on_run
+        self.bots = bots if bots is not None else BotTurns()
+        self._pool: ProcessPoolExecutor | None = None
+        self._busy = 0
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    @property
+    def waiting(self) -> int:
+        """Calls waiting for a worker."""
+        return sum(1 for *_, fut in self._waiting if not fut.done())
+
+    def pool(self) -> ProcessPoolExecutor:
+        """The low-priority worker processes (made on first use)."""
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority,
+            )
+        return self._pool
+
+    async def call(self, kind: str, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a long-work worker, once a worker is free and no call of a higher priority waits."""
+        await self._acquire(PRIORITY[kind])
+        try:
+            # a bot's turn first; but a server whose strong bots never rest still gets its long work done
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.bots.wait_idle(), PATIENCE)
+            if self.on_run is not None:
+                self.on_run(kind)
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self.pool(), fn, *args)
+        finally:
+            self._release()
+
+    async def _acquire(self, priority: int) -> None:
+        if self._busy < self.processes and not self._waiting:
+            self._busy += 1
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (priority, next(self._order), future))
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self._release()  # the slot was handed over just as the caller gave up: pass it on
+            raise
+
+    def _release(self) -> None:
+        # hand the slot to the first live waiter (by priority, then age); else free it
+        while self._waiting:
+            _, _, future = heapq.heappop(self._waiting)
+            if not future.done():
+                future.set_result(None)
+                return
+        self._busy -= 1
+
+    def close(self) -> None:
+        """Stop the workers; calls not started are dropped (a stored job is taken up again after a restart)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)

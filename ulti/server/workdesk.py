@@ -1,0 +1,103 @@
+"""The front desk of long work: the low-priority pool, the quotas and the answers remembered.
+
+One ``Desk`` per hub (``Hub.desk``): the analysis queue (``analysis.AnalysisJobs``), the what-if route
+and the hint message all go through it, so that every piece of long work runs below the bots' turns
+(``longwork.py``) and within its asker's quotas (``workquota.py``), and an identical question asked
+again (a what-if line, a hint for the same position) is answered from memory instead of computed again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from ulti.server.longwork import BotTurns, LongWork
+from ulti.server.workquota import WorkLimiter, WorkQuotas
+
+
+class Memo:
+    """A bounded map of recent answers; the least recently used is forgotten first."""
+
+    def __init__(self, size: int) -> None:
+        """Room for ``size`` answers."""
+        self.size = size
+        self._items: OrderedDict[Hashable, Any] = OrderedDict()
+
+    def get(self, key: Hashable) -> Any | None:
+        """The answer remembered for ``key``, or None."""
+        if key not in self._items:
+            return None
+        self._items.move_to_end(key)
+        return self._items[key]
+
+    def put(self, key: Hashable, value: Any) -> None:
+        """Remember ``value`` for ``key``."""
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        """How many answers are remembered."""
+        return len(self._items)
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who asks for long work: the session's player (None: no session) and the client's address."""
+
+    player_id: str | None
+    address: str
+
+
+class Desk:
+    """This process's long work: where it runs, what each asker may have, what is remembered."""
+
+    def __init__(
+        self, processes: int, quotas: WorkQuotas, on_run: Callable[[str], None] | None = None,
+        bots: BotTurns | None = None,
+    ) -> None:
+        """A pool of ``processes`` low-priority workers giving way to ``bots``' turns, the counters of
+        ``quotas``, an empty memory."""
+        self.work = LongWork(processes, on_run, bots)
+        self.limiter = WorkLimiter(quotas)
+        self.memo = Memo(quotas.memo_entries)
+        self._computing: dict[Hashable, asyncio.Future[Any]] = {}
+
+    def has(self, key: Hashable) -> bool:
+        """Whether the answer to ``key`` is remembered or being computed (asking for it starts no work)."""
+        return key in self._computing or self.memo.get(key) is not None
+
+    async def answer(self, key: Hashable, compute: Callable[[], Awaitable[Any]]) -> Any:
+        """The answer to ``key``: remembered, or awaited from the computation already running for it, or
+        ``compute()``-d now and remembered. Identical questions asked together are computed once."""
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        running = self._computing.get(key)
+        if running is not None:
+            return await asyncio.shield(running)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        # nobody else may be waiting: a refusal passed on to nobody must not be logged as never retrieved
+        future.add_done_callback(lambda f: None if f.cancelled() else f.exception())
+        self._computing[key] = future
+        try:
+            value = await compute()
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except Exception as exc:
+            future.set_exception(exc)
+            raise
+        finally:
+            del self._computing[key]
+        future.set_result(value)
+        self.memo.put(key, value)
+        return value
+
+    def close(self) -> None:
+        """Stop the workers."""
+        self.work.close()
