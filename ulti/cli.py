@@ -248,10 +248,10 @@ def _work_quotas(base: Any, items: list[str]) -> Any:
                 raise ValueError(f"{name} is a whole number, not {value!r}")
             changes[name] = int(value)
         else:
-            from limits import parse  # the server extra, as the quotas themselves
+            from limits import parse_many  # the server extra, as the quotas themselves
 
             try:
-                parse(value)
+                parse_many(value)
             except ValueError:
                 raise ValueError(f"{name} is a rate such as 48/hour, not {value!r}") from None
             changes[name] = value

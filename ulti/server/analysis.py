@@ -261,6 +261,9 @@ async def answer_hint(desk: Desk, state: TableState, asker: Asker, seed: str) ->
         raise CommandError("hint_rated", "a rated table plays without help: hints are for casual learner tables")
     if not state.learner:
         raise CommandError("hint_not_learner", "hints are offered at learner tables only")
+    desk.limiter.request("address", asker.address)
+    if asker.player_id is not None:
+        desk.limiter.request("player", asker.player_id)
     player_id = asker.player_id
     seat = None if player_id is None else state.seat_of(player_id)
     if player_id is None or seat is None:

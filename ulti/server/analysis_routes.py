@@ -17,15 +17,20 @@ from ulti.server.workdesk import Asker
 router = APIRouter()
 
 
-async def _viewer(request: Request) -> str | None:
-    # a visitor without a session is a spectator: the analysis of a finished match is public
+async def _asker(request: Request) -> Asker:
+    """Who asks for long work, for its quotas: the session's player (None: none) and the client's address.
+
+    The request counts against the long-work request rates, the address's before the session is
+    resolved (a refused flood costs no store read), the player's after (``work_quota``, nothing done).
+    A visitor without a session is a spectator: the analysis of a finished match is public.
+    """
+    hub: Hub = request.app.state.hub
+    address = request.client.host if request.client else "?"
+    hub.desk.limiter.request("address", address)
     who = await sessions.resolve(request.app, sessions.token_of(request))
-    return None if who is None else who.player_id
-
-
-def _asker(request: Request, viewer: str | None) -> Asker:
-    # who would start long work, for its quotas: the session's player (None: none) and the client's address
-    return Asker(viewer, request.client.host if request.client else "?")
+    if who is not None:
+        hub.desk.limiter.request("player", who.player_id)
+    return Asker(None if who is None else who.player_id, address)
 
 
 @router.get("/api/tables/{table_id}/deals/{index}/analysis")
@@ -33,13 +38,14 @@ def _asker(request: Request, viewer: str | None) -> Asker:
 async def deal_analysis(request: Request, table_id: str, index: int) -> dict[str, Any]:
     """The analysis of finished deal ``index``, or its job's status and progress (queued on first asking)."""
     check_id(table_id, "table id")
+    asker = await _asker(request)  # counted before any other work
+    viewer = asker.player_id
     hub: Hub = request.app.state.hub
     jobs: AnalysisJobs = request.app.state.analysis
     source = await hub.source(table_id)
-    viewer = await _viewer(request)  # resolved once: each resolution may read the store
     record = check_access(source.state, index, viewer)
     await require_deal(hub, source.state, viewer, index)  # no peeking (visibility.py)
-    return await jobs.request(table_id, index, record, _asker(request, viewer))
+    return await jobs.request(table_id, index, record, asker)
 
 
 @router.get("/api/tables/{table_id}/analysis")
@@ -47,15 +53,16 @@ async def deal_analysis(request: Request, table_id: str, index: int) -> dict[str
 async def match_analysis(request: Request, table_id: str) -> dict[str, Any]:
     """Each seat's accuracy and cost over the analysed deals of the match (the others are queued now)."""
     check_id(table_id, "table id")
+    asker = await _asker(request)  # counted before any other work
+    viewer = asker.player_id
     hub: Hub = request.app.state.hub
     jobs: AnalysisJobs = request.app.state.analysis
     state = (await hub.source(table_id)).state
-    viewer = await _viewer(request)
     indices = check_match_access(state, viewer)
     limit = await visible_deals(hub, state, viewer)
     if limit is not None:  # an event's table: only the deals the viewer may see (visibility.py)
         indices = [k for k in indices if k < limit]
-    return await jobs.match(table_id, indices, state.deal_record, _asker(request, viewer))
+    return await jobs.match(table_id, indices, state.deal_record, asker)
 
 
 @router.get("/api/tables/{table_id}/deals/{index}/whatif")
@@ -66,9 +73,10 @@ async def deal_what_if(request: Request, table_id: str, index: int, at: int, lin
     check_id(table_id, "table id")
     if len(line) > 200:
         raise CommandError("bad_request", "line is at most 30 card codes")
+    asker = await _asker(request)  # counted before any other work
+    viewer = asker.player_id
     hub: Hub = request.app.state.hub
     source = await hub.source(table_id)
-    viewer = await _viewer(request)
     await require_deal(hub, source.state, viewer, index)  # no peeking (visibility.py)
     cards = [c for c in line.split(",") if c]
-    return await explore(hub.desk, source.state, index, _asker(request, viewer), at, cards)
+    return await explore(hub.desk, source.state, index, asker, at, cards)

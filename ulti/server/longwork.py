@@ -9,8 +9,9 @@ rules keep it out of the bots' way:
   long work but do not starve it): a bot's search has the machine to itself but for a piece of long
   work already running, and pieces are small (an analysis prices a few decisions per piece, a par
   replay plays one decision), so that overlap is short.
-- **Its processes run at the lowest CPU priority** (``os.nice`` 19 in each worker's initializer): a
-  piece that is running when a bot turn starts, or the event loop, gives way to them for the CPU.
+- **Its processes run at the lowest CPU priority** (Linux's ``SCHED_IDLE`` policy where there is one,
+  ``os.nice`` 19 besides): a piece that is running when a bot turn starts, or the event loop, gives way
+  to them for the CPU at once rather than after its slice.
 - **At most ``processes`` pieces run at once**, handed out by priority: someone waiting for the answer
   (a hint, a what-if line) before background jobs (an analysis chunk, a par decision), oldest first
   within a priority, so an interactive request waits behind one small piece at most, however many
@@ -50,6 +51,11 @@ def _lower_priority() -> None:
     """The long-work workers' initializer: give up CPU to every process of normal priority, and (on
     Linux) end with the server process, so that a server killed mid-job leaves no worker computing."""
     os.nice(NICENESS)
+    if hasattr(os, "SCHED_IDLE"):
+        # runs only on a core nothing else wants: a niced process still takes a slice of a busy core, and
+        # the event loop's acknowledgements wait those milliseconds (benchmarks/work_bench.py)
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     if sys.platform == "linux":
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)

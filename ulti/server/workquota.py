@@ -1,6 +1,10 @@
 """How much long work (deal analyses, what-if lines, hints) one account and one address may ask for.
 
-Each kind has two bounds, both per account and per client address: how many may be pending at once
+Every request to a long-work route (an analysis, its status, the match's accuracy, a what-if line,
+a hint), answered from memory or not, first counts against a request rate per account and per address
+(``requests_per_player``, ``requests_per_address``): the routes' own cost on the event loop stays
+bounded however fast an attacker polls. Then each kind has two bounds, both per account and per client
+address: how many may be pending at once
 (an analysis from its queueing to its end, a what-if line or a hint while it is computed) and how many
 may be started in a moving hour. A request over either is refused with ``work_quota`` (HTTP 429) and
 ``retry_after`` (seconds) before anything is queued or computed. Work whose result already exists (a
@@ -19,7 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from limits import parse
+from limits import parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
@@ -29,7 +33,7 @@ from ulti.server.errors import CommandError
 KINDS = ("analysis", "whatif", "hint")
 #: seconds to wait when a kind's pending work is at its bound (about how long one such piece takes)
 PENDING_RETRY = {"analysis": 20, "whatif": 2, "hint": 2}
-WHAT = {"analysis": "deal analyses", "whatif": "what-if lines", "hint": "hints"}
+WHAT = {"analysis": "deal analyses", "whatif": "what-if lines", "hint": "hints", "request": "requests for long work"}
 
 
 @dataclass
@@ -44,12 +48,18 @@ class WorkQuotas:
     analysis_per_address: str = "96/hour"
     whatif_pending_per_player: int = 2
     whatif_pending_per_address: int = 4
-    whatif_per_player: str = "600/hour"
-    whatif_per_address: str = "1200/hour"
+    #: a person exploring a deal asks a line every few seconds; a burst of 20 then waits
+    whatif_per_player: str = "20/minute;600/hour"
+    whatif_per_address: str = "40/minute;1200/hour"
     hint_pending_per_player: int = 1
     hint_pending_per_address: int = 4
     hint_per_player: str = "300/hour"
     hint_per_address: str = "600/hour"
+    #: requests to the long-work routes (analyses and their status, what-if lines, hints), answered from
+    #: memory or not: a page polling an analysis once a second and a person exploring what-ifs stay well
+    #: inside them
+    requests_per_player: str = "2/second;60/minute"
+    requests_per_address: str = "4/second;120/minute"
     #: what-if answers and hints remembered for identical questions (least recently used forgotten)
     memo_entries: int = 512
 
@@ -59,7 +69,8 @@ class WorkQuotas:
         return value
 
     def rate(self, kind: str, who: str) -> str:
-        """The moving-window bound on ``kind`` for ``who`` (``player`` or ``address``), e.g. ``"48/hour"``."""
+        """The moving-window bounds on ``kind`` for ``who`` (``player`` or ``address``), e.g. ``"48/hour"`` or
+        ``"20/minute;600/hour"`` (each must hold)."""
         value: str = getattr(self, f"{kind}_per_{who}")
         return value
 
@@ -83,6 +94,18 @@ class WorkLimiter:
         self._running: Counter[tuple[str, str, str]] = Counter()  # (kind, who, key) -> pieces being computed
         self._jobs: dict[tuple[str, str], set[tuple[str, int]]] = {}  # (who, key) -> analyses queued by it
 
+    def request(self, who: str, key: str) -> None:
+        """Count one request to a long-work route by ``key`` (``who``: ``player`` or ``address``); refused
+        (``work_quota``, ``retry_after``) over a rate, uncounted then. The routes count the address before
+        resolving the session (a refusal then costs no store read), the player after."""
+        rates = parse_many(getattr(self.quotas, f"requests_per_{who}"))
+        for item in rates:
+            if not self._limiter.test(item, "request", who, key):
+                wait = _wait(self._limiter.get_window_stats(item, "request", who, key).reset_time)
+                raise quota_error("request", f"at most {item} per {_WHO[who]}", wait)
+        for item in rates:
+            self._limiter.hit(item, "request", who, key)
+
     # ---------------------------------------------------------------- analyses (stored jobs)
 
     def analysis_room(self, player_id: str, address: str) -> int:
@@ -90,8 +113,8 @@ class WorkLimiter:
         room = None
         for who, key in (("player", player_id), ("address", address)):
             pending = self.quotas.pending("analysis", who) - len(self._jobs.get((who, key), ()))
-            item = parse(self.quotas.rate("analysis", who))
-            left = self._limiter.get_window_stats(item, "analysis", who, key).remaining
+            left = min(self._limiter.get_window_stats(item, "analysis", who, key).remaining
+                       for item in parse_many(self.quotas.rate("analysis", who)))
             bound = max(0, min(pending, left))
             room = bound if room is None else min(room, bound)
         return room or 0
@@ -103,10 +126,10 @@ class WorkLimiter:
                 bound = self.quotas.pending("analysis", who)
                 return quota_error("analysis", f"at most {bound} pending per {_WHO[who]}", PENDING_RETRY["analysis"])
         for who, key in (("player", player_id), ("address", address)):
-            rate = self.quotas.rate("analysis", who)
-            stats = self._limiter.get_window_stats(parse(rate), "analysis", who, key)
-            if stats.remaining <= 0:
-                return quota_error("analysis", f"at most {rate} per {_WHO[who]}", _wait(stats.reset_time))
+            for item in parse_many(self.quotas.rate("analysis", who)):
+                stats = self._limiter.get_window_stats(item, "analysis", who, key)
+                if stats.remaining <= 0:
+                    return quota_error("analysis", f"at most {item} per {_WHO[who]}", _wait(stats.reset_time))
         return quota_error("analysis", "none may be queued now", PENDING_RETRY["analysis"])
 
     def pending_analyses(self, player_id: str, address: str) -> set[tuple[str, int]]:
@@ -118,7 +141,8 @@ class WorkLimiter:
         if not jobs:
             return
         for who, key in (("player", player_id), ("address", address)):
-            self._limiter.hit(parse(self.quotas.rate("analysis", who)), "analysis", who, key, cost=len(jobs))
+            for item in parse_many(self.quotas.rate("analysis", who)):
+                self._limiter.hit(item, "analysis", who, key, cost=len(jobs))
             self._jobs.setdefault((who, key), set()).update(jobs)
 
     def analysis_ended(self, job: tuple[str, int]) -> None:
@@ -139,13 +163,13 @@ class WorkLimiter:
             if self._running[(kind, who, key)] >= bound:
                 raise quota_error(kind, f"at most {bound} at once per {_WHO[who]}", PENDING_RETRY[kind])
         for who, key in whos:
-            rate = self.quotas.rate(kind, who)
-            item = parse(rate)
-            if not self._limiter.test(item, kind, who, key):
-                raise quota_error(kind, f"at most {rate} per {_WHO[who]}", _wait(
-                    self._limiter.get_window_stats(item, kind, who, key).reset_time))
+            for item in parse_many(self.quotas.rate(kind, who)):
+                if not self._limiter.test(item, kind, who, key):
+                    raise quota_error(kind, f"at most {item} per {_WHO[who]}", _wait(
+                        self._limiter.get_window_stats(item, kind, who, key).reset_time))
         for who, key in whos:
-            self._limiter.hit(parse(self.quotas.rate(kind, who)), kind, who, key)
+            for item in parse_many(self.quotas.rate(kind, who)):
+                self._limiter.hit(item, kind, who, key)
             self._running[(kind, who, key)] += 1
         try:
             yield
