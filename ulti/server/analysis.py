@@ -26,7 +26,7 @@ import orjson
 from ulti.analysis.coach import HINT_WORLDS, hint
 from ulti.analysis.pricing import DEFAULT_WORLDS
 from ulti.analysis.review import DEFAULT_SEED, assemble_record, count_decisions, match_totals, price_record_chunk
-from ulti.analysis.whatif import what_if
+from ulti.analysis.whatif import parse_line, what_if
 from ulti.engine.errors import IllegalAction
 from ulti.engine.record import deal_from_record
 from ulti.server.logs import log
@@ -181,6 +181,10 @@ async def explore(
         raise CommandError("bad_request", "at must be the number of actions of the record played before the line")
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise CommandError("bad_request", 'cards must be a list of card codes such as ["AS", "7H"]')
+    try:
+        parse_line(cards)  # a bad code is refused here, naming it, before a worker is asked
+    except ValueError as exc:
+        raise CommandError("bad_line", str(exc), params={"field": "line"}) from None
     loop = asyncio.get_running_loop()
     try:
         return await loop.run_in_executor(executor, _what_if_record, record, at, cards)
