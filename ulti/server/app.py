@@ -58,6 +58,7 @@ from ulti.server.messages import (
     parse_client_message,
 )
 from ulti.server.metrics import CONTENT_TYPE, Metrics
+from ulti.server.openapi_bodies import describe_bodies
 from ulti.server.player_routes import router as player_router
 from ulti.server.tablestate import MAX_CHAT_LENGTH, CommandError
 from ulti.server.throttle import MessageBucket
@@ -338,6 +339,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(analysis_router)  # /api/tables/{id}/deals/{k}/analysis and /whatif (analysis_routes.py)
     app.include_router(botapi_router)  # /api/account/tokens, /api/bot/..., /api/stream/event (botapi.py)
     app.include_router(event_router)  # /api/events/... and solo duplicate's par (event_routes.py)
+    # the bodies the routes read by hand, in /openapi.json (openapi_bodies.py)
+    describe_bodies(app, account_router, player_router, analysis_router, botapi_router, event_router)
 
     @app.websocket("/ws")
     async def socket(websocket: WebSocket) -> None:
