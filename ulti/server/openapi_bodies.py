@@ -1,4 +1,4 @@
-"""The JSON bodies of the HTTP routes, as the OpenAPI schema (``/openapi.json``) describes them.
+"""The JSON bodies (and hand-read query parameters) of the HTTP routes, as ``/openapi.json`` describes them.
 
 The routes read their bodies by hand (``decode_json``, then field by field, so that a refusal names the
 field in the project's own words), so FastAPI cannot see them. This table says what each body holds,
@@ -82,6 +82,13 @@ BODIES: dict[tuple[str, str], Schema] = {
     ("POST", "/api/events/{event_id}/join"): _object(table={"type": "integer", "minimum": 1}, seat=_SEAT),
 }
 
+#: (method, path) -> the query parameters the route reads by hand (``request.query_params``)
+QUERIES: dict[tuple[str, str], list[Schema]] = {
+    ("GET", "/api/bot/tables/{table_id}/stream"): [
+        {"name": "since", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 0}},
+    ],
+}
+
 #: state-changing routes that read no body (any body sent is still checked by the RequestGuard)
 NO_BODY: set[tuple[str, str]] = {
     ("POST", "/api/tables/{table_id}/leave"),
@@ -95,16 +102,18 @@ NO_BODY: set[tuple[str, str]] = {
 
 
 def describe_bodies(*routers: FastAPI | APIRouter) -> None:
-    """Put each route's body (``BODIES``) into the OpenAPI schema: call it with the app and every router
-    it includes, before the schema is first built."""
+    """Put each route's body (``BODIES``) and hand-read query parameters (``QUERIES``) into the OpenAPI
+    schema: call it with the app and every router it includes, before the schema is first built."""
     for router in routers:
         for route in router.routes:
             if not isinstance(route, APIRoute):
                 continue
             for method in route.methods or ():
+                extra: dict[str, Any] = {}
                 body = BODIES.get((method, route.path))
                 if body is not None:
-                    route.openapi_extra = {
-                        **(route.openapi_extra or {}),
-                        "requestBody": {"required": True, "content": {"application/json": {"schema": body}}},
-                    }
+                    extra["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
+                if (method, route.path) in QUERIES:
+                    extra["parameters"] = QUERIES[(method, route.path)]  # added to the route's own
+                if extra and route.openapi_extra != extra:  # the routers are shared by every app made
+                    route.openapi_extra = extra
