@@ -184,7 +184,7 @@ async def explore(
     try:
         parse_line(cards)  # a bad code is refused here, naming it, before a worker is asked
     except ValueError as exc:
-        raise CommandError("bad_line", str(exc), params={"field": "line"}) from None
+        raise CommandError("bad_line", str(exc)) from None  # the message names the field and the code
     loop = asyncio.get_running_loop()
     try:
         return await loop.run_in_executor(executor, _what_if_record, record, at, cards)
