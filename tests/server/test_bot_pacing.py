@@ -109,9 +109,11 @@ async def test_forced_and_searched_cards_come_after_the_same_pacing(
     # both sit at the pacing: the answer waits for it, and thinking below it does not show
     for median in (forced_median, searched_median):
         assert PACING - 0.01 <= median <= PACING + 0.02, (forced_median, searched_median)
-    # a searched card is not later than a forced one (old code: by the search's time, 12 ms in the median)
-    assert searched_median - forced_median < 0.005, (forced_median, searched_median)
+    # a searched card comes neither later nor sooner than a forced one (old code: later by the search's
+    # time, 12 ms in the median; here well under a millisecond)
+    assert abs(searched_median - forced_median) < 0.004, (forced_median, searched_median)
     # ... nor as far as ranks can tell: the Mann-Whitney probability that a searched card comes later than
-    # a forced one is about 0.5 for one distribution (the old code's: 0.88)
+    # a forced one is 0.5 for one distribution (0.42 to 0.57 measured; the old code's: 0.88, some 4
+    # standard errors above 0.75)
     superiority = probability_of_superiority(searched, forced)
-    assert superiority < 0.75, (superiority, sorted(forced), sorted(searched))
+    assert 0.25 < superiority < 0.75, (superiority, sorted(forced), sorted(searched))

@@ -283,6 +283,9 @@ class TableActor:
         # (no search) comes no sooner than a searched one and the answer's time tells nothing of the hand.
         loop = asyncio.get_running_loop()
         answer_at = loop.time() + self.settings.bot_delay
+        # The event that began the turn goes out first (its writers are already scheduled): a search
+        # started before them would delay it on a busy machine, a hint of a search in the clock again.
+        await asyncio.sleep(0)
         seat_info = self.state.seats[seat]
         level = seat_info.level if seat_info.kind == "bot" and seat_info.level else "heuristic"
         deal = self.state.deal
