@@ -24,7 +24,7 @@ import httpx2
 import orjson
 import uvicorn
 
-from ulti.accounts.names import name_key
+from ulti.accounts.names import name_key, name_skeleton
 from ulti.accounts.ratings import NEWCOMER, match_ranks
 from ulti.server.app import create_app
 from ulti.server.config import Settings
@@ -60,7 +60,8 @@ async def fill(db_url: str, matches: int, seed: int = 1) -> float:
         ids = {}
         for i, name in enumerate((PLAYER, *OTHERS)):
             ids[name] = f"p{i}"
-            await store.create_account(ids[name], name, name_key(name), "x", new_player=True)
+            await store.create_account(ids[name], name, name_key(name), "x", new_player=True,
+                                       skeleton=name_skeleton(name))
         await store.ensure_ratings(list(ids.values()), (NEWCOMER.mu, NEWCOMER.sigma))
         now = int(time.time() * 1000) - matches * 600_000
         for k in range(matches):

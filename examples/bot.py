@@ -2,6 +2,7 @@
 random legal actions. Usage: python bot.py https://ulti.example ulti_YOURTOKEN [MATCHES]
 """
 import json
+import os
 import random
 import sys
 import threading
@@ -21,11 +22,21 @@ def client():
                         timeout=httpx.Timeout(30, read=None))
 
 
+def give_up(error):
+    """The token no longer works (revoked, or its owner changed the password): one line, and stop."""
+    print(f"bot.py: the server refused the token ({error['code']}): {error['message']}", file=sys.stderr, flush=True)
+    os._exit(1)  # every thread stops with it
+
+
 def lines(api, path, **params):
-    """The JSON objects of an NDJSON stream; empty lines are keep-alives."""
+    """The JSON objects of an NDJSON stream; empty lines are keep-alives; an error line ends the bot."""
     with api.stream("GET", path, params=params) as response:
-        response.raise_for_status()
-        yield from (json.loads(line) for line in response.iter_lines() if line)
+        if response.status_code != 200:
+            give_up(json.loads(response.read())["error"])
+        for message in (json.loads(line) for line in response.iter_lines() if line):
+            if message.get("type") == "error":  # the stream's last line: its token was revoked
+                give_up(message)
+            yield message
 
 
 def choose(deal):
@@ -55,6 +66,8 @@ def play(table):
                 if deal and deal["phase"] != "done" and deal["to_move"] == state["you"] and deal["choices"]:
                     act = {"id": f"{state['deal_index']}-{len(deal['log'])}", "action": choose(deal)}
                     answer = api.post(f"/api/bot/tables/{table}/act", json=act)  # one id: done once
+                    if answer.status_code == 401:
+                        give_up(answer.json()["error"])
                     if answer.status_code != 200:
                         print(table, "refused:", answer.json()["error"]["message"], flush=True)
         except httpx.TransportError:

@@ -28,6 +28,8 @@ from ulti.engine.view import SeatView
 
 #: seconds to wait before opening a dropped stream again
 RECONNECT_DELAY = 0.5
+#: statuses that say the token itself no longer works (revoked, or the password changed): nothing to retry
+TOKEN_REFUSED = (401,)
 
 
 class BotApiError(Exception):
@@ -38,6 +40,18 @@ class BotApiError(Exception):
         super().__init__(f"{status} {code}: {message}")
         self.status = status
         self.code = code
+        self.message = message
+
+    @property
+    def token_refused(self) -> bool:
+        """Whether the server refused the token itself (revoked or unknown): the bot cannot go on."""
+        return self.status in TOKEN_REFUSED
+
+    def one_line(self, program: str) -> str:
+        """The error as the one line a bot program ends with."""
+        if self.token_refused:
+            return f"{program}: the server refused the token ({self.code}): {self.message}"
+        return f"{program}: {self}"
 
 
 def my_turn(state: dict[str, Any]) -> bool:
@@ -81,6 +95,8 @@ class RemoteBot:
     _sent_at: dict[str, float] = field(default_factory=dict)
     _target: int | None = None  # stop after this many matches (None: never)
     _done: asyncio.Event = field(default_factory=asyncio.Event)
+    #: the refusal that ends the whole run (the token was revoked), from whichever task met it first
+    _fatal: BotApiError | None = None
 
     @property
     def client(self) -> httpx2.AsyncClient:
@@ -108,7 +124,10 @@ class RemoteBot:
         """A bot API request; ``BotApiError`` on a refusal (a 429 is waited out and tried again)."""
         while True:
             response = await self.client.request(method, path, json=body)
-            data = response.json()
+            try:
+                data = response.json()
+            except ValueError:  # not the server's JSON (a proxy's error page): said in one line, not a traceback
+                raise BotApiError(response.status_code, "bad_answer", response.text[:200]) from None
             if response.status_code == 429 and data["error"]["code"] == "rate_limited":
                 await asyncio.sleep(float(response.headers.get("retry-after", "1")))
                 continue
@@ -132,9 +151,17 @@ class RemoteBot:
             await asyncio.wait([following, done], return_when=asyncio.FIRST_COMPLETED)
             if following.done():
                 following.result()  # a refusal (a revoked token) ends the run with its error
+            if self._fatal is not None:
+                raise self._fatal
         finally:
             for task in (following, done):
                 task.cancel()
+
+    def _give_up(self, exc: BotApiError) -> None:
+        """A table's task met a refusal of the token: the whole run ends with it (the first one told)."""
+        if self._fatal is None:
+            self._fatal = exc
+        self._done.set()
 
     async def _follow_events_forever(self) -> None:
         while True:
@@ -199,8 +226,9 @@ class RemoteBot:
                                 out.write(line + "\n")
                                 out.flush()
                             message = json.loads(line)
-                            if message.get("type") == "error":
-                                raise BotApiError(401, message["code"], message["message"])
+                            if message.get("type") == "error":  # the stream's last line
+                                status = 401 if message.get("code") == "token_revoked" else 409
+                                raise BotApiError(status, str(message.get("code")), str(message.get("message")))
                             if message.get("type") not in ("sync", "event"):
                                 continue
                             last = int(message["seq"])
@@ -215,6 +243,12 @@ class RemoteBot:
                                 thinking = asyncio.create_task(self._turn(table, latest))
                 except (httpx2.TransportError, httpx2.RemoteProtocolError):
                     await asyncio.sleep(RECONNECT_DELAY)  # resumed after ``last``: nothing missed, nothing twice
+        except BotApiError as exc:
+            # the stream was refused: a token that no longer works ends the run; anything else this table only
+            if exc.token_refused:
+                self._give_up(exc)
+            else:
+                self.log(f"table {table}: {exc}")
         finally:
             self.finished.add(table)
             self.tables.pop(table, None)
@@ -241,8 +275,11 @@ class RemoteBot:
             try:
                 await self.call("POST", f"/api/bot/tables/{table}/act", {"id": f"{table}-{key}", "action": action})
             except BotApiError as exc:
-                # the view moved on meanwhile (the move time ran out and the built-in bot played): the stream says so
                 self._sent_at.pop(table, None)
+                if exc.token_refused:
+                    self._give_up(exc)
+                    return
+                # the view moved on meanwhile (the move time ran out and the built-in bot played): the stream says so
                 self.log(f"table {table}: {exc}")
 
 
@@ -259,7 +296,10 @@ async def run_bot(server: str, token: str, level: str, upgrade: bool, record: st
             await bot.call("POST", "/api/bot/account/upgrade", {})
         await bot.run(tables)
     except BotApiError as exc:
-        print(f"ulti bot: {exc}", file=sys.stderr)
+        print(exc.one_line("ulti bot"), file=sys.stderr)
+        return 1
+    except httpx2.HTTPError as exc:
+        print(f"ulti bot: cannot reach the server {server}: {exc.__class__.__name__}: {exc}", file=sys.stderr)
         return 1
     finally:
         await bot.close()

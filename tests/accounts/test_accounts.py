@@ -11,6 +11,7 @@ import pytest
 import pytest_asyncio
 
 from ulti.accounts import AccountError, Accounts
+from ulti.accounts.devices import DeviceCookies
 from ulti.accounts.guard import LoginGuard
 from ulti.accounts.names import account_name, name_key
 from ulti.accounts.passwords import MEMORY_KIB, TIME_COST, PasswordHashing, check_password_rules
@@ -106,7 +107,8 @@ async def test_logout_password_change_and_delete_end_sessions(accounts: Accounts
     with pytest.raises(AccountError) as wrong:
         await accounts.change_password("p1", "not my password", "new password!", "10.0.0.1")
     assert wrong.value.code == "wrong_password"
-    third = await accounts.change_password("p1", "correct horse", "new password!", "10.0.0.1")
+    third, revoked = await accounts.change_password("p1", "correct horse", "new password!", "10.0.0.1")
+    assert revoked == []  # no API tokens to end
     assert await accounts.session_of(second.token) is None and await accounts.session_of(third.token) is not None
     with pytest.raises(AccountError):
         await accounts.login("Béla", "correct horse", "10.0.0.1")
@@ -142,3 +144,33 @@ async def test_an_old_hash_is_replaced_at_login_and_hashes_run_off_the_event_loo
         assert ticks >= 10
     finally:
         await store.close()
+
+
+def test_a_known_device_is_counted_on_its_own_and_trusted_no_more_once_its_count_is_full() -> None:
+    guard = LoginGuard(per_name="3/minute", per_address="100/minute", per_device="2/minute")
+    for i in range(3):
+        assert guard.attempt("anna", f"10.9.0.{i}") is None  # unknown devices: counted per name
+    with pytest.raises(AccountError):
+        guard.attempt("anna", "10.0.0.1")  # the name is full for unknown devices
+    assert guard.attempt("anna", "10.0.0.1", "dev1") == "dev1"  # the owner's device is counted on its own
+    guard.succeeded("anna", "dev1")  # clears the device's count, not the name's
+    with pytest.raises(AccountError):
+        guard.attempt("anna", "10.0.0.2")
+    for _ in range(2):
+        assert guard.attempt("anna", "10.0.0.1", "dev1") == "dev1"
+    with pytest.raises(AccountError):  # the device failed twice: it is judged per name now, which is full
+        guard.attempt("anna", "10.0.0.1", "dev1")
+
+
+def test_device_cookies_are_bound_to_their_account_and_to_the_servers_secret() -> None:
+    cookies = DeviceCookies("secret one")
+    value = cookies.issue("p1")
+    device = cookies.device_of(value, "p1")
+    assert device is not None and device == value.split(".")[1]
+    assert cookies.issue("p1") != value  # a fresh device id at every login
+    assert cookies.device_of(value, "p2") is None  # another account's login
+    assert DeviceCookies("secret two").device_of(value, "p1") is None  # another server's secret
+    player, device_id, mac = value.split(".")
+    for forged in (f"{player}.{device_id}.{mac[:-1]}0", f"{player}.{device_id}a.{mac}", value + "." + "x",
+                   "p1." + "é" * 10 + "." + mac, value + "a" * 200, "", None):
+        assert cookies.device_of(forged, "p1") is None, forged

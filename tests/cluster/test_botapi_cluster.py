@@ -31,7 +31,7 @@ async def test_a_bots_streams_and_acts_work_whichever_process_they_reach(
     three_behind_nginx: tuple[str, list[ServerProcess]],
 ) -> None:
     proxy, processes = three_behind_nginx
-    bot = await new_account(proxy, "Cluster Bot")
+    bot = await new_account(proxy, "Cluster Robo")
     auth = {"authorization": f"Bearer {bot.token}"}
     direct = [httpx2.AsyncClient(base_url=p.base_url, headers=auth, timeout=FOREVER) for p in processes]
     through = httpx2.AsyncClient(base_url=proxy, headers=auth, timeout=FOREVER)
@@ -44,7 +44,7 @@ async def test_a_bots_streams_and_acts_work_whichever_process_they_reach(
     table = (await host.http("POST", "/api/tables", {"deals": 6, "seats": seats, "seed": 31}))["table_id"]
     await host.connect()
     await host.open_table(table)
-    await host.http("POST", f"/api/tables/{table}/invite_bot", {"seat": 1, "bot": "Cluster Bot"})
+    await host.http("POST", f"/api/tables/{table}/invite_bot", {"seat": 1, "bot": "Cluster Robo"})
     await events.wait_for(lambda r: any(m["type"] == "invited" for m in r.messages), 15)
     invited = next(m for m in events.messages if m["type"] == "invited")
     joined = await direct[1].post(f"/api/bot/tables/{table}/join", json={"seat": 1, "invite": invited["invite"]})

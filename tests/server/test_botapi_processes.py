@@ -66,7 +66,7 @@ async def test_ulti_bot_and_the_example_bot_play_a_whole_match_against_a_scripte
     server: ServerProcess, tmp_path: Path
 ) -> None:
     ours = await new_account(server.base_url, "Ulti Process", bot=False)  # `ulti bot --upgrade` makes it a bot
-    example = await new_account(server.base_url, "Example Bot")
+    example = await new_account(server.base_url, "Example Robo")
     record = tmp_path / "record"
     processes = [
         start([sys.executable, "-m", "ulti.cli", "bot", "--server", server.base_url, "--token", ours.token,
@@ -83,7 +83,7 @@ async def test_ulti_bot_and_the_example_bot_play_a_whole_match_against_a_scripte
         await host.connect()
         await host.open_table(table)
         await asyncio.wait_for(asyncio.gather(invite_until_seated(host, table, 1, "Ulti Process"),
-                                              invite_until_seated(host, table, 2, "Example Bot")), 60)
+                                              invite_until_seated(host, table, 2, "Example Robo")), 60)
         assert host.state is not None
         assert [s.get("bot", False) for s in host.state["table"]["seats"]] == [False, True, True]
         for seat in (1, 2):  # each bot follows the table's stream (its seat is present) before the start

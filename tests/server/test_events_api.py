@@ -126,7 +126,7 @@ async def test_a_player_who_has_not_finished_deal_3_sees_nothing_of_deal_3_at_an
     await anna.open_table(own)
     await play_until_deal(anna, 3, seed=5)  # deals 0, 1, 2 finished at table 1; deal 3 waits for Anna
     # table 2 (all bots) finishes its match meanwhile
-    await until(lambda: _finished(host, other), 240, "table 2 finished")
+    await until(lambda: _finished(host, event_id, 2), 240, "table 2 finished")
 
     deal3 = f"/api/tables/{other}/deals/3"
     for path in (f"{deal3}/record", f"{deal3}/replay", f"{deal3}/analysis", f"{deal3}/whatif?at=0",
@@ -161,16 +161,17 @@ async def test_a_player_who_has_not_finished_deal_3_sees_nothing_of_deal_3_at_an
     for message in anna.received:
         assert other not in json.dumps(message) or message["type"] == "error"
 
-    # an outsider watches an event's table like any spectator, but sees no deal until the event is over
-    await refused(outsider.http("GET", f"/api/tables/{other}/deals/0/record"), "event_hidden")
-    assert len((await outsider.http("GET", f"/api/tables/{other}/record"))["deals"]) == 0
-    spectated = await outsider.http("GET", f"/api/tables/{other}")
-    assert spectated["you"] is None and spectated["table"]["event"] == event_id
+    # an outsider may not watch an event's table live; a deal is shown to everybody once every table has
+    # finished it (deals 0-2 here: table 1 is at deal 3), as a bridge club delays its broadcast
+    await refused(outsider.http("GET", f"/api/tables/{other}/deals/3/record"), "event_hidden")
+    assert (await outsider.http("GET", f"/api/tables/{other}/deals/2/record"))["format"] == "ulti-deal/1"
+    assert len((await outsider.http("GET", f"/api/tables/{other}/record"))["deals"]) == 3
+    await refused(outsider.http("GET", f"/api/tables/{other}"), "event_hidden")
     outside = await outsider.http("GET", f"/api/events/{event_id}")
-    assert outside["you"] is None and not any(d["visible"] for d in outside["deals"])
+    assert outside["you"] is None and [d["visible"] for d in outside["deals"]] == [True] * 3 + [False] * 3
+    assert all(len(d["results"]) == 2 for d in outside["deals"][:3])
     await outsider.connect()
-    await outsider.open_table(other)
-    await refused(outsider.request({"type": "chat", "phrase": "hello"}), "event_chat_closed")
+    await refused(outsider.request({"type": "open_table", "table": other}), "event_hidden")
 
     # once the event is over, everything is open
     await anna.close()  # she leaves: a bot plays for her, and her result still counts
@@ -200,9 +201,10 @@ def _card_lists(value: Any) -> list[list[str]]:
     return found
 
 
-async def _finished(client: GameClient, table_id: str) -> bool:
-    view = await client.http("GET", f"/api/tables/{table_id}")
-    return bool(view["table"]["status"] == "finished")
+async def _finished(client: GameClient, event_id: str, table: int) -> bool:
+    # from the event page: nobody but its own players watches an event's table while the event runs
+    view = await client.http("GET", f"/api/events/{event_id}")
+    return bool(view["tables"][table - 1]["status"] == "finished")
 
 
 @pytest.mark.asyncio

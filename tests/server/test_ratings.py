@@ -20,6 +20,7 @@ from openskill.models import PlackettLuce
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import until
 from tests.server.test_actor import HOST, RecordingHost, new_actor, stop
+from ulti.accounts.names import name_skeleton
 from ulti.bots.random_bot import RandomBot
 from ulti.engine.record import action_to_json
 from ulti.server.actor import TableActor
@@ -39,7 +40,8 @@ PASSWORD = "correct horse battery"
 
 
 async def add_account(store: EventStore, player_id: str, name: str) -> None:
-    await store.create_account(player_id, name, name.casefold(), "not-a-hash", new_player=True)
+    await store.create_account(player_id, name, name.casefold(), "not-a-hash", new_player=True,
+                               skeleton=name_skeleton(name))
 
 
 async def set_rating(store: EventStore, player_id: str, mu: float, sigma: float, matches: int) -> None:

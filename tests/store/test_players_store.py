@@ -15,7 +15,7 @@ import pytest
 import pytest_asyncio
 from sqlalchemy import insert
 
-from ulti.accounts.names import name_key
+from ulti.accounts.names import name_key, name_skeleton
 from ulti.store import EventStore
 from ulti.store.models import duplicate_event_tables, match_players, match_results, ratings
 from ulti.store.players import RECENT_MATCHES
@@ -33,7 +33,7 @@ async def store(tmp_path: Path) -> AsyncIterator[EventStore]:
 
 async def account(store: EventStore, player_id: str, name: str) -> None:
     """An account with a dummy hash (no password is checked here)."""
-    await store.create_account(player_id, name, name_key(name), "x", new_player=True)
+    await store.create_account(player_id, name, name_key(name), "x", new_player=True, skeleton=name_skeleton(name))
 
 
 def stats(
@@ -191,7 +191,9 @@ async def test_the_leaderboard_orders_rated_accounts_and_shares_ranks(store: Eve
 
 
 async def test_a_bot_is_marked_by_its_account_and_its_seats(store: EventStore) -> None:
-    await store.ensure_bot_accounts([("bot-strong", "Bot · strong", name_key("Bot · strong"))])
+    await store.ensure_bot_accounts(
+        [("bot-strong", "Bot · strong", name_key("Bot · strong"), name_skeleton("Bot · strong"))]
+    )
     await account(store, "anna", "Anna")
     for pid in ("bot-strong", "anna"):
         await set_rating(store, pid, 26.0, 1)

@@ -60,7 +60,7 @@ async def test_a_match_is_recorded_once_and_bot_accounts_are_made_once(db_url: s
     try:
         for p in ("anna", "bela"):
             await store.add_player(p, p.title())
-        bot = [("bot-strong", "Bot · strong", "bot · strong")]
+        bot = [("bot-strong", "Bot · strong", "bot · strong", "skeleton of bot · strong")]
         await asyncio.gather(store.ensure_bot_accounts(bot), store.ensure_bot_accounts(bot))
         assert await store.player_identity("bot-strong") == ("Bot · strong", True)
         await store.ensure_ratings(["anna", "bela", "bot-strong", "nobody"], NEWCOMER)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx2
+
 
 def test_register_log_out_and_log_in_on_the_account_page(web_server: Any, new_page: Any) -> None:
     page = new_page()
@@ -34,3 +36,65 @@ def test_register_log_out_and_log_in_on_the_account_page(web_server: Any, new_pa
     page.get_by_test_id("login").click()
     page.wait_for_function("document.querySelector('[data-testid=account-status]').textContent.startsWith('Logged')")
     assert page.js_errors == []
+
+
+def test_a_password_change_on_the_account_page_says_it_revokes_the_tokens_and_the_list_empties(
+    web_server: Any, new_page: Any
+) -> None:
+    page = new_page()
+    page.goto(web_server.base_url + "/account.html")
+    register = page.get_by_test_id("register-form")
+    register.locator("input[name=name]").fill("Tokenes Teri")
+    register.locator("input[name=password]").fill("correct horse battery")
+    page.get_by_test_id("register").click()
+    page.wait_for_function("document.querySelector('[data-testid=account-status]').textContent.startsWith('Logged')")
+    assert "every API token below is revoked" in page.get_by_test_id("password-note").inner_text()
+    tokens = page.get_by_test_id("token-form")
+    tokens.locator("input[name=name]").fill("my bot")
+    page.get_by_test_id("create-token").click()
+    page.get_by_test_id("token-list").locator("li").first.wait_for()
+    assert "my bot" in page.get_by_test_id("token-list").inner_text()
+    change = page.get_by_test_id("password-form")
+    change.locator("input[name=current_password]").fill("correct horse battery")
+    change.locator("input[name=new_password]").fill("a new passphrase")
+    page.get_by_test_id("change-password").click()
+    page.wait_for_function("document.querySelectorAll('[data-testid=token-list] li').length === 0")
+    assert page.get_by_test_id("account-status").inner_text() == "Logged in as Tokenes Teri."
+    assert page.js_errors == []
+
+
+def test_the_owners_browser_logs_in_after_20_failures_from_other_addresses_a_new_browser_waits(
+    web_server: Any, new_page: Any
+) -> None:
+    page = new_page()
+    page.goto(web_server.base_url + "/account.html")
+    register = page.get_by_test_id("register-form")
+    register.locator("input[name=name]").fill("Böngésző Bea")
+    register.locator("input[name=password]").fill("correct horse battery")
+    page.get_by_test_id("register").click()
+    page.wait_for_function("document.querySelector('[data-testid=account-status]').textContent.startsWith('Logged')")
+    page.get_by_test_id("logout").click()
+    page.wait_for_function("document.querySelector('[data-testid=account-status]').textContent === 'Not logged in.'")
+    # a guesser, from 20 other addresses (the server trusts X-Forwarded-For from 127.0.0.1, as behind its proxy)
+    with httpx2.Client(base_url=web_server.base_url, timeout=30) as guesser:
+        codes = [guesser.post("/api/account/login", json={"name": "Böngésző Bea", "password": "wrong guess"},
+                              headers={"x-forwarded-for": f"10.7.0.{i}"}).status_code for i in range(20)]
+    assert codes == [401] * 5 + [429] * 15
+
+    def log_in(browser_page: Any) -> None:
+        login = browser_page.get_by_test_id("login-form")
+        login.locator("input[name=name]").fill("böngésző bea")
+        login.locator("input[name=password]").fill("correct horse battery")
+        browser_page.get_by_test_id("login").click()
+
+    stranger = new_page()  # another browser (no device cookie) with the right password waits
+    stranger.goto(web_server.base_url + "/account.html")
+    stranger.wait_for_function("document.querySelector('[data-testid=account-status]').textContent.length > 0")
+    log_in(stranger)
+    stranger.get_by_test_id("account-error").wait_for(state="visible")
+    assert "too many password attempts" in stranger.get_by_test_id("account-error").inner_text()
+    log_in(page)  # the owner's browser gets in
+    page.wait_for_function("document.querySelector('[data-testid=account-status]').textContent.startsWith('Logged')")
+    assert page.get_by_test_id("account-status").inner_text() == "Logged in as Böngésző Bea."
+    assert "ulti_device" not in page.evaluate("document.cookie")  # HttpOnly
+    assert page.js_errors == [] and stranger.js_errors == []

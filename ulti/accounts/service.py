@@ -10,9 +10,10 @@ import time
 import unicodedata
 from dataclasses import dataclass, field
 
+from ulti.accounts.devices import DeviceCookies
 from ulti.accounts.errors import AccountError
 from ulti.accounts.guard import LoginGuard
-from ulti.accounts.names import account_name, name_key
+from ulti.accounts.names import account_name, name_key, name_skeleton
 from ulti.accounts.passwords import PasswordHashing, check_password_rules
 from ulti.accounts.tokens import is_session_token, new_token, token_key
 from ulti.store import AccountStore, AlreadyAccount, NameTaken, StoredAccount
@@ -33,15 +34,18 @@ class Session:
     player_id: str
     name: str
     expires_at: float  # epoch seconds
+    #: a fresh device cookie for the client that opened it (None when no ``DeviceCookies`` are set up)
+    device: str | None = None
 
 
 @dataclass
 class Accounts:
-    """Account operations over a store, with one hashing cost and one login guard."""
+    """Account operations over a store, with one hashing cost, one login guard and the device cookies."""
 
     store: AccountStore
     hashing: PasswordHashing = field(default_factory=PasswordHashing)
     guard: LoginGuard = field(default_factory=LoginGuard)
+    devices: DeviceCookies | None = None
     session_seconds: int = SESSION_SECONDS
     _opened: int = 0
 
@@ -52,25 +56,26 @@ class Accounts:
         keeps their id and with it their tables and past matches.
         """
         shown = account_name(name)
-        key = name_key(shown)
+        key, skeleton = name_key(shown), name_skeleton(shown)
         secret = check_password_rules(password)
         # checked before hashing too, so that a taken name costs no Argon2 work (the store decides races)
-        if await self.store.account_by_key(key) is not None:
+        if await self.store.account_by_key(key) is not None or await self.store.account_by_skeleton(skeleton):
             raise _name_registered(shown)
         hashed = await self.hashing.hash(secret)
         try:
-            await self.store.create_account(player_id, shown, key, hashed, new_player=new_player)
+            await self.store.create_account(player_id, shown, key, hashed, new_player=new_player, skeleton=skeleton)
         except NameTaken:
             raise _name_registered(shown) from None
         except AlreadyAccount:
             raise AccountError("already_account", "this player already has an account: log in instead", 409) from None
         return await self._open(player_id, shown)
 
-    async def login(self, name: object, password: object, address: str) -> Session:
+    async def login(self, name: object, password: object, address: str, device: str | None = None) -> Session:
         """Open a session for the account named ``name`` if ``password`` is its password.
 
         A wrong password and an unknown name get the same refusal after the same Argon2 work; each
-        attempt counts against the name and the address (``LoginGuard``).
+        attempt counts against the name and the address (``LoginGuard``), or against the device
+        alone when ``device`` is a genuine device cookie of that account.
         """
         if not isinstance(name, str):
             raise AccountError("bad_name", "name must be a string", 400)
@@ -78,11 +83,16 @@ class Accounts:
             raise AccountError("bad_password", "password must be a string", 400)
         # no length rule here: a name no account can have is simply not found (and answered the same)
         key = unicodedata.normalize("NFKC", " ".join(unicodedata.normalize("NFC", name).split())).casefold()[:128]
-        self.guard.attempt(key, address)
-        account = await self.store.account_by_key(key)
+        if device is None:
+            counted = self.guard.attempt(key, address)  # refused before any store read, as a flood's are
+            account = await self.store.account_by_key(key)
+        else:
+            # read first: which count the attempt goes to depends on whose device cookie it brings
+            account = await self.store.account_by_key(key)
+            counted = self.guard.attempt(key, address, self._device(device, account.player_id if account else None))
         if not await self.hashing.verify(account.password_hash if account else None, password) or account is None:
             raise AccountError("bad_credentials", BAD_CREDENTIALS, 401)
-        self.guard.succeeded(key)
+        self.guard.succeeded(key, counted)
         if self.hashing.needs_rehash(account.password_hash):
             # the costs were raised since this hash was made: store one at today's costs
             await self.store.set_password_hash(
@@ -94,25 +104,35 @@ class Accounts:
         """End the session of ``token``; whether it was live."""
         return is_session_token(token) and await self.store.end_session(token_key(token))
 
-    async def change_password(self, player_id: str, current: object, new: object, address: str) -> Session:
-        """Replace the password after checking the current one; every session ends and a new one opens."""
-        fresh = check_password_rules(new, "new_password")
-        account = await self.confirm_password(player_id, current, address)
-        await self.store.set_password_hash(player_id, await self.hashing.hash(fresh), end_sessions=True)
-        return await self._open(player_id, account.name)
+    async def change_password(
+        self, player_id: str, current: object, new: object, address: str, device: str | None = None
+    ) -> tuple[Session, list[str]]:
+        """Replace the password after checking the current one: every session and API token ends.
 
-    async def confirm_password(self, player_id: str, password: object, address: str) -> StoredAccount:
-        """The account of ``player_id`` if ``password`` is its password (asked again before a change)."""
+        Returns the new session (this client's) and the ids of the API tokens revoked with the change.
+        """
+        fresh = check_password_rules(new, "new_password")
+        account = await self.confirm_password(player_id, current, address, device)
+        revoked = await self.store.set_password_hash(player_id, await self.hashing.hash(fresh), end_sessions=True)
+        return await self._open(player_id, account.name), revoked
+
+    async def confirm_password(
+        self, player_id: str, password: object, address: str, device: str | None = None
+    ) -> StoredAccount:
+        """The account of ``player_id`` if ``password`` is its password (asked again before a change).
+
+        Counted as a login is (``device``: the client's device cookie, if any).
+        """
         if not isinstance(password, str):
             raise AccountError("bad_password", "password must be a string", 400)
         account = await self.store.account_of(player_id)
         if account is None:
             raise AccountError("not_account", "you are a guest: register first", 409)
         key = name_key(account.name)
-        self.guard.attempt(key, address)
+        counted = self.guard.attempt(key, address, self._device(device, player_id))
         if not await self.hashing.verify(account.password_hash, password):
             raise AccountError("wrong_password", "the password is wrong", 403)
-        self.guard.succeeded(key)
+        self.guard.succeeded(key, counted)
         return account
 
     async def delete(self, player_id: str) -> bool:
@@ -125,6 +145,12 @@ class Accounts:
             return None
         return await self.store.session_player(token_key(token))
 
+    def _device(self, cookie: str | None, player_id: str | None) -> str | None:
+        """The device id of ``cookie`` if it is a genuine device cookie of ``player_id``'s account."""
+        if self.devices is None or player_id is None:
+            return None
+        return self.devices.device_of(cookie, player_id)
+
     async def _open(self, player_id: str, name: str) -> Session:
         token = new_token()
         expires_at = time.time() + self.session_seconds
@@ -132,8 +158,15 @@ class Accounts:
         self._opened += 1
         if self._opened % PRUNE_EVERY == 0:
             await self.store.prune_sessions()
-        return Session(token, player_id, name, expires_at)
+        # every successful login issues a fresh device cookie (OWASP): the browser is a known device from now on
+        device = self.devices.issue(player_id) if self.devices is not None else None
+        return Session(token, player_id, name, expires_at, device)
 
 
 def _name_registered(name: str) -> AccountError:
-    return AccountError("name_registered", f"an account named {name!r} already exists (names ignore case)", 409)
+    return AccountError(
+        "name_registered",
+        f"an account named {name!r} or one that reads alike already exists (names ignore case and look-alike"
+        " letters)",
+        409,
+    )

@@ -11,14 +11,15 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from ulti.accounts import AccountError, Session
+from ulti.accounts import AccountError, Session, devices
 from ulti.server import auth
 from ulti.server.account_erasure import erase_player, unfinished_tables
 from ulti.server.errors import CommandError
 from ulti.server.httpguard import same_origin
 from ulti.server.hub import Hub
 from ulti.server.inputs import clean_name, decode_json
-from ulti.server.sessions import Identity, accounts_of, identity_of, resolve, sockets_of, token_of
+from ulti.server.sessions import Identity, accounts_of, api_tokens_of, identity_of, resolve, sockets_of, token_of
+from ulti.server.visibility import shows_no_table
 
 router = APIRouter()
 
@@ -86,7 +87,23 @@ def _opened(request: Request, session: Session) -> JSONResponse:
         secure=request.url.scheme == "https",
         max_age=accounts_of(request.app).session_seconds,
     )
+    if session.device is not None:
+        # the device cookie (docs/protocol.md §3.1): sent back on account routes only, never readable by scripts
+        response.set_cookie(
+            devices.COOKIE,
+            session.device,
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+            max_age=devices.MAX_AGE,
+            path="/api/account",
+        )
     return response
+
+
+def _device(request: Request) -> str | None:
+    """The device cookie the client sent, if any (checked by the account logic)."""
+    return request.cookies.get(devices.COOKIE)
 
 
 def _ended(payload: dict[str, Any]) -> JSONResponse:
@@ -96,6 +113,7 @@ def _ended(payload: dict[str, Any]) -> JSONResponse:
 
 
 @router.post("/api/account/register")
+@shows_no_table("creates an account")
 async def register(request: Request) -> JSONResponse:
     """Make an account and log in; from a guest session the guest's player id (and matches) is kept."""
     _check_origin(request)
@@ -116,6 +134,7 @@ async def register(request: Request) -> JSONResponse:
 
 
 @router.post("/api/account/login")
+@shows_no_table("a session")
 async def login(request: Request) -> JSONResponse:
     """Log in by name and password: a new session (never the one the client brought) and its cookie."""
     _check_origin(request)
@@ -124,7 +143,7 @@ async def login(request: Request) -> JSONResponse:
     previous = token_of(request)
     before = await resolve(request.app, previous)
     try:
-        session = await accounts.login(body.get("name"), body.get("password"), _address(request))
+        session = await accounts.login(body.get("name"), body.get("password"), _address(request), _device(request))
     except AccountError as exc:
         return _refusal(request, exc)
     if before is not None and before.kind == "account" and previous is not None:
@@ -135,6 +154,7 @@ async def login(request: Request) -> JSONResponse:
 
 
 @router.post("/api/account/logout")
+@shows_no_table("ends a session")
 async def logout(request: Request) -> JSONResponse:
     """End this session (an account's is ended in the store; a guest's cookie is only cleared)."""
     who = await identity_of(request)
@@ -147,28 +167,42 @@ async def logout(request: Request) -> JSONResponse:
 
 
 @router.post("/api/account/password")
+@shows_no_table("changes the password")
 async def change_password(request: Request) -> JSONResponse:
     """Change the password: every session of the account ends, and this client gets a new one."""
     who = await _account(request)
     body = await _body(request)
     try:
-        session = await accounts_of(request.app).change_password(
-            who.player_id, body.get("current_password"), body.get("new_password"), _address(request)
+        session, revoked = await accounts_of(request.app).change_password(
+            who.player_id, body.get("current_password"), body.get("new_password"), _address(request),
+            _device(request),
         )
     except AccountError as exc:
         return _refusal(request, exc)
     sockets_of(request.app).end(who.player_id)
+    _tokens_revoked(request, revoked)
     return _opened(request, session)
 
 
+def _tokens_revoked(request: Request, token_ids: list[str]) -> None:
+    """The API tokens ``token_ids`` were deleted: end their streams and drop them from every process's cache."""
+    api = getattr(request.app.state, "bot_api", None)
+    for token_id in token_ids:
+        api_tokens_of(request.app).forget(token_id)
+        if api is not None:
+            api.forget(token_id)
+            api.announce({"kind": "revoked", "token": token_id})
+
+
 @router.delete("/api/account")
+@shows_no_table("deletes the account")
 async def delete_account(request: Request) -> JSONResponse:
     """Delete the account (password asked again): its name leaves the records, its sessions end."""
     who = await _account(request)
     body = await _body(request)
     accounts = accounts_of(request.app)
     try:
-        await accounts.confirm_password(who.player_id, body.get("password"), _address(request))
+        await accounts.confirm_password(who.player_id, body.get("password"), _address(request), _device(request))
     except AccountError as exc:
         return _refusal(request, exc)
     hub = _hub(request)

@@ -9,9 +9,9 @@ from fastapi import APIRouter, Request
 from ulti.server import sessions
 from ulti.server.analysis import AnalysisJobs, check_access, check_match_access, explore
 from ulti.server.errors import CommandError
-from ulti.server.event_routes import check_event_deal, event_deal_limit
 from ulti.server.hub import Hub
 from ulti.server.inputs import check_id
+from ulti.server.visibility import require_deal, shows_tables, visible_deals
 
 router = APIRouter()
 
@@ -23,6 +23,7 @@ async def _viewer(request: Request) -> str | None:
 
 
 @router.get("/api/tables/{table_id}/deals/{index}/analysis")
+@shows_tables
 async def deal_analysis(request: Request, table_id: str, index: int) -> dict[str, Any]:
     """The analysis of finished deal ``index``, or its job's status and progress (queued on first asking)."""
     check_id(table_id, "table id")
@@ -30,11 +31,12 @@ async def deal_analysis(request: Request, table_id: str, index: int) -> dict[str
     jobs: AnalysisJobs = request.app.state.analysis
     source = await hub.source(table_id)
     record = check_access(source.state, index, await _viewer(request))
-    await check_event_deal(hub, source.state, await _viewer(request), index)  # no peeking (event_routes.py)
+    await require_deal(hub, source.state, await _viewer(request), index)  # no peeking (visibility.py)
     return await jobs.request(table_id, index, record)
 
 
 @router.get("/api/tables/{table_id}/analysis")
+@shows_tables
 async def match_analysis(request: Request, table_id: str) -> dict[str, Any]:
     """Each seat's accuracy and cost over the analysed deals of the match (the others are queued now)."""
     check_id(table_id, "table id")
@@ -42,13 +44,14 @@ async def match_analysis(request: Request, table_id: str) -> dict[str, Any]:
     jobs: AnalysisJobs = request.app.state.analysis
     state = (await hub.source(table_id)).state
     indices = check_match_access(state, await _viewer(request))
-    limit = await event_deal_limit(hub, state, await _viewer(request))
-    if limit is not None:  # an event's table: only the deals the viewer may see (event_routes.py)
+    limit = await visible_deals(hub, state, await _viewer(request))
+    if limit is not None:  # an event's table: only the deals the viewer may see (visibility.py)
         indices = [k for k in indices if k < limit]
     return await jobs.match(table_id, {k: state.deal_record(k) for k in indices})
 
 
 @router.get("/api/tables/{table_id}/deals/{index}/whatif")
+@shows_tables
 async def deal_what_if(request: Request, table_id: str, index: int, at: int, line: str = "") -> dict[str, Any]:
     """The double-dummy outcome of playing ``line`` (comma-separated card codes) after the first ``at``
     actions of finished deal ``index``, with the value of each next card."""
@@ -57,6 +60,6 @@ async def deal_what_if(request: Request, table_id: str, index: int, at: int, lin
         raise CommandError("bad_request", "line is at most 30 card codes")
     hub: Hub = request.app.state.hub
     source = await hub.source(table_id)
-    await check_event_deal(hub, source.state, await _viewer(request), index)  # no peeking (event_routes.py)
+    await require_deal(hub, source.state, await _viewer(request), index)  # no peeking (visibility.py)
     cards = [c for c in line.split(",") if c]
     return await explore(hub.process_executor(), source.state, index, await _viewer(request), at, cards)

@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocketState
 
 from ulti.accounts.names import name_key as account_name_key
+from ulti.accounts.names import name_skeleton
 from ulti.accounts.ratings import NEWCOMER, is_provisional, shown_rating
 from ulti.engine.contracts import BIDS, KONTRA_STEP_NAMES, Bid
 from ulti.engine.replay import replay_record
@@ -32,13 +33,7 @@ from ulti.server.botapi import start_bot_api
 from ulti.server.cluster import Cluster
 from ulti.server.config import Settings
 from ulti.server.duplicate import ParJobs
-from ulti.server.event_routes import (
-    check_event_deal,
-    check_event_lobby_chat,
-    check_event_watch,
-    event_deal_limit,
-    viewer_of,
-)
+from ulti.server.event_routes import check_event_lobby_chat, viewer_of
 from ulti.server.event_routes import router as event_router
 from ulti.server.httpguard import RequestGuard, same_origin
 from ulti.server.hub import Connection, Hub
@@ -62,6 +57,15 @@ from ulti.server.openapi_bodies import describe_bodies
 from ulti.server.player_routes import router as player_router
 from ulti.server.tablestate import MAX_CHAT_LENGTH, CommandError
 from ulti.server.throttle import MessageBucket
+from ulti.server.visibility import (
+    listed,
+    require_deal,
+    require_live,
+    shows_no_table,
+    shows_tables,
+    socket_route,
+    visible_deals,
+)
 from ulti.store import EventStore
 
 COOKIE = auth.COOKIE
@@ -97,6 +101,8 @@ _STATUS = {
     "event_hidden": 403,
     "event_table": 403,
     "event_chat_closed": 403,
+    # a route declared to show a table answered without asking the visibility policy: a bug, refused
+    "visibility_unchecked": 500,
 }
 
 
@@ -183,6 +189,7 @@ def create_app(settings: Settings) -> FastAPI:
         return body
 
     @app.get("/healthz")
+    @shows_no_table("the process's health: counts of tables and connections")
     async def healthz(request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         return {
@@ -195,17 +202,20 @@ def create_app(settings: Settings) -> FastAPI:
     if settings.metrics:
 
         @app.get("/metrics", include_in_schema=False)
+        @shows_no_table("the process's Prometheus counters")
         async def metrics_text() -> Response:
             # This process's figures only: Prometheus scrapes every process on its own port, never
             # through the proxy, which refuses /metrics to the outside (docs/deploy.md).
             return Response(metrics.exposition(), media_type=CONTENT_TYPE)
 
     @app.post("/api/session")
+    @shows_no_table("a new guest session")
     async def new_session(request: Request) -> JSONResponse:
         body = await body_of(request)
         name = clean_name(body.get("name"))
         hub_of(request).throttle.new_session(request.client.host if request.client else "?")
-        if await hub_of(request).store.account_by_key(account_name_key(name)) is not None:
+        store = hub_of(request).store
+        if await store.account_by_key(account_name_key(name)) or await store.account_by_skeleton(name_skeleton(name)):
             # a guest must not pass for an account's owner (player pages, leaderboard, ratings)
             raise CommandError(
                 "name_registered", f"an account named {name!r} exists: log in, or play under another name"
@@ -218,6 +228,7 @@ def create_app(settings: Settings) -> FastAPI:
         return response
 
     @app.get("/api/me")
+    @shows_no_table("the session's own name and rating")
     async def me(request: Request) -> dict[str, Any]:
         who = await sessions.identity_of(request)
         me: dict[str, Any] = {"id": who.player_id, "name": who.name, "kind": who.kind}
@@ -229,6 +240,7 @@ def create_app(settings: Settings) -> FastAPI:
         return me
 
     @app.get("/api/whoami")
+    @shows_no_table("the session's own name")
     async def whoami(request: Request) -> dict[str, Any]:
         """The session's player, or null without a valid session: a page asks it on a first visit
         without getting a 401 (which browsers log as a console error)."""
@@ -239,15 +251,20 @@ def create_app(settings: Settings) -> FastAPI:
         return {"player": {"id": player_id, "name": name}}
 
     @app.get("/api/me/matches")
+    @shows_tables
     async def my_matches(request: Request) -> dict[str, Any]:
         player_id, _ = await player_of(request)
-        return {"matches": await hub_of(request).store.tables_of_player(player_id)}
+        matches = await hub_of(request).store.tables_of_player(player_id)
+        shown = listed([m["summary"] for m in matches])
+        return {"matches": [{**m, "summary": summary} for m, summary in zip(matches, shown, strict=True)]}
 
     @app.get("/api/tables")
+    @shows_tables
     async def tables(request: Request) -> dict[str, Any]:
-        return {"tables": await hub_of(request).open_tables()}
+        return {"tables": await hub_of(request).open_tables()}  # through visibility.listed (lobby.py)
 
     @app.post("/api/tables")
+    @shows_no_table("creates a table: answers its id and invite links")
     async def create_table(request: Request) -> dict[str, Any]:
         who = await sessions.identity_of(request)
         player_id, name = who.player_id, who.name
@@ -257,12 +274,13 @@ def create_app(settings: Settings) -> FastAPI:
         return {"table_id": table_id, "invites": {str(k): v for k, v in invites.items()}}
 
     @app.get("/api/tables/{table_id}")
+    @shows_tables
     async def table(request: Request, table_id: str) -> dict[str, Any]:
         check_id(table_id, "table id")
         player_id, _ = await player_of(request)
         hub = hub_of(request)
         source = await hub.source(table_id)
-        await check_event_watch(hub, source.state, player_id)  # no peeking at another table of one's event
+        await require_live(hub, source.state, player_id)  # an event's table: its own players only
         view = hub.table_view(source, source.state.seat_of(player_id))
         if source.state.host == player_id:
             # the host may fetch the invite links again (another device, a cleared browser)
@@ -270,6 +288,7 @@ def create_app(settings: Settings) -> FastAPI:
         return view
 
     @app.post("/api/tables/{table_id}/join")
+    @shows_no_table("takes a seat: answers its number")
     async def join(request: Request, table_id: str) -> dict[str, Any]:
         check_id(table_id, "table id")
         who = await sessions.identity_of(request)
@@ -280,6 +299,7 @@ def create_app(settings: Settings) -> FastAPI:
         return {"seat": seat}
 
     @app.post("/api/tables/{table_id}/leave")
+    @shows_no_table("gives up a seat")
     async def leave(request: Request, table_id: str) -> dict[str, Any]:
         check_id(table_id, "table id")
         player_id, _ = await player_of(request)
@@ -287,6 +307,7 @@ def create_app(settings: Settings) -> FastAPI:
         return {"ok": True}
 
     @app.post("/api/tables/{table_id}/bot")
+    @shows_no_table("seats a bot")
     async def add_bot(request: Request, table_id: str) -> dict[str, Any]:
         check_id(table_id, "table id")
         player_id, _ = await player_of(request)
@@ -295,6 +316,7 @@ def create_app(settings: Settings) -> FastAPI:
         return {"ok": True}
 
     @app.post("/api/tables/{table_id}/start")
+    @shows_no_table("starts the match")
     async def start(request: Request, table_id: str) -> dict[str, Any]:
         check_id(table_id, "table id")
         player_id, _ = await player_of(request)
@@ -303,34 +325,38 @@ def create_app(settings: Settings) -> FastAPI:
         return {"ok": True}
 
     @app.get("/api/tables/{table_id}/record")
+    @shows_tables
     async def match_record(request: Request, table_id: str) -> dict[str, Any]:
         check_id(table_id, "table id")
         source = await hub_of(request).source(table_id)
         record = source.state.match_record()
-        limit = await event_deal_limit(hub_of(request), source.state, await viewer_of(request))
-        if limit is not None:  # an event's table: the deals the viewer may see (event_routes.py)
+        limit = await visible_deals(hub_of(request), source.state, await viewer_of(request))
+        if limit is not None:  # an event's table: the deals the viewer may see (visibility.py)
             record["deals"] = record["deals"][:limit]
         return record
 
     @app.get("/api/tables/{table_id}/deals/{index}/record")
+    @shows_tables
     async def deal_record(request: Request, table_id: str, index: int) -> dict[str, Any]:
         check_id(table_id, "table id")
         source = await hub_of(request).source(table_id)
         record = source.state.deal_record(index)
-        await check_event_deal(hub_of(request), source.state, await viewer_of(request), index)
+        await require_deal(hub_of(request), source.state, await viewer_of(request), index)
         return record
 
     @app.get("/api/tables/{table_id}/deals/{index}/replay")
+    @shows_tables
     async def deal_replay(request: Request, table_id: str, index: int) -> Response:
         """The engine's replay frames of finished deal ``index`` (protocol.md §15): the page draws them."""
         check_id(table_id, "table id")
         source = await hub_of(request).source(table_id)
         record = source.state.deal_record(index)  # refuses a deal that is not finished
-        await check_event_deal(hub_of(request), source.state, await viewer_of(request), index)
+        await require_deal(hub_of(request), source.state, await viewer_of(request), index)
         # orjson: some 40 full views, ten times faster than FastAPI's encoder
         return Response(orjson.dumps({"frames": replay_record(record)}), media_type="application/json")
 
     @app.get("/api/bids")
+    @shows_no_table("the rules' table of bids")
     async def bid_table() -> dict[str, Any]:
         return {"bids": [bid_json(b) for b in BIDS], "kontra_steps": list(KONTRA_STEP_NAMES[1:])}
 
@@ -343,6 +369,7 @@ def create_app(settings: Settings) -> FastAPI:
     describe_bodies(app, account_router, player_router, analysis_router, botapi_router, event_router)
 
     @app.websocket("/ws")
+    @socket_route
     async def socket(websocket: WebSocket) -> None:
         await serve_socket(websocket, settings)
 
@@ -534,8 +561,7 @@ async def _dispatch(hub: Hub, conn: Connection, message: ClientMessage) -> None:
             conn.send({"type": "ack", "id": client_id})
         case OpenTable(table=table):
             table_id = check_id(table, "table")
-            await check_event_watch(hub, (await hub.source(table_id)).state, conn.player_id)
-            source = await hub.watch(conn, table_id)
+            source = await hub.watch(conn, table_id)  # asks the visibility policy (require_live)
             seat = source.state.seat_of(conn.player_id)
             view = hub.table_view(source, seat)
             conn.base = view  # the next event's patch is the change from this view

@@ -44,6 +44,7 @@ from ulti.server.hubcore import Connection
 from ulti.server.inputs import BadInput, check_id, decode_json
 from ulti.server.messages import Act, Chat, parse_client_message
 from ulti.server.tablestate import TableState
+from ulti.server.visibility import shows_no_table, shows_tables
 
 router = APIRouter()
 
@@ -291,6 +292,7 @@ def _command_id(body: dict[str, Any]) -> Any:
 
 
 @router.post("/api/account/tokens")
+@shows_no_table("a new API token")
 async def create_token(request: Request) -> JSONResponse:
     """A new personal API token ``{"name", "scopes"}``: its id and the token, shown this once."""
     who = await _account(request)
@@ -305,6 +307,7 @@ async def create_token(request: Request) -> JSONResponse:
 
 
 @router.get("/api/account/tokens")
+@shows_no_table("the account's API tokens")
 async def list_tokens(request: Request) -> dict[str, Any]:
     """The account's tokens (never the tokens themselves), and whether it is a bot account."""
     who = await _account(request)
@@ -320,6 +323,7 @@ async def list_tokens(request: Request) -> dict[str, Any]:
 
 
 @router.delete("/api/account/tokens/{token_id}")
+@shows_no_table("revokes a token")
 async def revoke_token(request: Request, token_id: str) -> dict[str, Any]:
     """Revoke a token: refused from now on, its open streams end (in every process)."""
     who = await _account(request)
@@ -336,6 +340,7 @@ async def revoke_token(request: Request, token_id: str) -> dict[str, Any]:
 
 
 @router.get("/api/bot/account")
+@shows_no_table("the bot account itself")
 async def bot_account(request: Request) -> dict[str, Any]:
     """Who the token belongs to: id, name, whether it is a bot account, the token's scopes."""
     who = await _caller(request, BOT_PLAY, TABLE_READ)
@@ -343,6 +348,7 @@ async def bot_account(request: Request) -> dict[str, Any]:
 
 
 @router.post("/api/bot/account/upgrade")
+@shows_no_table("makes the account a bot account")
 async def upgrade(request: Request) -> dict[str, Any]:
     """Turn the token's account into a bot account, if it has never sat at a table."""
     who = await _caller(request, BOT_PLAY)
@@ -360,6 +366,7 @@ async def upgrade(request: Request) -> dict[str, Any]:
 
 
 @router.post("/api/tables/{table_id}/invite_bot")
+@shows_no_table("invites a bot account to a seat")
 async def invite_bot(request: Request, table_id: str) -> dict[str, Any]:
     """The host invites a bot account (by name) to a seat kept for an invited player.
 
@@ -397,6 +404,7 @@ async def invite_bot(request: Request, table_id: str) -> dict[str, Any]:
 
 
 @router.get("/api/stream/event")
+@shows_no_table("the account's own invitations and its own tables' starts and ends")
 async def account_stream(request: Request) -> StreamingResponse:
     """The account's events as NDJSON: ``welcome``, then ``invited``, ``match_started``, ``match_finished``.
 
@@ -450,6 +458,7 @@ async def _messages(api: BotApi, stream: OpenStream) -> AsyncIterator[dict[str, 
 
 
 @router.get("/api/bot/tables/{table_id}/stream")
+@shows_tables
 async def table_stream(request: Request, table_id: str) -> StreamingResponse:
     """One table as the token's account sees it, as NDJSON.
 
@@ -541,6 +550,7 @@ async def _replay(hub: Hub, table_id: str, player_id: str, after: int, upto: int
 
 
 @router.post("/api/bot/tables/{table_id}/join")
+@shows_no_table("takes a seat: answers its number")
 async def join(request: Request, table_id: str) -> dict[str, Any]:
     """The bot takes ``seat`` (an open seat, or an invite seat with its ``invite`` token)."""
     who = await _bot(request)
@@ -552,6 +562,7 @@ async def join(request: Request, table_id: str) -> dict[str, Any]:
 
 
 @router.post("/api/bot/tables/{table_id}/leave")
+@shows_no_table("gives up a seat")
 async def leave(request: Request, table_id: str) -> dict[str, Any]:
     """The bot stands up from a table whose match has not started."""
     who = await _bot(request)
@@ -561,6 +572,7 @@ async def leave(request: Request, table_id: str) -> dict[str, Any]:
 
 
 @router.post("/api/bot/tables/{table_id}/act")
+@shows_no_table("a game action: answers its event number")
 async def act(request: Request, table_id: str) -> dict[str, Any]:
     """A game action ``{"action": {...}, "id": ...}`` (the WebSocket's ``act`` without ``type``): its event number."""
     who = await _bot(request)
@@ -573,6 +585,7 @@ async def act(request: Request, table_id: str) -> dict[str, Any]:
 
 
 @router.post("/api/bot/tables/{table_id}/chat")
+@shows_no_table("a chat line: answers its event number")
 async def chat(request: Request, table_id: str) -> dict[str, Any]:
     """A chat line ``{"phrase": key}`` (during a deal only preset phrases) or ``{"text": ...}`` between deals."""
     who = await _bot(request)

@@ -12,6 +12,7 @@ from ulti.server.hubcore import (
 )
 from ulti.server.patches import view_patch
 from ulti.server.seam import Filtered
+from ulti.server.visibility import live_to_onlookers
 
 
 class Broadcast(HubCore):
@@ -77,6 +78,8 @@ class Broadcast(HubCore):
         """Event ``seq`` as each seat watching the table (and spectators, None) may see it."""
         state = source.state
         seats = {state.seat_of(c.player_id) for c in self.connections.watching(source.table_id)}
+        if not live_to_onlookers(state):  # an event's table: its onlookers get nothing live (visibility.py)
+            seats.discard(None)
         return seq, {seat: state.public_event(event, seat) for seat in seats}
 
     def broadcast_events(self, source: TableSource, events: list[Filtered]) -> None:

@@ -6,23 +6,16 @@ keeps only the event's row (its seed, settings and tables in order); who sits wh
 results, the cross-table and the standings are read from the tables themselves every time, so a
 restart or a takeover by another process needs nothing extra.
 
-No peeking (``event_access``), for a deal of an event's table:
-
-- a player of the event (seated at one of its tables, or a bot playing for them) sees their own table
-  as usual; another table's deal ``k`` (its record, replay, analysis, result on the cross-table)
-  only once their own table has finished deal ``k``; they cannot watch another table of the event
-  (view or WebSocket) while the event runs;
-- anybody else may watch an event's table like any table's spectator (no hidden card before the deal
-  is over), but sees the cross-table's results and the tables' deal records, replays and analyses
-  only once the event is over;
-- once every table has finished, everything is open, and the event record can be downloaded.
+No peeking is the visibility policy's (``ulti.server.visibility``): while the event runs, a table is
+watched live by its own players only, and every other viewer sees deal ``k`` of any table (its record,
+replay, analysis, its results on the cross-table) once every table of the event has finished deal
+``k``. Once every table has finished, everything is open, and the event record can be downloaded.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -37,13 +30,22 @@ from ulti.server.errors import CommandError
 from ulti.server.hub import Hub
 from ulti.server.inputs import check_id, decode_json
 from ulti.server.tablestate import BOT_LEVELS, TableState
+from ulti.server.visibility import (
+    Sight,
+    deals_finished,
+    event_row,
+    event_sight,
+    event_states,
+    event_status,
+    require_deal,
+    shows_no_table,
+    shows_tables,
+)
 from ulti.store.events_store import EventRow
 
 router = APIRouter()
 
 MAX_TABLES = 50
-HIDDEN = "another table's deal is hidden until your own table has finished it (no peeking)"
-OUTSIDE = "an event's deals are shown to others once the event is over"
 NOT_OVER = "the event record is ready once every table has finished"
 
 
@@ -70,97 +72,6 @@ async def viewer_of(request: Request) -> str | None:
     """The session's player id, or None (a visitor without a session is an outsider)."""
     who = await sessions.resolve(request.app, sessions.token_of(request))
     return None if who is None else who.player_id
-
-
-async def event_row(hub: Hub, event_id: str) -> EventRow:
-    """The stored event (cached: its row never changes but for ``started``, which is not read from it)."""
-    cache: dict[str, EventRow] = hub.__dict__.setdefault("_event_rows", {})
-    row = cache.get(event_id)
-    if row is None:
-        row = await hub.store.duplicate_event(event_id)
-        if row is None:
-            raise CommandError("not_found", f"no event {event_id!r}")
-        cache[event_id] = row
-    return row
-
-
-async def event_states(hub: Hub, row: EventRow) -> list[TableState]:
-    """The freshest state of each table of the event, table 1 first."""
-    return [(await hub.source(table_id)).state for table_id in row.table_ids]
-
-
-def event_status(states: list[TableState]) -> str:
-    """open (not started), playing, finished (every table), or expired (never started)."""
-    statuses = {s.status for s in states}
-    if statuses == {"finished"}:
-        return "finished"
-    if statuses <= {"open"}:
-        return "open"
-    if statuses <= {"open", "expired"}:
-        return "expired"
-    return "playing"
-
-
-def deals_finished(state: TableState) -> int:
-    """How many deals ``state``'s table has finished (its deals end in order)."""
-    return sum(1 for d in state.match.deals if d.is_over) if state.match else 0
-
-
-@dataclass(frozen=True)
-class EventAccess:
-    """What a viewer may see of an event: ``limit`` deals of its other tables (None: all of them).
-
-    ``table``: the viewer's own table (from 1), None for an outsider.
-    """
-
-    limit: int | None
-    table: int | None
-    over: bool
-    seat: int | None = None
-
-
-async def access_of(hub: Hub, row: EventRow, states: list[TableState], viewer: str | None) -> EventAccess:
-    """The no-peeking rule (see the module's docstring) for ``viewer`` in this event."""
-    mine = next((n for n, s in enumerate(states, 1) if viewer is not None and s.seat_of(viewer) is not None), None)
-    seat = None if mine is None or viewer is None else states[mine - 1].seat_of(viewer)
-    over = event_status(states) == "finished"
-    if over:
-        return EventAccess(None, mine, True, seat)
-    if mine is None:
-        return EventAccess(0, None, False)
-    return EventAccess(deals_finished(states[mine - 1]), mine, False, seat)
-
-
-async def table_access(hub: Hub, state: TableState, viewer: str | None) -> EventAccess | None:
-    """The rule for a table's deals: None when nothing is hidden (an ordinary table, or the viewer's own)."""
-    if state.event_id is None or (viewer is not None and state.seat_of(viewer) is not None):
-        return None
-    row = await event_row(hub, state.event_id)
-    access = await access_of(hub, row, await event_states(hub, row), viewer)
-    return None if access.limit is None else access
-
-
-async def check_event_deal(hub: Hub, state: TableState, viewer: str | None, index: int) -> None:
-    """Refuse deal ``index`` of an event's table to a viewer who may not see it yet (``event_hidden``).
-
-    Every route that shows a deal (record, replay frames, analysis, what-if, par) asks this first.
-    """
-    access = await table_access(hub, state, viewer)
-    if access is not None and access.limit is not None and index >= access.limit:
-        raise CommandError("event_hidden", HIDDEN if access.table is not None else OUTSIDE)
-
-
-async def event_deal_limit(hub: Hub, state: TableState, viewer: str | None) -> int | None:
-    """How many of the table's deals ``viewer`` may see (None: all): the match record keeps these."""
-    access = await table_access(hub, state, viewer)
-    return None if access is None else access.limit
-
-
-async def check_event_watch(hub: Hub, state: TableState, viewer: str | None) -> None:
-    """A player of a running event may not watch another of its tables (view, ``open_table``)."""
-    access = await table_access(hub, state, viewer)
-    if access is not None and access.table is not None:
-        raise CommandError("event_hidden", "while the event runs, its players watch their own table only")
 
 
 async def check_event_lobby_chat(hub: Hub, player_id: str) -> None:
@@ -196,22 +107,30 @@ def deal_line(state: TableState, number: int, index: int) -> dict[str, Any] | No
     }
 
 
-def cross_table(row: EventRow, states: list[TableState], access: EventAccess) -> dict[str, Any]:
-    """The event as ``access`` lets its viewer see it: tables, per deal each table's result and matchpoints
-    (visible deals only), and the standings over the visible deals."""
+def cross_table(row: EventRow, states: list[TableState], access: Sight) -> dict[str, Any]:
+    """The event as ``access`` lets its viewer see it: tables, per deal each table's result and matchpoints,
+    and the standings over the deals shown whole.
+
+    A deal is shown whole (every table's result) once every table has finished it; before that, a player
+    of the event sees their own table's result on the deals it has finished, and nothing of the others.
+    """
     status = event_status(states)
-    visible = row.deals if access.limit is None else min(access.limit, row.deals)
+    whole = row.deals if access.deals is None else min(access.deals, row.deals)
+    own = access.event_table
+    visible = max(whole, deals_finished(states[own - 1]) if own is not None else 0)
     deals: list[dict[str, Any]] = []
     counted: list[dict[int, list[int]]] = []
     for index in range(row.deals):
         done = [(n, line) for n, s in enumerate(states, 1) if (line := deal_line(s, n, index)) is not None]
         entry: dict[str, Any] = {"index": index, "visible": index < visible, "finished": len(done)}
         if index < visible:
-            results = {n: line["scores"] for n, line in done}
+            shown = done if index < whole else [(n, line) for n, line in done if n == own]
+            results = {n: line["scores"] for n, line in shown}
             points = deal_matchpoints(results)
             entry["dealer"] = states[0].match.dealer_of(index) if states[0].match else None
-            entry["results"] = [{**line, "matchpoints": points[n]} for n, line in done]
-            counted.append(results)
+            entry["results"] = [{**line, "matchpoints": points[n]} for n, line in shown]
+            if index < whole:
+                counted.append(results)
         deals.append(entry)
     players = {
         (n, seat): (s.seats[seat].name, s.seats[seat].kind == "bot")
@@ -220,9 +139,8 @@ def cross_table(row: EventRow, states: list[TableState], access: EventAccess) ->
         if s.seats[seat].kind in ("player", "bot")
     }
     you = None
-    if access.table is not None:
-        own = states[access.table - 1]
-        you = {"table": access.table, "table_id": own.table_id, "seat": access.seat}
+    if access.event_table is not None:
+        you = {"table": access.event_table, "table_id": states[access.event_table - 1].table_id, "seat": access.seat}
     return {
         "event": {
             "id": row.event_id, "host": row.host, "host_name": row.host_name, "deals": row.deals,
@@ -259,6 +177,7 @@ def _check_config(body: dict[str, Any]) -> tuple[int, int, str, int]:
 
 
 @router.post("/api/events")
+@shows_no_table("creates an event: answers its ids")
 async def create_event(request: Request) -> dict[str, Any]:
     """Create an event: its tables (all seats open), dealt from one secret seed."""
     who = await sessions.identity_of(request)
@@ -282,6 +201,7 @@ async def create_event(request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/events")
+@shows_no_table("the event list: each event's status and free seats, no deal")
 async def list_events(request: Request) -> Response:
     """The newest events with their status (the lobby lists them)."""
     hub = _hub(request)
@@ -295,17 +215,18 @@ async def list_events(request: Request) -> Response:
 
 
 @router.get("/api/events/{event_id}")
+@shows_tables
 async def get_event(request: Request, event_id: str) -> Response:
     """The standings and the cross-table, as far as the viewer may see (no peeking)."""
     check_id(event_id, "event id")
     hub = _hub(request)
     row = await event_row(hub, event_id)
     states = await event_states(hub, row)
-    access = await access_of(hub, row, states, await viewer_of(request))
-    return _json(cross_table(row, states, access))
+    return _json(cross_table(row, states, event_sight(states, await viewer_of(request))))
 
 
 @router.post("/api/events/{event_id}/join")
+@shows_no_table("takes a seat: answers its table and seat")
 async def join_event(request: Request, event_id: str) -> dict[str, Any]:
     """Take a seat at one of the event's tables: the one asked for (``table``, ``seat``) or the first free one."""
     check_id(event_id, "event id")
@@ -339,6 +260,7 @@ async def join_event(request: Request, event_id: str) -> dict[str, Any]:
 
 
 @router.post("/api/events/{event_id}/leave")
+@shows_no_table("gives up a seat")
 async def leave_event(request: Request, event_id: str) -> dict[str, Any]:
     """Give up one's seat before the event starts (afterwards a bot plays for a player who leaves)."""
     check_id(event_id, "event id")
@@ -353,6 +275,7 @@ async def leave_event(request: Request, event_id: str) -> dict[str, Any]:
 
 
 @router.post("/api/events/{event_id}/start")
+@shows_no_table("starts the tables")
 async def start_event(request: Request, event_id: str) -> dict[str, Any]:
     """The host starts every table: bots of the event's level fill the empty seats. Safe to repeat."""
     check_id(event_id, "event id")
@@ -369,13 +292,14 @@ async def start_event(request: Request, event_id: str) -> dict[str, Any]:
 
 
 @router.get("/api/events/{event_id}/record")
+@shows_tables
 async def event_record(request: Request, event_id: str) -> Response:
     """The ``ulti-event/1`` record (docs/record.md), once every table has finished."""
     check_id(event_id, "event id")
     hub = _hub(request)
     row = await event_row(hub, event_id)
     states = await event_states(hub, row)
-    if event_status(states) != "finished":
+    if event_sight(states, await viewer_of(request)).deals is not None:  # not every table has finished
         raise CommandError("event_not_over", NOT_OVER)
     matches = [s.match_record() for s in states]
     bots = [[seat.kind == "bot" for seat in s.seats] for s in states]
@@ -384,13 +308,14 @@ async def event_record(request: Request, event_id: str) -> Response:
 
 
 @router.get("/api/tables/{table_id}/deals/{index}/par")
+@shows_tables
 async def par_record(request: Request, table_id: str, index: int) -> dict[str, Any]:
     """Solo duplicate: the par of finished deal ``index`` (the strong bot's replay), or its status."""
     check_id(table_id, "table id")
     hub = _hub(request)
     state = (await hub.source(table_id)).state
     state.deal_record(index)  # refuses a deal that is not finished, as its record is
-    await check_event_deal(hub, state, await viewer_of(request), index)
+    await require_deal(hub, state, await viewer_of(request), index)
     if not state.duplicate:
         raise CommandError("not_found", "this table plays no par: it is not a duplicate table")
     par = state.par.get(index)

@@ -52,6 +52,7 @@ from ulti.server.tablestate import (
     validate_table_config,
 )
 from ulti.server.throttle import Throttle
+from ulti.server.visibility import require_live
 from ulti.store import EventStore, SeqConflict
 
 __all__ = ["Connection", "Hub", "Replica", "TableSource"]
@@ -492,11 +493,16 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         return replica
 
     async def watch(self, conn: Connection, table_id: str) -> TableSource:
-        """``conn`` now watches ``table_id``: returns what to sync it from."""
+        """``conn`` now watches ``table_id``: returns what to sync it from.
+
+        Every live watcher (a WebSocket's ``open_table``, a bot-API table stream) comes through here, so
+        here the visibility policy is asked whether ``conn``'s player may watch the table (``event_hidden``).
+        """
         if self.cluster is None or table_id in self.actors:
             source = await self.source(table_id)
         else:
             source = await self._replica(table_id)
+        await require_live(self, source.state, conn.player_id)
         if conn.table_id is not None and conn.table_id != table_id:
             await self.left_table(conn)  # switching tables: the old seat may now be absent
         self.connections.set_table(conn, table_id)

@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from ulti.accounts.names import MAX_KEY, holds_phrase
 from ulti.bots.base import LEVELS
 from ulti.engine.cards import card_label, card_str
 from ulti.server.errors import CommandError
@@ -34,6 +35,8 @@ _CARD_WORDS = {card_str(c) for c in range(32)} | {card_label(c) for c in range(3
     form for code in (card_str(c) for c in range(32))
     for rank in ("10" if code[0] == "T" else code[0],) for form in (rank + code[1], code[1] + rank)
 }
+#: words no player's name may hold (``names.holds_phrase``: as words, by skeleton): "Bot" and every bot level
+BOT_WORDS = ("bot", *LEVELS)
 #: names no player may take: they would read as the server, a bot or a removed account
 RESERVED_NAMES = ("bot", "server", "system", "admin", "moderator", "deleted player", "ulti",
                   *(f"bot {level}" for level in LEVELS))
@@ -141,6 +144,9 @@ def clean_name(value: object) -> str:
             raise BadInput("bad_name", f"name holds an invisible or control character (U+{ord(char):04X})")
     if not any(unicodedata.category(c)[0] in "LN" for c in name):
         raise BadInput("bad_name", "name must hold at least one letter or digit")
+    if len(unicodedata.normalize("NFKC", name).casefold()) > MAX_KEY:
+        # a few characters grow by NFKC (U+FDFA into 18): an account's name key must fit its column
+        raise BadInput("bad_name", f"name must be at most {MAX_KEY} characters once normalised (NFKC)")
     # a word written like a card code ("KS", "10h", "7H"), not an ordinary word such as "As"
     if any(c in _SUIT_SYMBOLS for c in name) or any(
         word.upper() in _CARD_WORDS and (word.isupper() or not word.isalpha()) for word in name.split()
@@ -149,6 +155,12 @@ def clean_name(value: object) -> str:
     key = name_key(name)
     if key in _RESERVED_KEYS or (key.startswith("bot") and _numbered_bot(name)):
         raise BadInput("bad_name", "that name is reserved (it reads as a bot, the server or a removed player)")
+    word = holds_phrase(name, BOT_WORDS)
+    if word is not None:
+        # only the server names bots ("Bot · strong"): their accounts are made without this check
+        raise BadInput(
+            "bad_name", f"a name must not hold the word {word!r} (in any case or look-alike letters): it reads as a bot"
+        )
     return name
 
 

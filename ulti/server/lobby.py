@@ -12,6 +12,7 @@ from ulti.server.hubcore import (
     Connection,
     HubCore,
 )
+from ulti.server.visibility import listed
 
 
 class Lobby(HubCore):
@@ -21,9 +22,9 @@ class Lobby(HubCore):
     async def open_tables(self) -> list[dict[str, Any]]:
         """The lobby list: tables still open or being played, newest first."""
         if self.cluster is not None:
-            return await self.store.table_summaries(LOBBY_STATUSES)
+            return listed(await self.store.table_summaries(LOBBY_STATUSES))
         states = [a.state for a in self.actors.values() if a.state.status in LOBBY_STATUSES]
-        return [s.summary() for s in reversed(states)]
+        return listed([s.summary() for s in reversed(states)])
 
     async def lobby_update(self, changed: Collection[str]) -> dict[str, Any]:
         """The lobby push for the tables ``changed``: their summaries if listed, else their ids in ``removed``.
@@ -31,13 +32,13 @@ class Lobby(HubCore):
         Only what changed travels (a summary is about 300 bytes; the whole list of 300 tables is 88 KB).
         """
         if self.cluster is not None:
-            listed = await self.store.table_summaries_of(changed, LOBBY_STATUSES)
+            rows = await self.store.table_summaries_of(changed, LOBBY_STATUSES)
         else:
             # newest first, as in the full list (the actors are in the order the tables were loaded)
             states = [a.state for a in self.actors.values() if a.table_id in changed]
-            listed = [s.summary() for s in reversed(states) if s.status in LOBBY_STATUSES]
-        removed = sorted(set(changed) - {s["table_id"] for s in listed})
-        return {"type": "lobby_update", "tables": listed, "removed": removed}
+            rows = [s.summary() for s in reversed(states) if s.status in LOBBY_STATUSES]
+        removed = sorted(set(changed) - {s["table_id"] for s in rows})
+        return {"type": "lobby_update", "tables": listed(rows), "removed": removed}
 
     def lobby_changed(self, table_id: str) -> None:
         """Note that ``table_id``'s lobby entry changed; watchers here (and in other processes) get it soon."""

@@ -20,6 +20,7 @@ from ulti.engine.contracts import Part
 from ulti.server.errors import CommandError
 from ulti.server.inputs import MAX_NAME, clean_text
 from ulti.server.sessions import resolve, token_of
+from ulti.server.visibility import shows_no_table
 from ulti.store import EventStore
 from ulti.store.players import PlayerProfile, PlayerStats, RatedPlayer, RecentMatch
 
@@ -141,6 +142,7 @@ def board_json(rank: int | None, name: str, mu: float | None, rated_matches: int
 
 
 @router.get("/api/players/{name:path}")
+@shows_no_table("finished matches only: the store leaves out the tables of running events (players.py)")
 async def player(request: Request, name: str) -> Response:
     """A player's page as JSON; ``404 not_found`` for a name no account has."""
     store = _store(request)
@@ -153,6 +155,7 @@ async def player(request: Request, name: str) -> Response:
 
 
 @router.get("/api/leaderboard")
+@shows_no_table("ratings only")
 async def leaderboard(request: Request) -> Response:
     """The top rated accounts, and (with a session) where the asking player stands."""
     store = _store(request)
@@ -176,6 +179,7 @@ def _row(row: RatedPlayer) -> dict[str, Any]:
 
 
 @router.get("/@/{name:path}", include_in_schema=False)
+@shows_no_table("the static player page")
 async def player_page(name: str) -> FileResponse:
     """The player page (static: it reads the name from its address and asks the API)."""
     return FileResponse(PLAYER_PAGE, media_type="text/html")

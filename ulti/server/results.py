@@ -13,7 +13,7 @@ import os
 import signal
 from collections.abc import Sequence
 
-from ulti.accounts.names import name_key
+from ulti.accounts.names import name_key, name_skeleton
 from ulti.accounts.ratings import NEWCOMER, Skill, match_ranks, rate_match, shown_rating
 from ulti.server.match_stats import match_stats
 from ulti.server.tablestate import TableState
@@ -81,7 +81,8 @@ async def record_result(store: EventStore, state: TableState) -> bool:
     result and the new ratings are written in one transaction.
     """
     seats = seat_results(state)
-    bots = [(s.player_id, s.name, name_key(s.name)) for s in seats if s.is_bot]
+    # the bots' own accounts are made here, by the server: the name rules for people (no "Bot") skip them
+    bots = [(s.player_id, s.name, name_key(s.name), name_skeleton(s.name)) for s in seats if s.is_bot]
     await store.ensure_bot_accounts(bots)
     rater = None
     if state.rated:

@@ -23,6 +23,7 @@ from fastapi import Request
 
 from ulti.accounts import Accounts
 from ulti.accounts.apitokens import ApiTokens, is_api_token
+from ulti.accounts.devices import DeviceCookies
 from ulti.accounts.tokens import is_session_token, token_key
 from ulti.server import auth
 from ulti.server.errors import CommandError
@@ -91,7 +92,7 @@ def _app_part(app: Any, name: str, make: Callable[[], _Part]) -> _Part:
 
 def accounts_of(app: Any) -> Accounts:
     """The app's account operations (made on first use over the app's store)."""
-    return _app_part(app, "accounts", lambda: Accounts(app.state.store))
+    return _app_part(app, "accounts", lambda: Accounts(app.state.store, devices=DeviceCookies(app.state.secret)))
 
 
 def api_tokens_of(app: Any) -> ApiTokens:

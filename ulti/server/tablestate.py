@@ -24,6 +24,7 @@ from ulti.engine.view import SeatView
 from ulti.server.errors import CommandError
 from ulti.server.events import Acted, BotSeated, Chatted, Dealt, Event, Leave, Ready, Sit, Start
 from ulti.server.inputs import clean_text, name_key
+from ulti.server.visibility import totals_shown
 
 __all__ = ["BOT_LEVELS", "CommandError", "TableState"]
 
@@ -141,9 +142,9 @@ class TableState:
             "deals_played": sum(1 for d in self.match.deals if d.is_over) if self.match else 0,
             # Past matches show these without loading each table (the match's own rule names the winner).
             # An event table's totals would tell players at other tables its results: the event's
-            # cross-table shows them, to each viewer as far as they may see (ulti/server/event_routes.py).
-            "totals": self.match.totals() if self.match and self.event_id is None else None,
-            "winner": self.match.winner() if self.match and self.event_id is None else None,
+            # cross-table shows them, to each viewer as far as they may see (ulti/server/visibility.py).
+            "totals": self.match.totals() if self.match and totals_shown(self) else None,
+            "winner": self.match.winner() if self.match and totals_shown(self) else None,
             **({"event": self.event_id} if self.event_id is not None else {}),
             **({"duplicate": True} if self.duplicate else {}),
         }

@@ -16,11 +16,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from ulti.store.clock import now_ms
-from ulti.store.models import account_sessions, accounts, events, players
+from ulti.store.models import account_sessions, accounts, api_tokens, events, players
 
 
 class NameTaken(Exception):
-    """Another account has a name with the same key."""
+    """Another account has a name with the same key, or one that reads alike (the same skeleton)."""
 
 
 class AlreadyAccount(Exception):
@@ -44,12 +44,13 @@ class AccountStore:
     engine: AsyncEngine
 
     async def create_account(
-        self, player_id: str, name: str, name_key: str, password_hash: str, *, new_player: bool
+        self, player_id: str, name: str, name_key: str, password_hash: str, *, new_player: bool, skeleton: str
     ) -> None:
         """Store an account for ``player_id`` (a new player, or an existing guest who keeps their id).
 
-        Raises ``NameTaken`` if the name's key is taken, ``AlreadyAccount`` if the player has an
-        account or an existing player is not there. The player's display name becomes ``name``.
+        Raises ``NameTaken`` if the name's key or its ``skeleton`` is taken, ``AlreadyAccount`` if the
+        player has an account or an existing player is not there. The player's display name becomes
+        ``name``. Both keys are under unique indexes: of two registrations racing, one fails.
         """
         now = now_ms()
         try:
@@ -63,7 +64,11 @@ class AccountStore:
                     renamed = await conn.execute(update(players).where(players.c.id == player_id).values(name=name))
                     if renamed.rowcount != 1:
                         raise AlreadyAccount(player_id)
-                taken = await conn.execute(select(accounts.c.player_id).where(accounts.c.name_key == name_key))
+                taken = await conn.execute(
+                    select(accounts.c.player_id).where(
+                        (accounts.c.name_key == name_key) | (accounts.c.name_skeleton == skeleton)
+                    )
+                )
                 if taken.first() is not None:
                     raise NameTaken(name_key)
                 await conn.execute(
@@ -71,6 +76,7 @@ class AccountStore:
                         player_id=player_id,
                         name=name,
                         name_key=name_key,
+                        name_skeleton=skeleton,
                         password_hash=password_hash,
                         created_at=now,
                         password_changed_at=now,
@@ -84,6 +90,10 @@ class AccountStore:
         """The account whose name has ``name_key``, or None."""
         return await self._account(accounts.c.name_key == name_key)
 
+    async def account_by_skeleton(self, skeleton: str) -> StoredAccount | None:
+        """The account whose name reads as one with this ``skeleton`` (``names.name_skeleton``), or None."""
+        return await self._account(accounts.c.name_skeleton == skeleton)
+
     async def account_of(self, player_id: str) -> StoredAccount | None:
         """The account of ``player_id``, or None (a guest or an unknown player)."""
         return await self._account(accounts.c.player_id == player_id)
@@ -94,16 +104,26 @@ class AccountStore:
             row = (await conn.execute(query)).first()
         return None if row is None else StoredAccount(str(row[0]), str(row[1]), str(row[2]))
 
-    async def set_password_hash(self, player_id: str, password_hash: str, *, end_sessions: bool) -> None:
-        """Replace the password hash; with ``end_sessions``, every session of the account ends with it."""
+    async def set_password_hash(self, player_id: str, password_hash: str, *, end_sessions: bool) -> list[str]:
+        """Replace the password hash; with ``end_sessions``, every session and API token of the account ends.
+
+        Returns the ids of the API tokens deleted (for the caller to drop from caches and end their
+        streams). They go in the same transaction as the hash: a stolen session that made a token
+        cannot keep it past the owner's password change, not even for a crash between the two.
+        """
         async with self.engine.begin() as conn:
             await conn.execute(
                 update(accounts)
                 .where(accounts.c.player_id == player_id)
                 .values(password_hash=password_hash, password_changed_at=now_ms())
             )
-            if end_sessions:
-                await conn.execute(delete(account_sessions).where(account_sessions.c.player_id == player_id))
+            if not end_sessions:
+                return []
+            await conn.execute(delete(account_sessions).where(account_sessions.c.player_id == player_id))
+            tokens = await conn.execute(select(api_tokens.c.id).where(api_tokens.c.player_id == player_id))
+            revoked = sorted(str(row[0]) for row in tokens)
+            await conn.execute(delete(api_tokens).where(api_tokens.c.player_id == player_id))
+        return revoked
 
     async def add_session(self, key: str, player_id: str, expires_at_ms: int) -> None:
         """Store a session of ``player_id`` under ``key`` (the hash of its token)."""

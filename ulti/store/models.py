@@ -70,6 +70,9 @@ accounts = Table(
     Column("player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
     Column("name", String(64), nullable=False),
     Column("name_key", String(128), nullable=False, unique=True),  # NFKC + casefold: one account per name
+    # migration 0007: SHA-256 of the name's case-folded confusables skeleton: names that read alike are one
+    Column("name_skeleton", String(64), nullable=False),
+    Index("ux_accounts_name_skeleton", "name_skeleton", unique=True),
     Column("password_hash", String(255), nullable=False),  # Argon2id, PHC string
     Column("created_at", BigInteger, nullable=False),
     Column("password_changed_at", BigInteger, nullable=False),

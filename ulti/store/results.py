@@ -70,8 +70,8 @@ class ResultStore:
 
     engine: AsyncEngine
 
-    async def ensure_bot_accounts(self, bots: Sequence[tuple[str, str, str]]) -> None:
-        """Make sure each bot ``(player_id, name, name_key)`` has a player and an account (idempotent).
+    async def ensure_bot_accounts(self, bots: Sequence[tuple[str, str, str, str]]) -> None:
+        """Make sure each bot ``(player_id, name, name_key, name_skeleton)`` has a player and an account.
 
         A bot account has no password (an empty hash matches nothing): nobody can log in as a bot.
         Several processes may do this at once: the first insert wins and the others change nothing.
@@ -80,14 +80,14 @@ class ResultStore:
             return
         now = now_ms()
         async with self.engine.begin() as conn:
-            await _insert_ignore(conn, players, [{"id": p, "name": n, "created_at": now} for p, n, _ in bots])
+            await _insert_ignore(conn, players, [{"id": p, "name": n, "created_at": now} for p, n, _, _ in bots])
             await _insert_ignore(
                 conn,
                 accounts,
                 [
-                    {"player_id": p, "name": n, "name_key": k, "password_hash": "", "created_at": now,
-                     "password_changed_at": now}
-                    for p, n, k in bots
+                    {"player_id": p, "name": n, "name_key": k, "name_skeleton": s, "password_hash": "",
+                     "created_at": now, "password_changed_at": now}
+                    for p, n, k, s in bots
                 ],
             )
 
