@@ -307,7 +307,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--db", default="sqlite+aiosqlite:///data/ulti.db", help="SQLAlchemy URL of the store")
-    serve.add_argument("--bot-delay", type=float, default=None, help="seconds a bot waits before acting")
+    serve.add_argument("--bot-delay", type=float, default=None,
+                       help="seconds from a bot's turn to its move (it thinks meanwhile)")
     serve.add_argument("--between-deals", type=float, default=None, help="seconds between deals")
     serve.add_argument("--result-seconds", type=float, default=None,
                        help="seconds a deal's result waits for every player's \"Next deal\" (default 120)")

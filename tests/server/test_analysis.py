@@ -22,8 +22,9 @@ import pytest
 from tests.server.conftest import ServerProcess
 from tests.server.test_ratings import account_client
 from ulti.analysis.review import discard_index
-from ulti.analysis.whatif import what_if
+from ulti.analysis.whatif import parse_line, what_if
 from ulti.bots.random_bot import RandomBot
+from ulti.engine.cards import parse_card
 from ulti.engine.record import action_to_json, deal_from_record
 from ulti.engine.view import SeatView
 from ulti.server.client import GameClient, ServerError
@@ -159,6 +160,31 @@ async def test_what_if_lines_are_solved_from_any_point_of_the_play(server: Serve
     status, refused = await get(server, f"{base}?at={start}", None)
     assert status == 403 and refused["error"]["code"] == "analysis_after_match"
     await host.close()
+
+
+@pytest.mark.asyncio
+async def test_a_what_if_line_with_an_unknown_card_code_is_refused_naming_the_field_and_the_code(
+    server: ServerProcess,
+) -> None:
+    """An unknown code (letters, a non-ASCII letter, a NUL byte) in ``line`` is a 400 ``bad_line`` that
+    names the field and the code, never a 500 (the ``server`` fixture also fails on any logged traceback)."""
+    host, table_id = await table_with_finished_deal(server, "Anna")
+    base = f"/api/tables/{table_id}/deals/0/whatif?at=0&line="
+    for query, code in (("XX", "XX"), ("%C3%A9", "é"), ("%00", "\x00"), ("AS,ZZ", "ZZ"), ("AS,,7", "7")):
+        status, body = await get(server, base + query, host)
+        assert status == 400, (query, body)
+        error = body["error"]
+        assert error["code"] == "bad_line" and "args" not in error, error  # the message names what was wrong
+        assert error["message"].startswith("line holds") and repr(code) in error["message"], error
+    await host.close()
+
+
+def test_what_if_reads_every_code_of_the_line_before_playing_any() -> None:
+    """The engine side of the route: a bad code is a ``ValueError`` naming ``line`` and the code, not a
+    ``RecordError`` escaping as a crash, and a good line still reads case-insensitively."""
+    with pytest.raises(ValueError, match="line holds 'XX', which is not a card code"):
+        parse_line(["AS", "XX"])
+    assert parse_line(["as", "7H"]) == [parse_card("AS"), parse_card("7H")]
 
 
 @pytest.mark.asyncio

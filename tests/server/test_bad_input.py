@@ -84,6 +84,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "bad_content_type": ("json",),
     "method_not_allowed": ("method",),
 }
+#: codes that come only after the server remembered the command's id (its idempotency key)
+AFTER_ID_CHECK = {"illegal", "bad_action", "chain_open", "not_your_turn", "not_seated", "chat_closed"}
 #: the HTTP status of each refusal code the HTTP faults below may meet
 HTTP_STATUS = {
     "bad_id": 400, "bad_json": 400, "too_deep": 400, "bad_request": 400, "bad_name": 400, "bad_config": 400,
@@ -1489,7 +1491,9 @@ class Arena:
     spectator: GameClient | None = None
     lounge_id: str = ""
     lounger: GameClient | None = None  # watches the lounge, where free chat is allowed: its bad lines go there
-    used_ids: list[Any] = field(default_factory=list)  # command ids the attacker used for accepted commands
+    # ids of the attacker's refused commands: the server remembers them (a carried-out command's id,
+    # re-sent, is acked again with its event number instead: tests/server/test_command_ids.py)
+    used_ids: list[Any] = field(default_factory=list)
     fresh: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     http: httpx2.AsyncClient | None = None  # one HTTP client for the checks (GameClient.http opens one per call)
 
@@ -1531,8 +1535,12 @@ class Arena:
         await self.spectator.open_table(self.table_id)
         await self.players[0].http("POST", f"/api/tables/{self.table_id}/start", {})
         await self.settle()
-        ack = await self.attacker.request({"type": "chat", "phrase": "hello"})
-        self.used_ids = [ack["id"]]
+        await self.attacker.request({"type": "chat", "phrase": "hello"})
+        refused_id = f"closed-{next(self.fresh)}"  # free text during a deal: refused once its id is remembered
+        await self.attacker.send({"type": "chat", "id": refused_id, "text": "hello all"})
+        error = await self.attacker.wait_for_message(lambda m: m.get("id") == refused_id)
+        assert error["type"] == "error" and error["code"] == "chat_closed", error
+        self.used_ids = [refused_id]
         await self.settle()
 
     async def open_lounge(self) -> None:
@@ -1573,8 +1581,6 @@ class Arena:
             assert ack["type"] == "ack" and isinstance(ack["seq"], int)
             if ack["seq"] > before or attempt == 7:
                 break  # an event was stored (a repeated decline stores none: draw again)
-        if client is self.attacker:
-            self.used_ids.append(ack["id"])
         await self.settle()
 
     async def attacker_has_choices(self, wanted: bool) -> None:
@@ -1699,6 +1705,8 @@ def refused_and_nothing_changed(arena: Arena, bad: Bad, sender: GameClient) -> d
         assert [m["type"] for m in messages] == expected, (bad, messages)  # the sender still answers a ping
     error = new[arena.everyone.index(sender)][0]
     check_error(bad, error)
+    if sender is arena.attacker and bad.id is not None and error["code"] in AFTER_ID_CHECK:
+        arena.used_ids.append(bad.id)  # the server remembered it: re-sent, it is a duplicate
     assert arena.run(arena.snapshot()) == before
     assert arena.attacker.seq == seq
     assert healthz(arena)["ok"] is True

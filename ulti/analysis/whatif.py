@@ -6,14 +6,40 @@ from collections.abc import Sequence
 from typing import Any
 
 from ulti.bots.solver import Objective, Position, solve
-from ulti.engine.cards import card_str, iter_cards, parse_card
+from ulti.engine.cards import Card, card_str, iter_cards, parse_card
 from ulti.engine.deal import Deal
-from ulti.engine.errors import IllegalAction
+from ulti.engine.errors import IllegalAction, RecordError
 from ulti.engine.phase import Phase
 from ulti.engine.view import card_codes
 
 #: The longest line a what-if plays (a deal has 30 cards).
 MAX_LINE = 30
+
+
+def parse_line(cards: Sequence[str]) -> list[Card]:
+    """The cards of a what-if line, or ``ValueError`` naming the field (``line``) and the first bad code.
+
+    Every code is read before any card is played, so a line with a bad code costs no replay or search.
+
+    >>> parse_line(["AS", "7h"])
+    [15, 24]
+    >>> parse_line(["AS", "XX"])
+    Traceback (most recent call last):
+    ...
+    ValueError: line holds 'XX', which is not a card code (a card is a rank 7 8 9 T J Q K A and a suit C S D H, e.g. AS)
+    """
+    if len(cards) > MAX_LINE:
+        raise ValueError(f"a line has at most {MAX_LINE} cards")
+    parsed: list[Card] = []
+    for code in cards:
+        try:
+            parsed.append(parse_card(code))
+        except RecordError:
+            raise ValueError(
+                f"line holds {code!r}, which is not a card code"
+                " (a card is a rank 7 8 9 T J Q K A and a suit C S D H, e.g. AS)"
+            ) from None
+    return parsed
 
 
 def _value(deal: Deal) -> int:
@@ -40,16 +66,14 @@ def what_if(deal: Deal, at: int, cards: Sequence[str]) -> dict[str, Any]:
         raise ValueError("only a finished deal can be explored")
     if not 0 <= at <= len(deal.history):
         raise ValueError(f"at must be from 0 to {len(deal.history)}")
-    if len(cards) > MAX_LINE:
-        raise ValueError(f"a line has at most {MAX_LINE} cards")
+    line_cards = parse_line(cards)
     replay = Deal(deal.dealt, deal.dealer)
     for action in deal.history[:at]:
         replay.apply(action)
     if replay.phase is not Phase.PLAY and not (replay.phase is Phase.DONE and replay.tricks):
         raise ValueError("the point must be in the play of the cards")
     line: list[str] = []
-    for code in cards:
-        card = parse_card(code)
+    for card in line_cards:
         if replay.is_over:
             raise IllegalAction("deal_over")
         replay.play(_seat_to_play(replay), card)

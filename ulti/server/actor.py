@@ -278,7 +278,14 @@ class TableActor:
         await self._background(command)
 
     async def _bot_move(self, seat: int, key: tuple[Any, ...]) -> None:
-        await asyncio.sleep(self.settings.bot_delay)
+        # The answer goes out once the bot's pacing (bot_delay) since its turn began has passed, however
+        # short its thinking was: thinking starts at once and the wait comes after it, so a forced card
+        # (no search) comes no sooner than a searched one and the answer's time tells nothing of the hand.
+        loop = asyncio.get_running_loop()
+        answer_at = loop.time() + self.settings.bot_delay
+        # The event that began the turn goes out first (its writers are already scheduled): a search
+        # started before them would delay it on a busy machine, a hint of a search in the clock again.
+        await asyncio.sleep(0)
         seat_info = self.state.seats[seat]
         level = seat_info.level if seat_info.kind == "bot" and seat_info.level else "heuristic"
         deal = self.state.deal
@@ -287,7 +294,6 @@ class TableActor:
         view = deal.seat_view(seat)  # immutable and picklable: strong bots think in another process
         # The bot's seed depends only on the game state, so a replayed table makes the same moves.
         seed = f"{self.state.seed}:{len(self.state.match.deals) if self.state.match else 0}:{len(deal.history)}"
-        loop = asyncio.get_running_loop()
         # Bots think off the event loop so that one table's bot never stalls another table.
         # Strong bots search in compiled code that holds the interpreter lock: they think in another process.
         executor = self.host.bot_executor(level)
@@ -298,6 +304,9 @@ class TableActor:
             # Over its time budget: a random legal action keeps the table moving (the thread is left to finish).
             log("bot over its time budget", logging.WARNING, table=self.table_id, seat=seat, bot=level)
             action, note = bot_action("random", view, seed), None
+        wait = answer_at - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)  # thinking took less than the pacing: the rest of it, then the answer
 
         async def command() -> None:
             if self.turn_key() != key:

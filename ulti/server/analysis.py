@@ -30,7 +30,7 @@ import orjson
 from ulti.analysis.coach import HINT_WORLDS, hint
 from ulti.analysis.pricing import DEFAULT_WORLDS
 from ulti.analysis.review import DEFAULT_SEED, assemble_record, count_decisions, match_totals, price_record_chunk
-from ulti.analysis.whatif import what_if
+from ulti.analysis.whatif import parse_line, what_if
 from ulti.engine.errors import IllegalAction
 from ulti.engine.record import deal_from_record
 from ulti.server.logs import log
@@ -230,6 +230,10 @@ async def explore(
         raise CommandError("bad_request", "at must be the number of actions of the record played before the line")
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise CommandError("bad_request", 'cards must be a list of card codes such as ["AS", "7H"]')
+    try:
+        parse_line(cards)  # a bad code is refused here, naming it, before a worker is asked
+    except ValueError as exc:
+        raise CommandError("bad_line", str(exc)) from None  # the message names the field and the code
     # a finished deal's record never changes: the same line from the same point has the same answer
     key = ("whatif", state.table_id, index, at, tuple(cards))
     if asker.player_id is None and not desk.has(key):

@@ -53,6 +53,7 @@ from ulti.server.messages import (
     parse_client_message,
 )
 from ulti.server.metrics import CONTENT_TYPE, Metrics
+from ulti.server.openapi_bodies import describe_bodies
 from ulti.server.player_routes import router as player_router
 from ulti.server.tablestate import MAX_CHAT_LENGTH, CommandError
 from ulti.server.throttle import MessageBucket
@@ -367,6 +368,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(analysis_router)  # /api/tables/{id}/deals/{k}/analysis and /whatif (analysis_routes.py)
     app.include_router(botapi_router)  # /api/account/tokens, /api/bot/..., /api/stream/event (botapi.py)
     app.include_router(event_router)  # /api/events/... and solo duplicate's par (event_routes.py)
+    # the bodies the routes read by hand, in /openapi.json (openapi_bodies.py)
+    describe_bodies(app, account_router, player_router, analysis_router, botapi_router, event_router)
 
     @app.websocket("/ws")
     @socket_route
@@ -584,9 +587,18 @@ async def _command(hub: Hub, conn: Connection, message: Act | Chat | Back | Read
     started = time.perf_counter()
     if conn.table_id is None:
         raise CommandError("no_table", "open a table first: {\"type\": \"open_table\", \"table\": ID}")
+    command_id = f"{conn.player_id}:{message.id}"
     if hub.seen_client_id(conn.player_id, str(message.id)):
-        raise CommandError("duplicate_id", f"command id {message.id!r} was already used; nothing was done")
-    args: dict[str, Any] = {"player": conn.player_id, "cid": f"{conn.player_id}:{message.id}"}
+        # A command the table carried out is answered again with its event number, as after a restart
+        # (when the table's own memory answers) and as the bot API does: a client that re-sends after a
+        # reconnect learns that it took effect. Any other reused id (its command was refused or is still
+        # running) is refused; either way nothing runs twice (docs/protocol.md §5.3).
+        done = (await hub.source(conn.table_id)).state.recent_commands.get(command_id)
+        if done is None:
+            raise CommandError("duplicate_id", f"command id {message.id!r} was already used; nothing was done")
+        conn.send({"type": "ack", "id": message.id, "seq": done})
+        return
+    args: dict[str, Any] = {"player": conn.player_id, "cid": command_id}
     if isinstance(message, Chat):
         # the free text is checked (inputs.clean_text) once the table has said it may be said now
         args.update(name=conn.name, text=message.text, phrase=message.phrase)

@@ -46,7 +46,8 @@ class Settings:
     #: seconds a table's ownership lease lasts unless its owner renews it
     lease_seconds: float = 5.0
     secret: str | None = field(default_factory=lambda: os.environ.get("ULTI_SECRET"))
-    #: seconds a bot waits before acting, so that people can follow the play
+    #: seconds from a bot's turn to its move (its pacing), so that people can follow the play; the bot
+    #: thinks meanwhile, and a move whose thinking takes longer is sent when found
     bot_delay: float = 0.7
     #: seconds between the end of a deal and the next deal when nobody has to click "Next deal"
     #: (only bots and absent players at the table), or at least, once everybody has clicked

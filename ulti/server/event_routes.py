@@ -28,7 +28,7 @@ from ulti.server import sessions
 from ulti.server.auth import new_id
 from ulti.server.errors import CommandError
 from ulti.server.hub import Hub
-from ulti.server.inputs import check_id
+from ulti.server.inputs import check_id, decode_json
 from ulti.server.tablestate import BOT_LEVELS, TableState
 from ulti.server.visibility import (
     Sight,
@@ -52,6 +52,15 @@ NOT_OVER = "the event record is ready once every table has finished"
 def _hub(request: Request) -> Hub:
     hub: Hub = request.app.state.hub
     return hub
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object (no body: ``{}``); the RequestGuard middleware has already refused
+    malformed and too deep bodies, and this checks them the same way again rather than trust that."""
+    body = decode_json(await request.body() or b"{}", _hub(request).settings.max_body_bytes, "request body")
+    if not isinstance(body, dict):
+        raise CommandError("bad_request", "the request body must be a JSON object")
+    return body
 
 
 def _json(payload: dict[str, Any]) -> Response:
@@ -172,9 +181,7 @@ def _check_config(body: dict[str, Any]) -> tuple[int, int, str, int]:
 async def create_event(request: Request) -> dict[str, Any]:
     """Create an event: its tables (all seats open), dealt from one secret seed."""
     who = await sessions.identity_of(request)
-    body = orjson.loads(await request.body() or b"{}")
-    if not isinstance(body, dict):
-        raise CommandError("bad_request", "the request body must be a JSON object")
+    body = await _body(request)
     deals, count, level, seconds = _check_config(body)
     hub = _hub(request)
     await hub.refuse_bot_account(who.player_id)
@@ -224,9 +231,7 @@ async def join_event(request: Request, event_id: str) -> dict[str, Any]:
     """Take a seat at one of the event's tables: the one asked for (``table``, ``seat``) or the first free one."""
     check_id(event_id, "event id")
     who = await sessions.identity_of(request)
-    body = orjson.loads(await request.body() or b"{}")
-    if not isinstance(body, dict):
-        raise CommandError("bad_request", "the request body must be a JSON object")
+    body = await _body(request)
     hub = _hub(request)
     await hub.refuse_bot_account(who.player_id)
     row = await event_row(hub, event_id)

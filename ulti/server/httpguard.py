@@ -7,6 +7,10 @@
   be sent cross-site without a preflight, JSON cannot.
 - When the session cookie is what authenticates such a request (no ``Authorization`` header),
   the browser's ``Origin`` must be this server's own (or a configured one), as for the WebSocket.
+- The JSON body of such a request is read and checked here, whole, before any route sees it
+  (``inputs.decode_json``: malformed, too deep, not re-encodable are refused with 400 by name), so a
+  route that parses its body by itself, or one added later, can never meet a body that crashes its
+  parser: there is no route-by-route check to forget.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from urllib.parse import urlsplit
 
 import orjson
 from starlette.requests import cookie_parser
+
+from ulti.server.inputs import BadInput, decode_json
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -67,6 +73,9 @@ class RequestGuard:
             await self._answer(send, *refusal)
             return
         limit = self.max_body_bytes
+        if self._json_body(scope, raw_headers):
+            await self._checked_json(scope, receive, send)
+            return
         received = 0
 
         async def bounded_receive() -> Message:
@@ -93,6 +102,53 @@ class RequestGuard:
                 await self._answer(
                     send, 413, "too_large", f"a request body may be at most {limit} bytes", {"max_bytes": limit}
                 )
+
+    @staticmethod
+    def _json_body(scope: Scope, headers: list[tuple[str, str]]) -> bool:
+        """Whether the request is a state change under ``/api/`` with a body (``_refusal`` has already
+        made sure such a body is declared JSON)."""
+        if scope["method"] not in STATE_CHANGING or not scope["path"].startswith("/api/"):
+            return False
+        fields = dict(headers)
+        return fields.get("content-length") not in (None, "0") or "transfer-encoding" in fields
+
+    async def _checked_json(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Read the whole body (bounded), refuse it unless it is JSON the routes can safely parse, then
+        hand the app the same bytes as one message."""
+        limit = self.max_body_bytes
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away before its body was complete: nothing to answer
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await self._answer(
+                    send, 413, "too_large", f"a request body may be at most {limit} bytes", {"max_bytes": limit}
+                )
+                return
+            chunks.append(chunk)
+            more = bool(message.get("more_body", False))
+        body = b"".join(chunks)
+        if body:  # an empty body is the route's to judge (most answer bad_json or take it as {})
+            try:
+                decode_json(body, limit, "request body")
+            except BadInput as exc:
+                await self._answer(send, 413 if exc.code == "too_large" else 400, exc.code, exc.message, exc.params)
+                return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()  # after the body: the disconnect, as the server tells it
+
+        await self.app(scope, replay, send)
 
     def _has_session_cookie(self, headers: list[tuple[str, str]]) -> bool:
         # every Cookie header, parsed as Starlette parses them (keys stripped): no spelling slips by
