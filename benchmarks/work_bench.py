@@ -13,6 +13,8 @@ CPU priority (its CPU is not the server's), with two guest accounts on each of f
 account using all its quotas at once: the accuracy of finished 12-deal matches (deal analyses queued
 until refused), what-if lines (different ones, so nothing is remembered) as fast as they are answered,
 and hints at a learner table of its own (a hint, then a random move, so each hint is a new position).
+Refused, it waits the refusal's ``retry_after`` (``--ignore-retry-after``: it asks again at once, which
+turns it into a flood of refused requests, the load ``benchmarks/flood_bench.py`` measures).
 
 Printed per round: the strong table's median time per action, the human table's acknowledgement p50
 and p95, and what the attacker got done and was refused; at the end the medians of the attack rounds
@@ -163,6 +165,17 @@ class Tally:
         self.counts[key] += 1
 
 
+#: whether the attacker waits the ``retry_after`` of a refusal (``--ignore-retry-after``: it does not, and
+#: its requests become a flood of refusals, what ``benchmarks/flood_bench.py`` measures on its own)
+HONOUR_RETRY_AFTER = True
+
+
+async def refused_pause(exc: ServerError) -> None:
+    """After a ``work_quota`` refusal: its ``retry_after``, or half a second for an attacker who ignores it."""
+    wait = exc.params.get("retry_after") if HONOUR_RETRY_AFTER else None
+    await asyncio.sleep(float(wait) if isinstance(wait, int | float) else 0.5)
+
+
 async def ask_analyses(client: GameClient, tables: list[str], stop_at: float, tally: Tally) -> None:
     """Ask for the accuracy of every target match, again and again as the page polls it: each asking queues
     what the quotas allow."""
@@ -171,8 +184,9 @@ async def ask_analyses(client: GameClient, tables: list[str], stop_at: float, ta
             try:
                 await client.http("GET", f"/api/tables/{table_id}/analysis")
                 tally.add("analyses")
-            except ServerError:
+            except ServerError as exc:
                 tally.add("refused")
+                await refused_pause(exc)
         await asyncio.sleep(1.5)  # the page's pace (web/js/view/analysis.js)
 
 
@@ -186,7 +200,7 @@ async def ask_lines(client: GameClient, tables: list[str], stop_at: float, tally
         except ServerError as exc:
             tally.add("refused" if exc.code == "work_quota" else "whatif")  # a point outside the play costs too
             if exc.code == "work_quota":
-                await asyncio.sleep(0.5)
+                await refused_pause(exc)
 
 
 async def ask_hints(client: GameClient, stop_at: float, tally: Tally) -> None:
@@ -254,10 +268,12 @@ def run_attacker(base_url: str, tables: list[str], seconds: float, kinds: str) -
     print(json.dumps(uvloop.run(attack(base_url, tables, seconds, kinds))))
 
 
-def start_attacker(base_url: str, tables: list[str], seconds: float, kinds: str) -> subprocess.Popen[str]:
-    """Start the attacker process."""
+def start_attacker(
+    base_url: str, tables: list[str], seconds: float, kinds: str, honour: bool
+) -> subprocess.Popen[str]:
+    """Start the attacker process (``honour``: it waits each refusal's ``retry_after``)."""
     command = [sys.executable, "-m", "benchmarks.work_bench", "--attacker", base_url, "--seconds", str(seconds),
-               "--targets", ",".join(tables), "--kinds", kinds]
+               "--targets", ",".join(tables), "--kinds", kinds, *([] if honour else ["--ignore-retry-after"])]
     return subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parent.parent)
 
 
@@ -302,7 +318,11 @@ def main() -> None:
     parser.add_argument("--attacker", default="", help=argparse.SUPPRESS)  # the attacker process itself
     parser.add_argument("--targets", default="", help=argparse.SUPPRESS)
     parser.add_argument("--kinds", default="analysis,whatif,hint", help="the long work the attacker asks for")
+    parser.add_argument("--ignore-retry-after", action="store_true",
+                        help="the attacker asks again at once after a refusal (a flood of refusals)")
     args = parser.parse_args()
+    global HONOUR_RETRY_AFTER
+    HONOUR_RETRY_AFTER = not args.ignore_retry_after
     if args.attacker:
         run_attacker(args.attacker, args.targets.split(","), args.seconds, args.kinds)
         return
@@ -319,7 +339,8 @@ def main() -> None:
                 for attacking in (False, True):
                     process = None
                     if attacking:
-                        process = start_attacker(server.base_url, targets, args.seconds + 3, args.kinds)
+                        process = start_attacker(server.base_url, targets, args.seconds + 3, args.kinds,
+                                                 not args.ignore_retry_after)
                         time.sleep(3)  # the queue is full and every quota in use before the tables are measured
                     number = 2 * pair + attacking + 1
                     assert server.proc is not None

@@ -295,3 +295,29 @@ async def test_hints_have_a_quota_and_a_position_asked_again_costs_nothing(
     await cili.close()
     srv.stop()
     assert "Traceback" not in (tmp_path / "server.log").read_text()
+
+
+@pytest.mark.asyncio
+async def test_requests_to_long_work_routes_have_a_rate_per_address_and_account(
+    server_factory: type[ServerProcess], tmp_path: Path
+) -> None:
+    quotas = ["requests_per_address=4/minute", "requests_per_player=3/minute"]
+    srv = server_factory(db_url=f"sqlite+aiosqlite:///{tmp_path / 'ulti.db'}",
+                         args=("--fast", *[f"--work-quota={q}" for q in quotas]))
+    srv.start(tmp_path / "server.log")
+    host = await guest(srv, "Host")
+    table_id = await finished_match(srv, host)
+    analysis = f"/api/tables/{table_id}/analysis"
+    # the account's three requests a minute, answered; the fourth refused, saying when to ask again
+    for _ in range(3):
+        status, body, _ = await get(srv, analysis, host)
+        assert status == 200, body
+    status, body, headers = await get(srv, analysis, host)
+    assert refused(status, body, headers, "work_quota") > 0 and body["error"]["args"]["kind"] == "request"
+    # the address counted all four (it is counted before the session is read, so a refused flood costs no
+    # store read): a visitor without a session from it is refused too, on every long-work route
+    for path in (analysis, f"/api/tables/{table_id}/deals/0/whatif?at=0", f"/api/tables/{table_id}/deals/0/analysis"):
+        status, body, headers = await get(srv, path)
+        assert refused(status, body, headers, "work_quota") > 0 and body["error"]["args"]["kind"] == "request"
+    status, body, _ = await get(srv, analysis, address="127.0.0.9")
+    assert status == 200, body

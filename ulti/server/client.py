@@ -23,10 +23,11 @@ from ulti.server.patches import apply_patch
 class ServerError(Exception):
     """The server refused a request; ``code`` is its error code."""
 
-    def __init__(self, code: str, message: str) -> None:
-        """An error as the server named it."""
+    def __init__(self, code: str, message: str, args: dict[str, Any] | None = None) -> None:
+        """An error as the server named it, with its ``args`` (``retry_after``, …) if it had any."""
         super().__init__(f"{code}: {message}")
         self.code = code
+        self.params: dict[str, Any] = args or {}
 
 
 class GameClient:
@@ -82,7 +83,7 @@ class GameClient:
         data = response.json()
         if response.status_code >= 400:
             error = data.get("error", {})
-            raise ServerError(error.get("code", str(response.status_code)), error.get("message", ""))
+            raise ServerError(error.get("code", str(response.status_code)), error.get("message", ""), error.get("args"))
         return data
 
     async def login(self, name: str) -> None:

@@ -33,6 +33,8 @@ TEST_WORK = WorkQuotas(
     hint_pending_per_address=100000,
     hint_per_player="100000/hour",
     hint_per_address="100000/hour",
+    requests_per_player="100000/second",
+    requests_per_address="100000/second",
 )
 
 

@@ -24,10 +24,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from limits import parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 
 from ulti.server.errors import CommandError
+from ulti.server.windows import MovingWindows
 
 #: the kinds of long work a client can ask for, as the quotas' field names spell them
 KINDS = ("analysis", "whatif", "hint")
@@ -56,10 +55,11 @@ class WorkQuotas:
     hint_per_player: str = "300/hour"
     hint_per_address: str = "600/hour"
     #: requests to the long-work routes (analyses and their status, what-if lines, hints), answered from
-    #: memory or not: a page polling an analysis once a second and a person exploring what-ifs stay well
-    #: inside them
-    requests_per_player: str = "2/second;60/minute"
-    requests_per_address: str = "4/second;120/minute"
+    #: memory or not: the replay page polls a deal's analysis every 0.7 s and the match's every 1.5 s
+    #: (about 130 a minute) and a person exploring what-ifs adds a few; a household behind one address
+    #: may have several such pages open
+    requests_per_player: str = "5/second;200/minute"
+    requests_per_address: str = "10/second;400/minute"
     #: what-if answers and hints remembered for identical questions (least recently used forgotten)
     memo_entries: int = 512
 
@@ -90,7 +90,7 @@ class WorkLimiter:
     def __init__(self, quotas: WorkQuotas) -> None:
         """Empty counters for ``quotas``."""
         self.quotas = quotas
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._limiter = MovingWindows()  # no timer thread on the event loop (windows.py)
         self._running: Counter[tuple[str, str, str]] = Counter()  # (kind, who, key) -> pieces being computed
         self._jobs: dict[tuple[str, str], set[tuple[str, int]]] = {}  # (who, key) -> analyses queued by it
 
