@@ -34,6 +34,13 @@ export async function http(method, path, body) {
   return data;
 }
 
+/** Seconds a long-work refusal (`work_quota`, protocol §22.6) asks the page to wait before asking again,
+ * or null for any other error: a poller waits that long and goes on rather than giving up. */
+export function retryAfter(e) {
+  const wait = e instanceof ApiError && e.code === "work_quota" && e.args ? e.args.retry_after : null;
+  return typeof wait === "number" && wait > 0 ? wait : null;
+}
+
 export const api = {
   me: () => http("GET", "/api/me"),
   whoami: () => http("GET", "/api/whoami"), // {player} or {player: null}: never a 401 (a console error)

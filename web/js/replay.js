@@ -2,7 +2,7 @@
 // (GET /api/tables/{id}/deals/{k}/replay, docs/protocol.md §15): the spectator view after each action
 // with every hand face up. The page decides no rule: trick winners, kontra steps, trumps and the
 // result are the server's.
-import { api, http, loadBids, matchRecordUrl, dealRecordUrl } from "./api.js";
+import { api, http, loadBids, matchRecordUrl, dealRecordUrl, retryAfter } from "./api.js";
 import { initPage, currentPlayer, askName, toast, errorText, seatName, tableUrl } from "./common.js";
 import { html, join, setHTML } from "./html.js";
 import { t, lang, onLangChange, bidName, stepName, partName } from "./i18n.js";
@@ -231,6 +231,11 @@ async function loadAnalysis(k) {
       answer = await http("GET", analysisUrl(R.tableId, k));
     } catch (e) {
       if (token !== R.anToken) return;
+      const wait = retryAfter(e);
+      if (wait !== null) { // over a quota: ask again when told, the progress shown meanwhile
+        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+        continue;
+      }
       R.anStatus = { error: e };
       renderReplay();
       return;

@@ -7,7 +7,7 @@ import { t } from "../i18n.js";
 import { html } from "../html.js";
 import { cardLabel, cardShort, SUIT_SYMBOL } from "../cards.js";
 import { SEAT_COLORS } from "./names.js";
-import { http } from "../api.js";
+import { http, retryAfter } from "../api.js";
 
 const signed = (n) => `${n > 0 ? "+" : ""}${Math.round(n * 100) / 100}`;
 
@@ -127,8 +127,11 @@ export async function pollMatchAccuracy(tableId, show, alive = () => true) {
     let answer;
     try {
       answer = await http("GET", `/api/tables/${encodeURIComponent(tableId)}/analysis`);
-    } catch {
-      return;
+    } catch (e) {
+      const wait = retryAfter(e);
+      if (wait === null) return;
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000)); // over a quota: ask again when told
+      continue;
     }
     if (!alive()) return;
     show(answer);
