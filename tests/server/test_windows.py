@@ -29,28 +29,25 @@ def test_a_window_counts_exactly_the_hits_of_its_last_length_of_time(
 ) -> None:
     clock = Clock()
     item = parse("5/minute")
-    counter = MovingWindows()
+    counter = MovingWindows(clock.time)
     model: list[float] = []
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(windows.time, "time", clock.time)
-        for wait, cost, do_hit in steps:
-            clock.now += wait
-            live = [t for t in model if t > clock.now - 60]
-            assert counter.test(item, "k", cost=cost) == (len(live) + cost <= 5)
-            stats = counter.get_window_stats(item, "k")
-            assert stats.remaining == max(0, 5 - len(live))
-            assert stats.reset_time == (live[0] + 60 if live else clock.now)
-            if do_hit:
-                counter.hit(item, "k", cost=cost)
-                model.extend([clock.now] * cost)
+    for wait, cost, do_hit in steps:
+        clock.now += wait
+        live = [t for t in model if t > clock.now - 60]
+        assert counter.test(item, "k", cost=cost) == (len(live) + cost <= 5)
+        stats = counter.get_window_stats(item, "k")
+        assert stats.remaining == max(0, 5 - len(live))
+        assert stats.reset_time == (live[0] + 60 if live else clock.now)
+        if do_hit:
+            counter.hit(item, "k", cost=cost)
+            model.extend([clock.now] * cost)
 
 
 def test_keys_are_counted_apart_and_forgotten_once_their_hits_expire() -> None:
     clock = Clock()
     item = parse("2/second")
-    counter = MovingWindows()
+    counter = MovingWindows(clock.time)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(windows.time, "time", clock.time)
         patch.setattr(windows, "SWEEP_EVERY", 10)
         counter.hit(item, "a", cost=2)
         assert not counter.test(item, "a") and counter.test(item, "b")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import NamedTuple
 
 from limits import RateLimitItem
@@ -32,8 +33,9 @@ class WindowStats(NamedTuple):
 class MovingWindows:
     """Hits per (rate, key) in a moving window of the rate's length."""
 
-    def __init__(self) -> None:
-        """No hit yet."""
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        """No hit yet; ``clock`` tells the time in epoch seconds (a test's clock moves by hand)."""
+        self._clock = clock
         self._hits: dict[str, tuple[int, deque[float]]] = {}  # the rate's key -> (its window in s, hit times)
         self._since_sweep = 0
 
@@ -43,7 +45,7 @@ class MovingWindows:
         if entry is None:
             return None
         hits = entry[1]
-        horizon = time.time() - item.get_expiry()
+        horizon = self._clock() - item.get_expiry()
         while hits and hits[0] <= horizon:
             hits.popleft()
         return hits
@@ -59,7 +61,7 @@ class MovingWindows:
         if hits is None:
             hits = deque()
             self._hits[item.key_for(*keys)] = (item.get_expiry(), hits)
-        now = time.time()
+        now = self._clock()
         hits.extend([now] * cost)
         self._since_sweep += cost
         if self._since_sweep >= SWEEP_EVERY:
@@ -69,12 +71,12 @@ class MovingWindows:
         """When the window frees a hit again and how many are left now."""
         hits = self._live(item, keys)
         if not hits:
-            return WindowStats(time.time(), item.amount)
+            return WindowStats(self._clock(), item.amount)
         return WindowStats(hits[0] + item.get_expiry(), max(0, item.amount - len(hits)))
 
     def _sweep(self) -> None:
         # a key's deque is pruned only when it is read: drop the keys whose newest hit has left its window
         self._since_sweep = 0
-        now = time.time()
+        now = self._clock()
         for key in [k for k, (window, hits) in self._hits.items() if not hits or hits[-1] <= now - window]:
             del self._hits[key]
