@@ -38,16 +38,21 @@ def test_register_log_out_and_log_in_on_the_account_page(web_server: Any, new_pa
     assert page.js_errors == []
 
 
+def register_on_the_page(page: Any, base_url: str, name: str) -> None:
+    """Register ``name`` (password "correct horse battery") through the account page's form; logged in."""
+    page.goto(base_url + "/account.html")
+    register = page.get_by_test_id("register-form")
+    register.locator("input[name=name]").fill(name)
+    register.locator("input[name=password]").fill("correct horse battery")
+    page.get_by_test_id("register").click()
+    page.wait_for_function("document.querySelector('[data-testid=account-status]').textContent.startsWith('Logged')")
+
+
 def test_a_password_change_on_the_account_page_says_it_revokes_the_tokens_and_the_list_empties(
     web_server: Any, new_page: Any
 ) -> None:
     page = new_page()
-    page.goto(web_server.base_url + "/account.html")
-    register = page.get_by_test_id("register-form")
-    register.locator("input[name=name]").fill("Tokenes Teri")
-    register.locator("input[name=password]").fill("correct horse battery")
-    page.get_by_test_id("register").click()
-    page.wait_for_function("document.querySelector('[data-testid=account-status]').textContent.startsWith('Logged')")
+    register_on_the_page(page, web_server.base_url, "Tokenes Teri")
     assert "every API token below is revoked" in page.get_by_test_id("password-note").inner_text()
     tokens = page.get_by_test_id("token-form")
     tokens.locator("input[name=name]").fill("my bot")
@@ -67,12 +72,7 @@ def test_the_owners_browser_logs_in_after_20_failures_from_other_addresses_a_new
     web_server: Any, new_page: Any
 ) -> None:
     page = new_page()
-    page.goto(web_server.base_url + "/account.html")
-    register = page.get_by_test_id("register-form")
-    register.locator("input[name=name]").fill("Böngésző Bea")
-    register.locator("input[name=password]").fill("correct horse battery")
-    page.get_by_test_id("register").click()
-    page.wait_for_function("document.querySelector('[data-testid=account-status]').textContent.startsWith('Logged')")
+    register_on_the_page(page, web_server.base_url, "Böngésző Bea")
     page.get_by_test_id("logout").click()
     page.wait_for_function("document.querySelector('[data-testid=account-status]').textContent === 'Not logged in.'")
     # a guesser, from 20 other addresses (the server trusts X-Forwarded-For from 127.0.0.1, as behind its proxy)
