@@ -208,6 +208,10 @@ class LongWork:
         self._busy -= 1
 
     def close(self) -> None:
-        """Stop the workers; calls not started are dropped (a stored job is taken up again after a restart)."""
+        """Stop the workers; calls not started are dropped (a stored job is taken up again after a restart).
+
+        Waits for the piece running, if any (pieces are small): a pool left behind without waiting has its
+        workers killed as the server exits, and Python's resource tracker then reports the pool's
+        semaphores as leaked."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)

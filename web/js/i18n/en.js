@@ -487,7 +487,8 @@ export const en = {
   "leaderboard.me.unranked": "You are not on the leaderboard yet: play a rated match.",
   "leaderboard.me.guest": "You play as a guest: register to play rated matches.",
   // duplicate events and solo duplicate (docs/protocol.md §23)
-  "error.event_hidden": "Hidden until your own table has finished that deal: no peeking at other tables.",
+  "error.event_hidden": "Hidden until every table of the event has finished that deal: no peeking, and no watching another table live.",
+  "error.visibility_unchecked": "The server could not check what you may see here, so it showed nothing. Please tell us.",
   "error.event_table": "This table belongs to a duplicate event: join the event instead.",
   "error.event_chat_closed": "Chat between tables is off during a duplicate event.",
   "error.event_full": "No free seat is left at this event.",

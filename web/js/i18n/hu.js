@@ -479,7 +479,8 @@ export const hu = {
   "leaderboard.me.unranked": "Még nem vagy a ranglistán: játssz egy értékelt meccset.",
   "leaderboard.me.guest": "Vendégként játszol: regisztrálj, hogy értékelt meccseket játszhass.",
   // páros (duplikált) versenyek és egyéni duplikált játék (docs/protocol.md §23)
-  "error.event_hidden": "Rejtve, amíg a saját asztalod be nem fejezte ezt a leosztást: nincs kukucskálás.",
+  "error.event_hidden": "Rejtve, amíg a verseny minden asztala be nem fejezte ezt a leosztást: nincs kukucskálás, és más asztalt élőben sem lehet nézni.",
+  "error.visibility_unchecked": "A szerver nem tudta ellenőrizni, mit láthatsz itt, ezért semmit sem mutatott. Kérjük, szólj nekünk.",
   "error.event_table": "Ez az asztal egy duplikált versenyhez tartozik: a versenyhez csatlakozz.",
   "error.event_chat_closed": "Verseny alatt az asztalok között nincs csevegés.",
   "error.event_full": "Ennél a versenynél nincs több szabad hely.",
