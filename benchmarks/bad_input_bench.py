@@ -294,6 +294,9 @@ class Table:
     clients: list[GameClient]
     acked: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
+    #: moves asked of each (seat, event number): an acknowledged move that made no event (a kontra
+    #: declined again) leaves the view as it was, and the next move must be drawn anew, not repeated
+    tries: dict[tuple[int, int], int] = field(default_factory=dict)
 
 
 async def new_table(base_url: str, label: str) -> Table:
@@ -310,7 +313,8 @@ async def move(table: Table, seat: int, think: float) -> bool:
     if not client.my_turn():
         return False
     assert client.state is not None
-    action = gen.legal_move(client.state["deal"], random.Random(f"{table.table_id}:{client.seq}"))
+    tries = table.tries[(seat, client.seq)] = table.tries.get((seat, client.seq), 0) + 1
+    action = gen.legal_move(client.state["deal"], random.Random(f"{table.table_id}:{client.seq}:{tries}"))
     started = time.perf_counter()
     try:
         ack = await client.act(action)
@@ -320,7 +324,8 @@ async def move(table: Table, seat: int, think: float) -> bool:
             return False
         raise
     table.latencies.append(time.perf_counter() - started)
-    table.acked.append((ack["seq"], seat, action))
+    if all(seq != ack["seq"] for seq, _, _ in table.acked):  # an ack of a move that made no event adds none
+        table.acked.append((ack["seq"], seat, action))
     return True
 
 
