@@ -129,6 +129,7 @@ class TableState:
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby lists it."""
+        shown = self.match if self.match is not None and totals_shown(self) else None
         return {
             "table_id": self.table_id,
             "status": self.status,
@@ -143,8 +144,8 @@ class TableState:
             # Past matches show these without loading each table (the match's own rule names the winner).
             # An event table's totals would tell players at other tables its results: the event's
             # cross-table shows them, to each viewer as far as they may see (ulti/server/visibility.py).
-            "totals": self.match.totals() if self.match and totals_shown(self) else None,
-            "winner": self.match.winner() if self.match and totals_shown(self) else None,
+            "totals": shown.totals() if shown is not None else None,
+            "winner": shown.winner() if shown is not None else None,
             **({"event": self.event_id} if self.event_id is not None else {}),
             **({"duplicate": True} if self.duplicate else {}),
         }

@@ -238,8 +238,9 @@ def socket_route(endpoint: Endpoint) -> Endpoint:
 def listed(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Tables' lobby summaries as anyone may see them: no totals or winner of an event's table.
 
-    ``TableState.summary`` already leaves them out (``totals_shown``); stored summaries written by an
-    older version may not have, so the routes that list tables pass them through here.
+    The routes that list tables (the lobby, past matches) pass their rows through here, so that they ask
+    the policy where they answer. ``TableState.summary`` applies the same rule as it writes a summary
+    (``totals_shown``), so for rows it wrote this changes nothing: it is the check at the door.
     """
     _note_asked()
     return [
