@@ -112,9 +112,10 @@ class RemoteBot:
 
     async def close(self) -> None:
         """Stop following tables and close the HTTP client."""
-        for task in self.tables.values():
+        tasks = list(self.tables.values())  # a table task ending meanwhile removes itself from the dict
+        for task in tasks:
             task.cancel()
-        for task in self.tables.values():
+        for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
         if self._client is not None:
