@@ -1,6 +1,6 @@
 """The login guard: password checks are counted per name and per client address, and refused past a limit.
 
-Moving windows of the ``limits`` library, in this process's memory (behind several processes each
+Rates of the ``limits`` library counted in moving windows in this process's memory (behind several processes each
 keeps its own count: a guesser gets at most that many times the allowance).
 
 An attempt is counted *before* its password is checked: counting only after a failure would let a
@@ -24,10 +24,9 @@ import time
 from dataclasses import dataclass, field
 
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 
 from ulti.accounts.errors import AccountError
+from ulti.movingwindows import MovingWindows
 
 #: checks a name may have since its last success: a few slips a minute, a bounded number an hour
 PER_NAME = "5/minute;20/hour"
@@ -44,7 +43,7 @@ class LoginGuard:
     per_name: str = PER_NAME
     per_address: str = PER_ADDRESS
     per_device: str = PER_DEVICE
-    _limiter: MovingWindowRateLimiter = field(default_factory=lambda: MovingWindowRateLimiter(MemoryStorage()))
+    _limiter: MovingWindows = field(default_factory=MovingWindows)  # no timer thread (ulti/movingwindows.py)
     _name_items: list[RateLimitItem] = field(init=False)
     _address_items: list[RateLimitItem] = field(init=False)
     _device_items: list[RateLimitItem] = field(init=False)

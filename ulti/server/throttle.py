@@ -1,6 +1,6 @@
 """Limits on what one player or one address may cost the server: sessions, connections, tables.
 
-Rates use the ``limits`` library (moving windows in this process's memory: behind several
+Rates are the ``limits`` library's, counted in moving windows in this process's memory (behind several
 processes each keeps its own count, which bounds a client by the number of processes at worst).
 Open-connection caps are plain counters: they go up at accept and down at close.
 """
@@ -13,9 +13,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from limits import RateLimitItem, parse, parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 
+from ulti.movingwindows import MovingWindows
 from ulti.server.inputs import BadInput
 
 #: players whose message allowance is remembered before idle ones are forgotten
@@ -96,7 +95,7 @@ class Throttle:
     quotas: Quotas
     message_rate: float = 20.0
     _buckets: dict[str, MessageBucket] = field(default_factory=dict)
-    _limiter: MovingWindowRateLimiter = field(default_factory=lambda: MovingWindowRateLimiter(MemoryStorage()))
+    _limiter: MovingWindows = field(default_factory=MovingWindows)  # no timer thread (ulti/movingwindows.py)
     _open_by_player: Counter[str] = field(default_factory=Counter)
     _open_by_address: Counter[str] = field(default_factory=Counter)
 
@@ -162,7 +161,8 @@ class Throttle:
         self._hit_item(parse(rate), kind, key, what, rate)
 
     def _hit_item(self, item: RateLimitItem, kind: str, key: str, what: str, rate: str) -> None:
-        if self._limiter.hit(item, kind, key):
+        if self._limiter.test(item, kind, key):
+            self._limiter.hit(item, kind, key)
             return
         reset = self._limiter.get_window_stats(item, kind, key).reset_time
         wait = max(1, math.ceil(reset - time.time()))

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 from limits import parse_many
 
+from ulti.movingwindows import MovingWindows
 from ulti.server.errors import CommandError
-from ulti.server.windows import MovingWindows
 
 #: the kinds of long work a client can ask for, as the quotas' field names spell them
 KINDS = ("analysis", "whatif", "hint")
@@ -90,7 +90,7 @@ class WorkLimiter:
     def __init__(self, quotas: WorkQuotas) -> None:
         """Empty counters for ``quotas``."""
         self.quotas = quotas
-        self._limiter = MovingWindows()  # no timer thread on the event loop (windows.py)
+        self._limiter = MovingWindows()  # no timer thread on the event loop (ulti/movingwindows.py)
         self._running: Counter[tuple[str, str, str]] = Counter()  # (kind, who, key) -> pieces being computed
         self._jobs: dict[tuple[str, str], set[tuple[str, int]]] = {}  # (who, key) -> analyses queued by it
 

@@ -1,11 +1,10 @@
-"""Moving-window rate counting on the event loop, with no thread: the long-work quotas' counter.
+"""Moving-window rate counting on the event loop, with no thread: every rate limit's counter.
 
 The rates themselves are the ``limits`` library's (``"20/minute;600/hour"``, parsed by
 ``limits.parse_many``), and this class answers as its ``MovingWindowRateLimiter`` does (``test``,
 ``hit``, ``get_window_stats``). Its in-memory storage, though, starts a ``threading.Timer`` every 10 ms
 while counts change, and the thread's start blocks the caller until the new thread runs: on the event
-loop of a busy server that wait lands on other tables' acknowledgements (a profile of the long-work
-attack run, ``benchmarks/work_bench.py``, found a tenth of the loop's samples there). Here each key
+loop of a busy server that wait lands on other tables' acknowledgements. Here each key
 keeps the times of its hits in a deque pruned when the key is read, and keys whose hits have all
 expired are dropped every ``SWEEP_EVERY`` hits, so memory stays bounded by the active keys.
 """
@@ -66,6 +65,10 @@ class MovingWindows:
         self._since_sweep += cost
         if self._since_sweep >= SWEEP_EVERY:
             self._sweep()
+
+    def clear(self, item: RateLimitItem, *keys: str) -> None:
+        """Forget every hit of ``keys`` in ``item`` (a login that succeeded clears its failures)."""
+        self._hits.pop(item.key_for(*keys), None)
 
     def get_window_stats(self, item: RateLimitItem, *keys: str) -> WindowStats:
         """When the window frees a hit again and how many are left now."""

@@ -1,4 +1,4 @@
-"""The long-work quotas' moving windows (ulti/server/windows.py) against a plain model, on a fake clock."""
+"""The rate limits' moving windows (ulti/movingwindows.py) against a plain model, on a fake clock."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from limits import parse
 
-from ulti.server import windows
-from ulti.server.windows import MovingWindows
+from ulti import movingwindows as windows
+from ulti.movingwindows import MovingWindows
 
 
 class Clock:
