@@ -36,7 +36,7 @@ check: $(STAMP)
 	$(BIN)/mypy ulti tests benchmarks
 	$(BIN)/lint-imports
 
-## bench: engine, solver, bot (strong and expert decision times, the expert's evidence, where its worlds place the unseen cards, what the other seats' cards tell, card decisions priced against the true deal, what seeing every card would win in card play, the auction's estimates against declarations played out, the discard model's fit), deal analysis and hint, server (floods; long work beside strong bots and people), account (Argon2id login), player page and duplicate event figures (medians and ratios; load runs on 1 and 3 processes)
+## bench: engine, solver, bot (strong and expert decision times, the expert's evidence, where its worlds place the unseen cards, card decisions priced against the true deal, what seeing every card would win in card play, the auction's estimates against declarations played out, the discard model's fit), deal analysis and hint, server (floods; long work beside strong bots and people), account (Argon2id login), player page and duplicate event figures (medians and ratios; load runs on 1 and 3 processes)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.engine_bench
 	$(BIN)/python -m benchmarks.view_bench
@@ -51,7 +51,6 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bot_bench
 	$(BIN)/python -m benchmarks.evidence_bench --deals 100
 	$(BIN)/python -m benchmarks.location_bench --deals 30 --levels strong expert-blindtalon expert
-	$(BIN)/python -m benchmarks.play_reading_bench --deals 30 --every 3
 	$(BIN)/python -m benchmarks.regret_bench --deals 60
 	$(BIN)/python -m benchmarks.clairvoyance_bench --deals 200
 	$(BIN)/python -m benchmarks.declaration_bench --deals 60

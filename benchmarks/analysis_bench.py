@@ -32,9 +32,8 @@ from benchmarks.baseline import pin_to_one_core
 from ulti.analysis.coach import HINT_WORLDS, hint, hint_rng, kontra_first
 from ulti.analysis.pricing import DEFAULT_WORLDS, Priced, Weighting, draw_worlds, price_view, strong_weight
 from ulti.analysis.review import analyse_deal, decision_indices
-from ulti.bots.arena import play_deal
-from ulti.bots.base import bot_for_level
 from ulti.bots.sampling import analyse
+from ulti.bots.selfplay import play_deal
 from ulti.bots.solver import clear_table
 from ulti.bots.strong import position_of, value_after
 from ulti.engine.actions import Kind
@@ -43,6 +42,7 @@ from ulti.engine.deal import Deal
 from ulti.engine.dealing import deal_hands
 from ulti.engine.record import deal_from_record
 from ulti.engine.view import SeatView
+from ulti.lab.configs import bot_for
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "tests" / "data" / "examples"
 TARGET_DEAL_S = 5.0
@@ -65,7 +65,7 @@ def bench_deals(n: int) -> list[Deal]:
     while len(deals) < n:
         rng = random.Random(seed)
         deal = Deal(deal_hands(rng, seed % 3), seed % 3)
-        play_deal(deal, [bot_for_level("heuristic", random.Random(f"{seed}:{s}")) for s in range(3)])
+        play_deal(deal, [bot_for("heuristic", random.Random(f"{seed}:{s}")) for s in range(3)])
         seed += 1
         if deal.tricks:
             deals.append(deal)

@@ -2,7 +2,7 @@
 
 The old bot (``benchmarks.baseline.old_bot``: the old card decision on the old compiled search) is
 registered as the arena-only level ``strong-old`` in this process (and the worker processes it
-forks); the registry in ``ulti.bots.base`` is not changed. Every other argument goes to ``ulti arena``:
+forks); the product's levels (``ulti.bots.levels``) are not changed. Every other argument goes to ``ulti arena``:
 
     python -m benchmarks.arena_old_new --deals 200 --seed 7 --workers 2 --records ''
 

@@ -3,7 +3,7 @@
 A fixed set of positions (fixed seeds): deals played by heuristic bots, every view in which a seat had
 to play a card (the kontra steps are timed as card decisions, being decided at the same time) and
 every auction view (discard and bid, take or pass). The strong bot, then the expert bot, then the expert
-without its reading of the unseen talon (``BlindTalonExpert``: what the reading costs, as the ratio of the
+without its reading of the unseen talon (``read_talon=False``: what the reading costs, as the ratio of the
 two in this run), at their default settings (a fixed number of worlds per decision; the time budgets are
 only safety stops, whose count is printed) decide each once. Printed: median, p95 and max CPU seconds;
 the card figures also for decisions with a real choice (at least two legal cards).
@@ -38,11 +38,12 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from benchmarks.baseline import old_solver
 from benchmarks.baseline.old_bot import OldStrongBot
 from benchmarks.solver_bench import friendly_deals
-from ulti.bots.expert import BlindTalonExpert, ExpertBot
+from ulti.bots.expert import ExpertBot
 from ulti.bots.heuristic import HeuristicBot
 from ulti.bots.solver import clear_table
 from ulti.bots.strong import StrongBot
@@ -205,7 +206,11 @@ def main() -> None:
     views = positions(args.deals, args.seed)
     cards = {
         name: decision_report(name, make(random.Random(args.seed)), views, args)
-        for name, make in (("Strong", StrongBot), ("Expert", ExpertBot), ("Expert without the talon", BlindTalonExpert))
+        for name, make in (
+            ("Strong", StrongBot),
+            ("Expert", ExpertBot),
+            ("Expert without the talon", partial(ExpertBot, read_talon=False)),
+        )
     }
     # what the expert's reading of the unseen talon costs, both sides timed in this run
     reading, blind = cards["Expert"], cards["Expert without the talon"]

@@ -31,14 +31,14 @@ import random
 import sys
 from functools import partial
 
-from ulti.bots.arena import level_bot, print_progress, run_report
-from ulti.bots.base import Bot
+from ulti.bots.interface import Bot
 from ulti.bots.sampling.knowledge import Knowledge, World
 from ulti.bots.sampling.sampler import Sampler
 from ulti.bots.strong import StrongBot
 from ulti.engine.cards import Card
 from ulti.engine.deal import Deal
 from ulti.engine.view import SeatChoices, SeatView
+from ulti.lab.arena import level_bot, print_progress, run_report
 
 #: The name A goes by (never a level of ``LEVELS``: nothing else can seat it).
 CLAIRVOYANT = "clairvoyant"

@@ -35,15 +35,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from benchmarks.played_deals import add_deal_options, chosen_deals
-from ulti.bots.arena import NoKontra, play_deal, summarise
-from ulti.bots.base import bot_for_level
 from ulti.bots.expert import weighted_by_evidence
 from ulti.bots.expert.discard_model import discard_weight
 from ulti.bots.families import family
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World, analyse
+from ulti.bots.selfplay import play_deal
 from ulti.bots.solver import Position
 from ulti.bots.strong.play import position_of, solve_value
 from ulti.engine.deal import Deal
+from ulti.lab.arena import NoKontra, summarise
+from ulti.lab.configs import bot_for
 
 #: The estimates compared: the auction's (uniform worlds), and on worlds weighed by the other seats' bids
 #: (by the hand-written fit, and by the fitted declarer model), by their bids and passes, by the discards
@@ -121,7 +122,7 @@ def measure(deals: Iterator[Deal], args: argparse.Namespace) -> dict[str, Declar
         assert deal.contract is not None
         estimates = declarer_estimates(deal, args.worlds, rng)
         true_dd = solve_value(Position.from_deal(deal))
-        bots = [NoKontra(bot_for_level(args.play, random.Random(f"{args.seed}:{number}:{s}"))) for s in range(3)]
+        bots = [NoKontra(bot_for(args.play, random.Random(f"{args.seed}:{number}:{s}"))) for s in range(3)]
         play_deal(deal, list(bots))
         assert deal.result is not None
         for key in ("all", family(deal.contract)):

@@ -23,7 +23,6 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ulti.bots.base import bot_for_level
 from ulti.bots.expert.declarer_model import (
     MODEL_FAMILIES,
     NO_TRUMP_FAMILIES,
@@ -37,6 +36,7 @@ from ulti.engine.contracts import BIDS_BY_CODE, Bid
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
 from ulti.engine.play import NO_TRUMP
+from ulti.lab.configs import bot_for
 
 FITTED = Path(__file__).resolve().parent.parent / "ulti" / "bots" / "expert" / "fitted.py"
 #: The L2 penalty of the regression (on coefficients of features that are small counts).
@@ -51,7 +51,7 @@ def declared(args: tuple[int, int]) -> dict[str, Any] | None:
     rng = random.Random(f"fit:{seed}:{number}")
     dealer = number % 3
     deal = Deal(deal_hands(rng, dealer), dealer)
-    bots = [bot_for_level("strong", random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
+    bots = [bot_for("strong", random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
     while deal.phase is not Phase.PLAY and not deal.is_over:
         deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))
     if deal.is_over or deal.contract is None:

@@ -25,7 +25,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from benchmarks.declarer_fit import _solve, write_coefficient_module
-from ulti.bots.base import bot_for_level
 from ulti.bots.expert.discard_model import (
     DISCARD_FAMILIES,
     FEATURE_NAMES,
@@ -40,6 +39,7 @@ from ulti.engine.contracts import Bid
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
 from ulti.engine.record import deal_from_record, parse_action
+from ulti.lab.configs import bot_for
 
 FITTED = Path(__file__).resolve().parent.parent / "ulti" / "bots" / "expert" / "discard_fitted.py"
 #: The L2 penalty of the fit.
@@ -65,7 +65,7 @@ def from_level(level: str, deals: int, seed: int) -> Iterator[Example]:
     for number in range(deals):
         dealer = number % 3
         deal = Deal(deal_hands(rng, dealer), dealer)
-        bots = [bot_for_level(level, random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
+        bots = [bot_for(level, random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
         while deal.phase is not Phase.PLAY and not deal.is_over:
             action = bots[deal.to_move].act(deal.seat_view(deal.to_move))
             example = _discard_of(deal, action, number)

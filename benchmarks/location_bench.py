@@ -28,13 +28,13 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 
 from benchmarks.played_deals import add_deal_options, chosen_deals
-from ulti.bots.base import bot_for_level
 from ulti.bots.families import family
 from ulti.bots.sampling import MetropolisSampler, Sampler, World, analyse
 from ulti.bots.sampling.knowledge import TALON, Knowledge
 from ulti.bots.strong import StrongBot
 from ulti.engine.cards import Card, iter_cards
 from ulti.engine.deal import Deal, Phase
+from ulti.lab.configs import bot_for
 
 #: Half a world of every place, so that a place no drawn world chose keeps a finite log.
 SMOOTHING = 0.5
@@ -65,7 +65,7 @@ def location_score(worlds: Sequence[World], truth: dict[Card, int], viewer: int)
 def level_sampler(level: str, deal: Deal, viewer: int, know: Knowledge, power: float) -> Sampler:
     """The sampler ``level``'s bot draws a card decision's worlds with from ``viewer``'s seat (``power``
     1), or a Metropolis chain on its likelihood raised to ``power``."""
-    bot = bot_for_level(level, random.Random(0))
+    bot = bot_for(level, random.Random(0))
     assert isinstance(bot, StrongBot), f"{level} does not sample worlds"
     view = deal.seat_view(viewer)
     if power == 1:

@@ -1,7 +1,7 @@
 """Two arena runs on the same seed, compared set by set from their deal records (``ulti arena --records``).
 
 A duplicate set's deal (and in card-play mode its auction) and its bots' generators depend only on the
-arena's seed and the set's index (``ulti.bots.arena.dealt``), so two runs of the same seed and mode with
+arena's seed and the set's index (``ulti.lab.arena.dealt``), so two runs of the same seed and mode with
 different A levels play the same deals. The difference of A's score per set between the two runs is a
 paired sample: much narrower than either run's interval against B wherever the two A levels play alike.
 Printed: each run's A score per deal and the difference (new minus old) with 95% intervals, overall and
@@ -18,9 +18,9 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass
 
-from ulti.bots.arena import ArenaSummary, a_score, seatings, set_family, summarise
 from ulti.bots.families import FAMILIES, family
 from ulti.engine.record import deal_from_record
+from ulti.lab.arena import ArenaSummary, a_score, seatings, set_family, summarise
 
 #: The plays of one duplicate set in a record file (one per seating).
 PLAYS = len(seatings())

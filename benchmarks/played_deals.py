@@ -9,10 +9,10 @@ import json
 import random
 from collections.abc import Iterator
 
-from ulti.bots.base import bot_for_level
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
 from ulti.engine.record import deal_from_record, parse_action
+from ulti.lab.configs import bot_for
 
 
 def played_by_level(level: str, deals: int, seed: int, to_first_card: bool = False) -> Iterator[Deal]:
@@ -22,7 +22,7 @@ def played_by_level(level: str, deals: int, seed: int, to_first_card: bool = Fal
     for number in range(deals):
         dealer = number % 3
         deal = Deal(deal_hands(rng, dealer), dealer)
-        bots = [bot_for_level(level, random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
+        bots = [bot_for(level, random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
         while not deal.is_over:
             if to_first_card and deal.phase is Phase.PLAY:
                 yield deal

@@ -30,12 +30,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from benchmarks.played_deals import add_deal_options, chosen_deals
-from ulti.bots.arena import summarise
-from ulti.bots.base import bot_for_level
 from ulti.bots.families import family
 from ulti.bots.solver import Position, values_after
 from ulti.engine.cards import count, iter_cards
 from ulti.engine.deal import Deal, Phase
+from ulti.lab.arena import summarise
+from ulti.lab.configs import bot_for
 
 
 @dataclass
@@ -99,7 +99,7 @@ def measure(deals: Iterator[Deal], args: argparse.Namespace) -> dict[str, Regret
             continue  # nothing to give away here
         regrets = []
         for level in (args.a, args.b):
-            action = bot_for_level(level, random.Random(f"{args.seed}:{decisions}")).act(view)
+            action = bot_for(level, random.Random(f"{args.seed}:{decisions}")).act(view)
             if action.card is None:
                 break  # a kontra said at this turn: not a card decision
             regrets.append(max(scores) - scores[cards.index(action.card)])

@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx2
 
-from ulti.bots.base import LEVELS, bot_for_level
+from ulti.bots.levels import LEVELS, bot_for_level
 from ulti.engine.record import action_to_json
 from ulti.engine.view import SeatView
 

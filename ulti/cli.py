@@ -128,7 +128,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     per contract family), in whole games or card play on a fixed auction."""
     import os
 
-    from ulti.bots.arena import check_family, print_progress, run_report
+    from ulti.lab.arena import check_family, print_progress, run_report
 
     try:
         check_family(args.mode, args.family)

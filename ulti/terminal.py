@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import TextIO
 
-from ulti.bots.arena import play_deal
-from ulti.bots.base import Bot
 from ulti.bots.heuristic import HeuristicBot
+from ulti.bots.interface import Bot
+from ulti.bots.selfplay import play_deal
 from ulti.engine.cards import SUIT_SYMBOLS, card_label, iter_cards
 from ulti.engine.contracts import BIDS_BY_CODE
 from ulti.engine.deal import Deal

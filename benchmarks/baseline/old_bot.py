@@ -6,20 +6,19 @@ running the old compiled search (``using_old_solver``). Everything else (samplin
 settings) is shared code that this change did not touch.
 
 ``register()`` adds it as the bot level ``strong-old`` for arenas run through ``benchmarks.arena_old_new``
-(never at tables; the registry in ``ulti.bots.base`` is left as it is).
+(an arena-only configuration of the laboratory, ``ulti.lab.configs``).
 """
 
 from __future__ import annotations
 
-import random
-
 from benchmarks.baseline import using_old_solver
-from ulti.bots import base
+from ulti.bots.levels import Level
 from ulti.bots.sampling import Knowledge, Sampler
 from ulti.bots.strong import StrongBot, position_of, value_after
 from ulti.engine.actions import Action
 from ulti.engine.cards import Card, count, iter_cards
 from ulti.engine.view import SeatChoices, SeatView
+from ulti.lab import configs
 
 OLD_LEVEL = "strong-old"
 
@@ -68,10 +67,6 @@ class OldStrongBot(StrongBot):
         return group[0]
 
 
-def _make(rng: random.Random) -> base.Bot:
-    return OldStrongBot(rng)
-
-
 def register() -> None:
-    """Add the level ``strong-old`` (arenas only) to this process's registry."""
-    base.LEVELS[OLD_LEVEL] = base.Level(OLD_LEVEL, _make, at_tables=False)
+    """Add the configuration ``strong-old`` (arenas only) to this process's laboratory."""
+    configs.register(Level(OLD_LEVEL, "benchmarks.baseline.old_bot:OldStrongBot", at_tables=False))

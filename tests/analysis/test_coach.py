@@ -10,11 +10,11 @@ from typing import Any
 from tests.conftest import EXAMPLES
 from ulti.analysis.coach import HINT_WORLDS, hint, hint_rng
 from ulti.analysis.pricing import DECLINE, action_key, price_view, strong_weight
-from ulti.bots.arena import play_deal
-from ulti.bots.base import bot_for_level
 from ulti.bots.expert import EXPERT_SAMPLES, ExpertBot, evidence_weight, expert_weight, read_evidence
 from ulti.bots.expert.declarer_model import declarer_model_weight
+from ulti.bots.levels import bot_for_level
 from ulti.bots.sampling import Sampler, analyse
+from ulti.bots.selfplay import play_deal
 from ulti.bots.strong import StrongBot, kontra_samples
 from ulti.engine.actions import Action, Kind
 from ulti.engine.deal import Deal

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import random
 import subprocess
 import sys
 from collections import Counter
@@ -13,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from ulti.bots.arena import play_set, run_arena, run_report, seatings, summarise
-from ulti.bots.base import LEVELS, Bot, Level
 from ulti.bots.families import FAMILIES, family
-from ulti.bots.strong import StrongBot
+from ulti.bots.levels import Level
 from ulti.engine.contracts import parse_bid
 from ulti.engine.record import score_record
+from ulti.lab.arena import play_set, run_arena, run_report, seatings, summarise
+from ulti.lab.configs import CONFIGS
 
 
 def test_duplicate_seatings_give_each_bot_each_seat_equally() -> None:
@@ -114,7 +113,7 @@ def test_the_same_seed_gives_the_same_report_on_one_or_two_workers() -> None:
 
 #: Plays set 187 of seed 2026 in card mode (strong bots) and prints its six records.
 _SET_187 = (
-    "import json; from ulti.bots.arena import play_set; "
+    "import json; from ulti.lab.arena import play_set; "
     "print(json.dumps(play_set('strong', 'strong', 2026, 187, 'cards', 'strong').records, sort_keys=True))"
 )
 
@@ -135,14 +134,12 @@ def test_a_set_reproduces_in_processes_whose_string_hashes_differ() -> None:
 
 def test_a_safety_budget_that_never_fires_leaves_the_report_unchanged(monkeypatch: pytest.MonkeyPatch) -> None:
     def level(budget: float) -> Level:
-        def make(rng: random.Random) -> Bot:
-            return StrongBot(rng, samples=8, time_budget=budget, auction_samples=4, auction_budget=budget)
-
-        return Level("strong-budget", make, at_tables=False)
+        settings = {"samples": 8, "time_budget": budget, "auction_samples": 4, "auction_budget": budget}
+        return Level("strong-budget", "ulti.bots.strong:StrongBot", settings, at_tables=False)
 
     reports = []
     for budget in (1e9, 600.0, -1.0):
-        monkeypatch.setitem(LEVELS, "strong-budget", level(budget))
+        monkeypatch.setitem(CONFIGS, "strong-budget", level(budget))
         reports.append(run_report("strong-budget", "heuristic", sets=2, seed=4, workers=1, records_out=None))
     huge, large, spent = reports
     assert huge == large and huge.safety_stops == 0

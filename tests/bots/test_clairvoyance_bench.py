@@ -7,12 +7,14 @@ import random
 import pytest
 
 from benchmarks.clairvoyance_bench import CLAIRVOYANT, ClairvoyantBot, seat_bot
-from ulti.bots.arena import NoKontra, dealt, fixed_auction, play_deal, play_set
-from ulti.bots.base import Bot, bot_for_level
+from ulti.bots.interface import Bot
+from ulti.bots.levels import bot_for_level
+from ulti.bots.selfplay import play_deal
 from ulti.bots.solver import Position, values_after
 from ulti.bots.strong.play import solve_value
 from ulti.engine.cards import count, iter_cards
 from ulti.engine.deal import Deal, Phase
+from ulti.lab.arena import NoKontra, dealt, fixed_auction, play_set
 
 
 def _opened(seed: int) -> Deal:

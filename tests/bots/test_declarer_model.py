@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from benchmarks.declarer_fit import fit_logistic, random_hand
 from benchmarks.played_deals import played_by_level
 from tests.conftest import EXAMPLES
-from ulti.bots.expert import ExpertBot, RejectionExpert, expert_weight, weighted_by_evidence
+from ulti.bots.expert import ExpertBot, expert_weight, weighted_by_evidence
 from ulti.bots.expert.declarer_model import (
     MODEL_FAMILIES,
     NO_TRUMP_FAMILIES,
@@ -26,7 +26,7 @@ from ulti.bots.expert.declarer_model import (
 )
 from ulti.bots.expert.fitted import COEFFICIENTS, DECLARED
 from ulti.bots.sampling import Sampler, World, analyse
-from ulti.bots.strong import declarer_weight
+from ulti.bots.strong import StrongBot, declarer_weight
 from ulti.engine.cards import ACE, JACK, KING, QUEEN, SEVEN, TEN, CardSet
 from ulti.engine.contracts import BIDS_BY_CODE
 from ulti.engine.deal import Deal, Phase
@@ -147,7 +147,7 @@ def test_declarer_model_weight_for_defenders_only() -> None:
             assert fallback is not None and weight(world) == fallback(world)
 
 
-def test_the_expert_weighs_by_the_model_and_the_rejection_expert_does_not() -> None:
+def test_the_expert_weighs_by_the_model_and_the_strong_bot_does_not() -> None:
     deal = _at_first_card("09-ulti-lost-without-7.json")
     defender = (deal.declarer + 1) % 3
     view = deal.seat_view(defender)
@@ -156,9 +156,8 @@ def test_the_expert_weighs_by_the_model_and_the_rejection_expert_does_not() -> N
     assert model is not None
     rng = random.Random(3)
     worlds = Sampler(know).draw_many(rng, 40)
-    fitted, plain = ExpertBot(random.Random(1)), RejectionExpert(random.Random(1))
-    for bot in (fitted, plain):
-        bot._log = view.log
+    fitted, plain = ExpertBot(random.Random(1)), StrongBot(random.Random(1))
+    fitted._log = view.log
     fitted_likelihood, plain_likelihood = fitted._likelihood(know), plain._likelihood(know)
     assert fitted_likelihood is not None and plain_likelihood is not None
     evidence = weighted_by_evidence(None, view.log, know)

@@ -9,8 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.discard_fit import fit_conditional_logit, from_level
-from ulti.bots.base import BOT_LEVELS, bot_for_level
-from ulti.bots.expert import DiscardsCardsExpert, DiscardsExpert, ExpertBot
+from ulti.bots.expert import ExpertBot
 from ulti.bots.expert.discard_fitted import COEFFICIENTS
 from ulti.bots.expert.discard_model import (
     FEATURE_NAMES,
@@ -21,11 +20,13 @@ from ulti.bots.expert.discard_model import (
     seen_discards,
     talon_weight,
 )
+from ulti.bots.levels import BOT_LEVELS
 from ulti.bots.sampling import World, analyse
 from ulti.engine import actions as act
 from ulti.engine.cards import FULL_DECK, CardSet, count, iter_cards, mask_of, parse_card
 from ulti.engine.contracts import parse_bid
 from ulti.engine.deal import Deal, Phase
+from ulti.lab.configs import bot_for
 
 
 def _cards(text: str) -> CardSet:
@@ -112,32 +113,6 @@ def test_the_fit_recovers_the_coefficients_its_discards_were_drawn_with() -> Non
             assert abs(got - want) < 0.8, (name, want, got)  # strength and point card trade off
 
 
-def test_the_discard_reading_levels_are_arena_only_and_read_discards() -> None:
-    for level, cls in (("expert-discards", DiscardsExpert), ("expert-discardscards", DiscardsCardsExpert)):
-        assert level not in BOT_LEVELS
-        bot = bot_for_level(level, random.Random(1))
-        assert isinstance(bot, cls) and bot.read_discards
-    assert DiscardsExpert.auction_evidence and not DiscardsCardsExpert.auction_evidence
-
-
-def test_the_discard_reading_expert_weighs_its_worlds_by_the_discard_too() -> None:
-    deal = _auction()
-    view = deal.seat_view(2)
-    know = analyse(view)
-    true = World([SEAT0, SEAT1 & ~_cards("7C 8C"), deal.hands[2]], deal.talon)
-    swapped = _cards("AD TD JC QC")
-    other = World([SEAT0 ^ swapped, (SEAT1 & ~_cards("7C 8C")) ^ swapped, deal.hands[2]], deal.talon)
-    ratios = []
-    for bot in (ExpertBot(random.Random(1)), DiscardsCardsExpert(random.Random(1))):
-        bot._log = view.log
-        likelihood = bot._likelihood(know)
-        assert likelihood is not None  # seat 1's bid is evidence for both
-        ratios.append(likelihood(true) / likelihood(other))
-    discards = discard_weight(view.log, know)
-    assert discards is not None
-    assert math.isclose(ratios[1], ratios[0] * discards(true) / discards(other))
-
-
 def test_the_fit_reads_every_discard_with_the_twelve_cards_it_was_made_from() -> None:
     examples = list(from_level("heuristic", 12, seed=3))
     assert examples
@@ -204,7 +179,7 @@ def test_the_expert_weighs_a_defenders_worlds_by_the_talon_too() -> None:
     know = analyse(view)
     true, other = _talon_worlds(deal)
     ratios = []
-    for bot in (bot_for_level("expert-blindtalon", random.Random(1)), ExpertBot(random.Random(1))):
+    for bot in (bot_for("expert-blindtalon", random.Random(1)), ExpertBot(random.Random(1))):
         assert isinstance(bot, ExpertBot)
         bot._log = view.log
         likelihood = bot._likelihood(know)

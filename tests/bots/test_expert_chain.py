@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ulti.analysis.coach import hint, hint_rng
 from ulti.analysis.pricing import DECLINE, price_view
-from ulti.bots.expert import ANSWERED_RAISE_LOSS, ExpertBot, RejectionExpert, chain_gain, expert_weight
-from ulti.bots.sampling import Knowledge, analyse
-from ulti.bots.strong import StrongBot, kontra_samples
+from ulti.bots.expert import ANSWERED_RAISE_LOSS, ExpertBot, chain_gain, expert_weight, weighted_by_evidence
+from ulti.bots.sampling import Knowledge, Sampler, World, analyse
+from ulti.bots.strong import StrongBot, declarer_weight, kontra_samples
 from ulti.bots.strong.play import StrongPlay
 from ulti.engine.actions import Kind
 from ulti.engine.contracts import Part
@@ -51,21 +51,34 @@ REKONTRA_ANSWERED: dict[str, object] = {
 }
 
 
-class PlainChainExpert(RejectionExpert):
-    """The rejection expert (the worlds the chain rule was measured on) with the strong bot's chain: a
-    raise valued as if the opponents let it stand, and the declarer's raises answered like any other."""
+class RejectionExpert(ExpertBot):
+    """The expert on the worlds its chain rule was measured on: the strong bot's hand-written likelihood
+    times the other seats' bids and kontra, drawn by rejection sampling, the talon not read."""
 
-    answers_declarer = True
+    def _likelihood(self, know: Knowledge) -> Callable[[World], float] | None:
+        return weighted_by_evidence(declarer_weight(know), self._log, know)
+
+    def _sampler(self, know: Knowledge) -> Sampler:
+        return Sampler(know, self._likelihood(know))
+
+
+class PlainChainExpert(RejectionExpert):
+    """The rejection expert with the strong bot's chain: a raise valued as if the opponents let it stand,
+    and the declarer's raises answered like any other."""
 
     def raise_gain(self, know: Knowledge, part: Part, base: Sequence[float], raised: Sequence[float]) -> float:
         return StrongPlay.raise_gain(self, know, part, base, raised)
 
 
-class PlainChainModelExpert(PlainChainExpert):
-    """The same plain chain on the expert's own worlds (the fitted declarer model, the Metropolis chain)."""
+class PlainChainModelExpert(ExpertBot):
+    """The same plain chain on the expert's own worlds (the fitted declarer model, the Metropolis chain),
+    the talon not read."""
 
-    fitted_declarer = True
-    metropolis = True
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng, read_talon=False)
+
+    def raise_gain(self, know: Knowledge, part: Part, base: Sequence[float], raised: Sequence[float]) -> float:
+        return StrongPlay.raise_gain(self, know, part, base, raised)
 
 
 def _szubkontra_view() -> SeatView:

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from ulti.bots.base import LEVELS, level_searches
+from ulti.bots.levels import LEVELS, level_searches
 from ulti.server.hub import Hub
 from ulti.server.inputs import BadInput, clean_name
 
@@ -17,7 +17,7 @@ from ulti.server.inputs import BadInput, clean_name
 # search shows up in sys.modules only if the bot ran it.
 _PROBE = """
 import random, sys
-from ulti.bots.base import bot_for_level
+from ulti.bots.levels import bot_for_level
 from ulti.engine.deal import Deal
 from ulti.engine.dealing import deal_hands
 deal = Deal(deal_hands(random.Random(5), 0), 0)

@@ -6,7 +6,7 @@ import io
 from pathlib import Path
 
 from benchmarks.paired_sets import compare, set_scores
-from ulti.bots.arena import run_report, run_sets
+from ulti.lab.arena import run_report, run_sets
 
 
 def _records(tmp_path: Path, name: str, a: str, b: str, sets: int, seed: int) -> str:

@@ -6,9 +6,10 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterator
 
-from ulti.bots.arena import run_arena
-from ulti.bots.base import bot_for_level
+import pytest
+
 from ulti.bots.heuristic import HeuristicBot
+from ulti.bots.levels import bot_for_level
 from ulti.bots.random_bot import random_legal_action
 from ulti.bots.sampling import TALON, Sampler, analyse, forbidden_after, world_to_deal
 from ulti.bots.strong import GIVE_UP, StrongBot, choose_class, kontra_samples, trump_choice
@@ -18,6 +19,8 @@ from ulti.engine.contracts import BIDS
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
 from ulti.engine.play import legal_cards, trick_winner_index
+from ulti.lab.arena import run_arena
+from ulti.lab.configs import bot_for
 
 
 def _category(deal: Deal, seat: int) -> str:
@@ -150,9 +153,12 @@ def test_strong_bot_kontra_trump_and_take_decisions_are_legal() -> None:
     assert bot_kinds["trump"] and bot_kinds["kontra"] and bot_kinds["take"], bot_kinds
 
 
-def test_strong_bot_registered_levels() -> None:
+def test_strong_is_a_level_and_strong_fast_a_laboratory_configuration() -> None:
     assert isinstance(bot_for_level("strong", random.Random(0)), StrongBot)
-    assert isinstance(bot_for_level("strong-fast", random.Random(0)), StrongBot)
+    fast = bot_for("strong-fast", random.Random(0))
+    assert isinstance(fast, StrongBot) and (fast.samples, fast.auction_samples) == (8, 4)
+    with pytest.raises(ValueError, match="unknown bot level 'strong-fast'"):
+        bot_for_level("strong-fast", random.Random(0))  # arena-only: no table seats it
 
 
 def test_strong_beats_heuristic_over_duplicate_deals() -> None:

@@ -27,9 +27,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ulti.analysis.pricing import DECLINE, GIVE_UP_KEY, Priced, card_groups, kontra_key, price_view
-from ulti.bots.base import bot_for_level
 from ulti.bots.expert import EXPERT_SAMPLES, ExpertBot, answered, expert_weight
 from ulti.bots.heuristic import HeuristicBot, trump_strength
+from ulti.bots.levels import bot_for_level
 from ulti.bots.sampling import Sampler, analyse
 from ulti.bots.solver import Position
 from ulti.bots.strong import bid_trumps, choose_class, kontra_samples, solve_value, trump_choice
@@ -176,7 +176,7 @@ def hint(view: SeatView, worlds: int = HINT_WORLDS, seed: str | int = 0) -> dict
         n = kontra_samples(bot.samples)
     else:
         n = bot.samples
-    priced = price_view(view, n, rng, kind=kind, weighting=expert_weight, chain=bot.metropolis)
+    priced = price_view(view, n, rng, kind=kind, weighting=expert_weight, chain=True)  # as the expert draws them
     if priced is None:
         return None
     best = expert_choice(bot, view, priced)

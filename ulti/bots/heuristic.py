@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from ulti.bots.base import seat_and_choices
+from ulti.bots.interface import seat_and_choices
 from ulti.engine import actions as act
 from ulti.engine.actions import Action
 from ulti.engine.cards import (
@@ -199,8 +199,7 @@ def heuristic_card(
     legal: CardSet, trick: tuple[Card, ...], leader: int, seat: int, declarer: int, trump: int, betli: bool
 ) -> Card:
     """The heuristic bot's card from ``legal`` for ``seat``, the trick so far ``trick`` led by ``leader``
-    (``trump`` -1 for none; ``betli``: a betli contract). A function of those alone, so another seat's
-    card can be predicted from a world's hand (``ulti.bots.expert.heuristic_reading``)."""
+    (``trump`` -1 for none; ``betli``: a betli contract). A function of those alone."""
     has_trumps = trump >= 0
     cards = sorted(iter_cards(legal), key=lambda c: (_strength(c, has_trumps), c))
     low, high = cards[0], cards[-1]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ulti.bots.base import seat_and_choices
+from ulti.bots.interface import seat_and_choices
 from ulti.engine import actions as act
 from ulti.engine.actions import Action
 from ulti.engine.cards import cards_of

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
-from ulti.bots.base import level_searches
+from ulti.bots.levels import level_searches
 from ulti.server.actor import TableActor
 from ulti.server.auth import new_id
 from ulti.server.broadcast import Broadcast
@@ -133,7 +133,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
 
     def bot_executor(self, level: str) -> Executor:
         """Threads for quick bots; worker processes for the bots whose compiled search holds the GIL
-        (strong, expert: ``ulti.bots.base.Level.searches``)."""
+        (strong, expert: ``ulti.bots.levels.Level.searches``)."""
         return self.process_executor() if level_searches(level) else self.executor
 
     def action_stored(self, by: str) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from ulti.accounts.names import MAX_KEY, holds_phrase
-from ulti.bots.base import LEVELS
+from ulti.bots.levels import LEVELS
 from ulti.engine.cards import card_label, card_str
 from ulti.server.errors import CommandError
 

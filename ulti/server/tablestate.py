@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ulti.bots.base import BOT_LEVELS
+from ulti.bots.levels import BOT_LEVELS
 from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import card_str, iter_cards, parse_card
 from ulti.engine.deal import Deal
@@ -624,6 +624,6 @@ def validate_table_config(deals: object, move_seconds: object, seats: object) ->
 
 def bot_action(level: str, view: SeatView, seed: str) -> Action:
     """The action a bot of ``level`` takes from ``view`` (deterministic for a given seed)."""
-    from ulti.bots.base import bot_for_level
+    from ulti.bots.levels import bot_for_level
 
     return bot_for_level(level, random.Random(seed)).act(view)

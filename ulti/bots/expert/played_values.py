@@ -18,25 +18,9 @@ others zero. The worlds the other seats' bids or passes weigh (``weighted_by_evi
 estimates by less than half a point in every family: the gap is not what the auction's evidence says.
 The expert values its auction so (its whole-game figures: ``ulti.bots.expert``; the arena level
 ``expert-ddauction`` is the expert without it).
-
-Worlds weighed by the other seats' bids read by the fitted declarer model *and* the discards the bidder
-picked up (the **both** estimate; the auction of ``expert-discards``) move the estimates far more, so
-they have their own corrections, ``EVIDENCE_PLAYED_MINUS_SOLVED``, set the same way from ``python -m
-benchmarks.declaration_bench --deals D --seed S`` at seeds 1, 2 and 3 (300, 400 and 400 deals), played
-minus the **both** estimate per deal:
-
-- durchmars (73 deals): -1.4 [-11.7, +8.8], -3.0 [-9.4, +3.5], +0.2 [-7.6, +8.0]: no direction (on the
-  uniform worlds -7.3: the bids and discards already find the voids the durchmars runs into);
-- ulti (647): +0.7 [-0.4, +1.7], +1.7 [+0.9, +2.5], +1.7 [+0.9, +2.6]: these worlds give the defenders
-  better hands than they play;
-- simple (174): +0.6 [+0.1, +1.1], +1.1 [+0.5, +1.7], +0.7 [+0.2, +1.2];
-- betli (123): +1.8 [-1.6, +5.3], +7.3 [+3.8, +10.8], +0.6 [-2.3, +3.6];
-- 100 (83): -0.2 [-2.6, +2.2], -1.5 [-3.6, +0.6], -0.1 [-2.3, +2.1].
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
 
 from ulti.bots.families import family
 from ulti.engine.contracts import Bid
@@ -45,20 +29,13 @@ from ulti.engine.contracts import Bid
 #: docstring).
 PLAYED_MINUS_SOLVED: dict[str, float] = {"durchmars": -7.3, "100": -2.0, "simple": 0.8}
 
-#: The same on worlds weighed by the other seats' fitted bids and the discards picked up (the module
-#: docstring): the pooled mean of each family whose three seeds agreed in sign, the others zero.
-EVIDENCE_PLAYED_MINUS_SOLVED: dict[str, float] = {"ulti": 1.4, "simple": 0.8, "betli": 3.1, "100": -0.7}
-
-
-def played_value(bid: Bid, solved: float, corrections: Mapping[str, float] = PLAYED_MINUS_SOLVED) -> float:
-    """A declaration of ``bid`` whose sampled worlds, solved double-dummy, give ``solved`` per_defender on
-    average: what it brings when played out (``solved`` plus its family's correction in ``corrections``,
-    measured on worlds drawn as those were: ``PLAYED_MINUS_SOLVED`` for uniform worlds).
+def played_value(bid: Bid, solved: float) -> float:
+    """A declaration of ``bid`` whose uniform sampled worlds, solved double-dummy, give ``solved``
+    per_defender on average: what it brings when played out (``solved`` plus its family's correction,
+    ``PLAYED_MINUS_SOLVED``).
 
     >>> from ulti.engine.contracts import parse_bid
     >>> played_value(parse_bid("N-D"), 12.0), played_value(parse_bid("M-SU"), 4.0)
     (4.7, 4.0)
-    >>> played_value(parse_bid("N-D"), 12.0, EVIDENCE_PLAYED_MINUS_SOLVED)
-    12.0
     """
-    return solved + corrections.get(family(bid), 0.0)
+    return solved + PLAYED_MINUS_SOLVED.get(family(bid), 0.0)

@@ -3,10 +3,7 @@
 ``Sampler`` keeps a uniformly drawn world with probability ``likelihood(world)``. When the evidence is
 strong (a hand the declarer's bid makes a hundred times likelier than most is one in thousands of the hands
 a defender can imagine), almost every draw is rejected: after ``max_tries`` the plain sampler falls back
-to an unweighted world, and the scaled one (``scaled=True``) divides by the largest likelihood of a small
-pilot, which may be far below the likeliest worlds', so it draws from a flattened distribution. With the
-expert's fitted declarer model, at the first card of 15 strong auctions, 63% of the defenders' views
-needed 100 or more tries per world by plain rejection (issue 15's note).
+to an unweighted world.
 
 ``MetropolisSampler`` walks instead: it starts from a world the plain sampler draws and moves by swapping
 two unseen cards between two locations that may hold them (a symmetric proposal), accepting a move with

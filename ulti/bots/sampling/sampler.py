@@ -104,25 +104,14 @@ class _Partition:
         return out
 
 
-#: Worlds drawn to measure a likelihood's scale (``Sampler(..., scaled=True)``).
-PILOT_WORLDS = 64
-
-
 class Sampler:
     """Draws worlds consistent with ``know`` (uniform, then marriage counts and an optional likelihood)."""
 
-    def __init__(
-        self, know: Knowledge, likelihood: Callable[[World], float] | None = None, scaled: bool = False
-    ) -> None:
+    def __init__(self, know: Knowledge, likelihood: Callable[[World], float] | None = None) -> None:
         """Worlds consistent with ``know``, each kept with probability ``likelihood(world)`` (rejection
-        sampling: the kept worlds are distributed as the likelihood says). With ``scaled`` the likelihood
-        is first divided by the largest of ``PILOT_WORLDS`` worlds drawn to see it: the distribution is the
-        same, but a likelihood that is tiny everywhere (strong evidence) no longer rejects nearly every
-        world, which made ``draw`` fall back to an unweighted world after ``max_tries``."""
+        sampling: the kept worlds are distributed as the likelihood says)."""
         self.know = know
         self.likelihood = likelihood
-        self.scaled = scaled
-        self._scale: float | None = None  # 1 / the pilot's largest likelihood, once measured
         self.locs = [s for s in know.others] + ([TALON] if know.talon_size else [])
         self.caps = [know.sizes[s] for s in know.others] + ([know.talon_size] if know.talon_size else [])
         self._cache: dict[tuple[CardSet, ...], _Partition] = {}
@@ -213,30 +202,11 @@ class Sampler:
             return False
         return self.know.check_log is None or self._rebuilds(world, rng)
 
-    def _measure_scale(self, rng: random.Random, likelihood: Callable[[World], float]) -> float:
-        """1 / the largest likelihood among up to ``PILOT_WORLDS`` consistent worlds (1 if none is positive)."""
-        top = 0.0
-        found = 0
-        for _ in range(4 * PILOT_WORLDS):
-            world = self._candidate(rng)
-            if world is None:
-                continue
-            top = max(top, likelihood(world))
-            found += 1
-            if found == PILOT_WORLDS:
-                break
-        return 1.0 / top if top > 0 else 1.0
-
     def draw(self, rng: random.Random, max_tries: int = 200) -> World | None:
         """One world (None if none was found in ``max_tries`` draws)."""
         if not self.base.ok:
             return None
         likelihood = self.likelihood
-        scale = 1.0
-        if likelihood is not None and self.scaled:
-            if self._scale is None:
-                self._scale = self._measure_scale(rng, likelihood)
-            scale = self._scale
         best: World | None = None
         for _ in range(max_tries):
             world = self._candidate(rng)
@@ -245,7 +215,7 @@ class Sampler:
             if likelihood is not None:
                 if best is None:
                     best = world
-                if rng.random() > likelihood(world) * scale:
+                if rng.random() > likelihood(world):
                     continue
             return world
         return best

@@ -31,7 +31,7 @@ card play, kontra), ``auction`` (auction, talon, trump, give-up); ``StrongBot`` 
 
 from __future__ import annotations
 
-from ulti.bots.base import seat_and_choices
+from ulti.bots.interface import seat_and_choices
 from ulti.bots.sampling import analyse
 from ulti.bots.strong.auction import GIVE_UP, StrongAuction, trump_choice
 from ulti.bots.strong.hand import bid_trumps, declarer_likelihood, discard_options, durchmars_losers, plausible_bids

@@ -365,9 +365,6 @@ class StrongPlay(StrongSettings):
     #: solve each world of a card decision only as far as the choice needs (``CardTable``); False: every
     #: class exactly in every world (the reference: the same choice, more work)
     lazy_cards = True
-    #: draw the worlds of card and kontra decisions with the likelihood scaled to its largest value
-    #: (``Sampler(..., scaled=True)``); the strong bot does not (it is the fixed yardstick)
-    scaled_likelihood = False
     #: the table of the last card decision that solved worlds (its values and its work; None before any)
     last_card_table: CardTable | None = None
 
@@ -377,8 +374,8 @@ class StrongPlay(StrongSettings):
         return declarer_weight(know)
 
     def _sampler(self, know: Knowledge) -> Sampler:
-        """The sampler of the worlds of a card or kontra decision (the likelihood's, scaled or not)."""
-        return Sampler(know, self._likelihood(know), scaled=self.scaled_likelihood)
+        """The sampler of the worlds of a card or kontra decision (drawn as the likelihood says)."""
+        return Sampler(know, self._likelihood(know))
 
     def card_sampler(self, view: SeatView, know: Knowledge) -> Sampler:
         """The sampler this bot draws the worlds of a card decision from ``view`` with (``know``: the
@@ -435,7 +432,7 @@ class StrongPlay(StrongSettings):
 
     def _decide(self, table: CardTable, worlds: SolvedWorlds, know: Knowledge) -> int:
         """The class of legal cards a card decision plays, from its settled ``table`` over ``worlds``: the
-        plain choice (``CardTable.decide``); the expert looks further in some contracts."""
+        plain choice (``CardTable.decide``)."""
         return table.decide()
 
     def _kontra(self, know: Knowledge, ch: SeatChoices) -> tuple[Part, ...]:

@@ -34,8 +34,9 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import IO, Any
 
-from ulti.bots.base import Bot, bot_for_level, seat_and_choices
 from ulti.bots.families import FAMILIES, PLAYED_FAMILIES, family
+from ulti.bots.interface import Bot, seat_and_choices
+from ulti.bots.selfplay import MAX_ACTIONS, play_deal
 from ulti.engine import actions as act
 from ulti.engine.actions import Action
 from ulti.engine.cards import CardSet
@@ -43,8 +44,7 @@ from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
 from ulti.engine.record import deal_to_record
 from ulti.engine.view import SeatView
-
-MAX_ACTIONS = 400
+from ulti.lab.configs import bot_for
 
 #: Makes the bot of a level for one seat of one play of a set. It is handed that play's deal, which no bot
 #: of ours reads (a bot acts from its seat's view alone): only a measuring instrument does, the bot that
@@ -53,8 +53,9 @@ BotMaker = Callable[[str, random.Random, Deal], Bot]
 
 
 def level_bot(level: str, rng: random.Random, deal: Deal) -> Bot:
-    """The bot of ``level`` drawing from ``rng`` (``bot_for_level``); ``deal`` is not read."""
-    return bot_for_level(level, rng)
+    """The bot of ``level`` drawing from ``rng`` (a product level or a laboratory configuration:
+    ``configs.bot_for``); ``deal`` is not read."""
+    return bot_for(level, rng)
 
 
 #: The arena's modes: whole deals, or card play on an auction fixed per deal.
@@ -94,16 +95,6 @@ def set_family(families: Counter[str]) -> str:
     ``FAMILIES``."""
     top = max(families.values())
     return next(f for f in FAMILIES if families[f] == top)
-
-
-def play_deal(deal: Deal, bots: list[Bot]) -> None:
-    """Play ``deal`` to its end, each seat's bot acting from its own view."""
-    for _ in range(MAX_ACTIONS):
-        if deal.is_over:
-            return
-        seat = deal.to_move
-        deal.apply(bots[seat].act(deal.seat_view(seat)))
-    raise RuntimeError("deal did not finish")
 
 
 class NoKontra:
@@ -192,7 +183,7 @@ def play_set(
         for attempt in range(MAX_FAMILY_TRIES):
             if attempt:
                 dealer, hands, prefix = dealt(seed, index, attempt)
-            auction_bots = [bot_for_level(level, random.Random(f"{prefix}:auction:{seat}")) for seat in range(3)]
+            auction_bots = [bot_for(level, random.Random(f"{prefix}:auction:{seat}")) for seat in range(3)]
             opened = Deal(hands, dealer)
             opening = fixed_auction(opened, auction_bots)
             stops += sum(getattr(bot, "safety_stops", 0) for bot in auction_bots)

@@ -1,0 +1,67 @@
+"""The bot levels a table offers, as data: a name, the bot's class and its settings.
+
+A level names its bot's class by import path, so that a process which only checks level names (the
+server validating a table's settings, a name check) does not load the bots, nor the compiled solver
+the searching bots need. Arena-only configurations are not levels: they live in the laboratory
+(``ulti.lab.configs``) and reserve no player name.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ulti.bots.interface import Bot
+
+
+@dataclass(frozen=True)
+class Level:
+    """A bot configuration: its name, its bot's class (``"module:Class"``) and the settings the class is
+    made with, whether tables offer it, and whether it runs the compiled search (which holds the
+    interpreter lock: a server runs such a bot in another process, never on a thread beside its event loop)."""
+
+    name: str
+    bot: str
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    at_tables: bool = True
+    searches: bool = True
+
+    def make(self, rng: random.Random) -> Bot:
+        """A bot of this configuration drawing from ``rng``."""
+        module, _, cls = self.bot.partition(":")
+        made: Bot = getattr(importlib.import_module(module), cls)(rng, **self.settings)
+        return made
+
+
+#: Every level a table may seat, by name: the one list of level names (tables, the bot client and the
+#: name checks read it). ``strong`` stays unchanged: it is the yardstick the others are measured against.
+LEVELS: dict[str, Level] = {
+    level.name: level
+    for level in (
+        Level("random", "ulti.bots.random_bot:RandomBot", searches=False),
+        Level("heuristic", "ulti.bots.heuristic:HeuristicBot", searches=False),
+        Level("strong", "ulti.bots.strong:StrongBot"),
+        Level("expert", "ulti.bots.expert:ExpertBot"),
+    )
+}
+
+#: The levels a table may seat.
+BOT_LEVELS: tuple[str, ...] = tuple(name for name, level in LEVELS.items() if level.at_tables)
+
+
+def level_searches(level: str) -> bool:
+    """Whether a bot of ``level`` runs the compiled search (True for an unknown name: the safe side)."""
+    entry = LEVELS.get(level)
+    return entry is None or entry.searches
+
+
+def bot_for_level(level: str, rng: random.Random) -> Bot:
+    """A bot of ``level``, any name of ``LEVELS``."""
+    entry = LEVELS.get(level)
+    if entry is None:
+        names = list(LEVELS)
+        raise ValueError(f"unknown bot level {level!r} ({', '.join(names[:-1])} or {names[-1]})")
+    return entry.make(rng)
