@@ -80,8 +80,9 @@ class ClairvoyantBot(StrongBot):
         declaring = know.seat == know.declarer
         return self.sees == "all" or declaring == (self.sees == "declarer")
 
-    def _sampler(self, know: Knowledge) -> Sampler:
-        return TrueWorld(self.deal) if self.sees_now(know) else super()._sampler(know)
+    def card_sampler(self, view: SeatView, know: Knowledge) -> Sampler:
+        """The true world where this decision sees every card, the strong bot's worlds elsewhere."""
+        return TrueWorld(self.deal) if self.sees_now(know) else super().card_sampler(view, know)
 
     def _card(self, view: SeatView, know: Knowledge, ch: SeatChoices) -> Card:
         # the true world once is all there is to solve; the strong bot's worlds where it does not see

@@ -25,7 +25,7 @@ from benchmarks.played_deals import add_deal_options, chosen_deals
 from ulti.bots.expert import AuctionEvidence, evidence_weight, read_evidence
 from ulti.bots.expert.discard_model import discard_weight, talon_weight
 from ulti.bots.sampling import Sampler, World, analyse
-from ulti.bots.strong import StrongBot
+from ulti.bots.strong import declarer_weight
 from ulti.engine.deal import Deal
 
 
@@ -38,7 +38,7 @@ def information(deals: Iterator[Deal], worlds: int, seed: int) -> dict[str, list
             view = deal.seat_view(viewer)
             know = analyse(view)
             evidence = read_evidence(view.log, viewer, know.declarer)
-            sampler = Sampler(know, StrongBot(random.Random(0))._likelihood(know))
+            sampler = Sampler(know, declarer_weight(know))  # the strong bot's worlds
             drawn = sampler.draw_many(rng, worlds)
             true = World([deal.hands[0], deal.hands[1], deal.hands[2]], deal.talon if know.talon_size else 0)
             bids = AuctionEvidence(evidence.bids, {}, evidence.kontra_against)

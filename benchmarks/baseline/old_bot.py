@@ -39,7 +39,7 @@ class OldStrongBot(StrongBot):
         heuristic = self.fallback.choose_card(view, ch)
         if len(groups) == 1:
             return heuristic
-        sampler = Sampler(know, self._likelihood(know))
+        sampler = Sampler(know, self.card_likelihood(view, know))
         deadline = self.deadline(self.time_budget)
         totals = [0.0] * len(groups)
         n = 0

@@ -130,8 +130,7 @@ def test_the_hint_weighs_worlds_by_the_auction_evidence_as_the_expert_does() -> 
     assert weights == [evidence_weight(evidence, know, w) for w in worlds]
     assert max(weights) > 4 * min(weights)  # the evidence rules some worlds much less likely than others
     bot = ExpertBot(random.Random(0))
-    bot._log = view.log
-    bot_weight = bot._likelihood(know)
+    bot_weight = bot.card_likelihood(view, know)
     assert bot_weight is not None and [bot_weight(w) for w in worlds] == weights  # the expert bot's own
 
     answer = hint(view, 32, 0)

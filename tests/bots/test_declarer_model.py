@@ -157,8 +157,7 @@ def test_the_expert_weighs_by_the_model_and_the_strong_bot_does_not() -> None:
     rng = random.Random(3)
     worlds = Sampler(know).draw_many(rng, 40)
     fitted, plain = ExpertBot(random.Random(1)), StrongBot(random.Random(1))
-    fitted._log = view.log
-    fitted_likelihood, plain_likelihood = fitted._likelihood(know), plain._likelihood(know)
+    fitted_likelihood, plain_likelihood = fitted.card_likelihood(view, know), plain.card_likelihood(view, know)
     assert fitted_likelihood is not None and plain_likelihood is not None
     evidence = weighted_by_evidence(None, view.log, know)
     for world in worlds:

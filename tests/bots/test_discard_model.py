@@ -181,8 +181,7 @@ def test_the_expert_weighs_a_defenders_worlds_by_the_talon_too() -> None:
     ratios = []
     for bot in (bot_for("expert-blindtalon", random.Random(1)), ExpertBot(random.Random(1))):
         assert isinstance(bot, ExpertBot)
-        bot._log = view.log
-        likelihood = bot._likelihood(know)
+        likelihood = bot.card_likelihood(view, know)
         assert likelihood is not None
         ratios.append(likelihood(true) / likelihood(other))
     talon = talon_weight(know)

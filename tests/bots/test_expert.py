@@ -10,6 +10,7 @@ from ulti.bots.expert import (
     ExpertBot,
     bid_weight,
     evidence_weight,
+    expert_parts,
     read_evidence,
     weighted_by_evidence,
 )
@@ -108,13 +109,12 @@ def test_the_expert_weighs_worlds_where_the_strong_bot_does_not() -> None:
             continue
         view = deal.seat_view(deal.declarer)
         know = analyse(view)
-        assert StrongBot(random.Random(0))._likelihood(know) is None
+        assert StrongBot(random.Random(0)).card_likelihood(view, know) is None
         assert weighted_by_evidence(None, view.log, know, read_passes=True) is not None  # passes, when read
         evidence = read_evidence(view.log, deal.declarer, deal.declarer)
         expert = ExpertBot(random.Random(0))
-        expert._log = view.log
         # the expert leaves passes out: with no other seat's bid it has nothing to weigh worlds by
-        assert (expert._likelihood(know) is None) == (not evidence.bids)
+        assert (expert.card_likelihood(view, know) is None) == (not evidence.bids)
         checked += 1
     assert checked
 
@@ -201,10 +201,8 @@ def test_worlds_weighed_by_the_fitted_bids_fit_the_other_seats_bids() -> None:
     view = deal.seat_view(seat)
     know = analyse(view)
     bid = read_evidence(view.log, seat, -1).bids[bidder]
-    # the strong bot and the expert value the auction on uniform worlds; weighed by the other seats' bids
-    # (the fitted declarer model, as ``benchmarks.declaration_bench`` measures them) the worlds fit the bids
-    assert type(StrongBot(random.Random(0))._auction_sampler(know)) is Sampler
-    assert type(ExpertBot(random.Random(0))._auction_sampler(know)) is Sampler
+    # weighed by the other seats' bids (the fitted declarer model, as ``benchmarks.declaration_bench``
+    # measures them) the worlds fit the bids
     sampler = MetropolisSampler(know, weighted_by_evidence(None, view.log, know, fitted_bids=True))
 
     def mean_fit(drawn: list[World]) -> float:  # by the fitted declarer model, as the worlds are weighed
@@ -225,10 +223,10 @@ def test_the_played_auction_corrects_each_family_by_what_it_brings_played_out() 
     for played in (ExpertBot(random.Random(0)),):
         for code in ("N-D", "M-40", "M-S", "M-SU", "N-B"):
             bid = parse_bid(code)
-            assert played.played_value(bid, 3.0) == 3.0 + PLAYED_MINUS_SOLVED.get(family(bid), 0.0)
+            assert played.parts.declaration_value(bid, 3.0) == 3.0 + PLAYED_MINUS_SOLVED.get(family(bid), 0.0)
     for plain in (StrongBot(random.Random(0)), ExpertBot(random.Random(0), played_auction=False)):
         for code in ("N-D", "M-40", "M-S", "M-SU", "N-B"):
-            assert plain.played_value(parse_bid(code), 3.0) == 3.0
+            assert plain.parts.declaration_value(parse_bid(code), 3.0) == 3.0
     assert PLAYED_MINUS_SOLVED["durchmars"] < PLAYED_MINUS_SOLVED["100"] < 0 < PLAYED_MINUS_SOLVED["simple"]
     assert "expert-ddauction" not in BOT_LEVELS
     dd = bot_for("expert-ddauction", random.Random(0))
@@ -246,3 +244,20 @@ def test_a_declaration_worth_less_played_out_gives_way_to_a_simple_party() -> No
     played = ExpertBot(random.Random(1), auction_samples=8).act(view)
     assert plain.bid is not None and played.bid is not None
     assert (family(plain.bid), family(played.bid)) == ("100", "simple")
+
+
+def test_the_expert_is_the_strong_bots_search_composed_with_the_expert_parts() -> None:
+    # a configuration, not a subclass's behaviour: the strong bot's search given the expert's parts and
+    # worlds takes the expert's actions, from the same seed, through a whole deal
+    deal = Deal(deal_hands(random.Random(21), 0), 0)
+    expert = [ExpertBot(random.Random(s), samples=8, auction_samples=3) for s in range(3)]
+    composed = [StrongBot(random.Random(s), expert_parts(), samples=8, auction_samples=3) for s in range(3)]
+    strong = [StrongBot(random.Random(s), samples=8, auction_samples=3) for s in range(3)]
+    differs = False
+    while not deal.is_over:
+        view = deal.seat_view(deal.to_move)
+        action = expert[deal.to_move].act(view)
+        assert composed[deal.to_move].act(view) == action
+        differs |= strong[deal.to_move].act(view) != action
+        deal.apply(action)
+    assert differs  # and the strong bot's own parts decide otherwise somewhere in the deal

@@ -5,17 +5,28 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from dataclasses import replace
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ulti.analysis.coach import hint, hint_rng
 from ulti.analysis.pricing import DECLINE, price_view
-from ulti.bots.expert import ANSWERED_RAISE_LOSS, ExpertBot, chain_gain, expert_weight, weighted_by_evidence
-from ulti.bots.sampling import Knowledge, Sampler, World, analyse
+from ulti.bots.expert import (
+    ANSWERED_RAISE_LOSS,
+    EXPERT_SAMPLES,
+    ExpertBot,
+    answered_gain,
+    chain_gain,
+    expert_parts,
+    expert_weight,
+    weighted_by_evidence,
+)
+from ulti.bots.expert.played_values import played_value
+from ulti.bots.parts import SearchParts, rejection_drawer, standing_gain
+from ulti.bots.sampling import Knowledge, World, analyse
 from ulti.bots.strong import StrongBot, declarer_weight, kontra_samples
-from ulti.bots.strong.play import StrongPlay
 from ulti.engine.actions import Kind
 from ulti.engine.contracts import Part
 from ulti.engine.deal import Deal
@@ -51,35 +62,30 @@ REKONTRA_ANSWERED: dict[str, object] = {
 }
 
 
-class RejectionExpert(ExpertBot):
-    """The expert on the worlds its chain rule was measured on: the strong bot's hand-written likelihood
-    times the other seats' bids and kontra, drawn by rejection sampling, the talon not read."""
-
-    def _likelihood(self, know: Knowledge) -> Callable[[World], float] | None:
-        return weighted_by_evidence(declarer_weight(know), self._log, know)
-
-    def _sampler(self, know: Knowledge) -> Sampler:
-        return Sampler(know, self._likelihood(know))
+def _rejection_evidence(view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
+    """The worlds the chain rule was measured on: the strong bot's hand-written likelihood times the other
+    seats' bids and kontra (the talon not read)."""
+    return weighted_by_evidence(declarer_weight(know), view.log, know)
 
 
-class PlainChainExpert(RejectionExpert):
-    """The rejection expert with the strong bot's chain: a raise valued as if the opponents let it stand,
-    and the declarer's raises answered like any other."""
-
-    def raise_gain(self, know: Knowledge, part: Part, base: Sequence[float], raised: Sequence[float]) -> float:
-        return StrongPlay.raise_gain(self, know, part, base, raised)
+def rejection_expert(rng: random.Random) -> StrongBot:
+    """The expert on those worlds, drawn by rejection sampling, with its own chain."""
+    parts = replace(expert_parts(), weighting=_rejection_evidence, drawer=rejection_drawer)
+    return StrongBot(rng, parts, samples=EXPERT_SAMPLES)
 
 
-class PlainChainModelExpert(ExpertBot):
+def plain_chain_expert(rng: random.Random) -> StrongBot:
+    """The same worlds with the strong bot's chain: a raise valued as if the opponents let it stand, and the
+    declarer's raises answered like any other."""
+    parts = SearchParts(_rejection_evidence, rejection_drawer, played_value, standing_gain)
+    return StrongBot(rng, parts, samples=EXPERT_SAMPLES)
+
+
+def plain_chain_model_expert(rng: random.Random) -> StrongBot:
     """The same plain chain on the expert's own worlds (the fitted declarer model, the Metropolis chain),
     the talon not read."""
-
-    def __init__(self, rng: random.Random) -> None:
-        super().__init__(rng, read_talon=False)
-
-    def raise_gain(self, know: Knowledge, part: Part, base: Sequence[float], raised: Sequence[float]) -> float:
-        return StrongPlay.raise_gain(self, know, part, base, raised)
-
+    parts = replace(expert_parts(read_talon=False), step_gain=standing_gain)
+    return StrongBot(rng, parts, samples=EXPERT_SAMPLES)
 
 def _szubkontra_view() -> SeatView:
     deal: Deal = deal_from_record(REKONTRA_ANSWERED)
@@ -117,11 +123,11 @@ def test_the_expert_values_a_first_kontra_with_the_declarers_answer_in_view() ->
     assert view.choices is not None and view.choices.kontra is not None and view.choices.kontra.step == "kontra"
     know = analyse(view)
     base, raised = [0.0, 0.0, 0.0, 0.0], [-2.0, -2.0, -2.0, 2.0]
-    expert = ExpertBot(random.Random(0)).raise_gain(know, Part.SIMPLE, base, raised)
-    strong = StrongBot(random.Random(0)).raise_gain(know, Part.SIMPLE, base, raised)
+    expert = answered_gain(know, Part.SIMPLE, base, raised)
+    strong = standing_gain(know, Part.SIMPLE, base, raised)
     assert strong == 1.0 and expert == 0.0
     rekontra = analyse(_szubkontra_view())
-    assert ExpertBot(random.Random(0)).raise_gain(rekontra, Part.SIMPLE, base, raised) == -math.inf
+    assert answered_gain(rekontra, Part.SIMPLE, base, raised) == -math.inf
 
 
 def test_an_expert_defender_does_not_answer_a_rekontra() -> None:
@@ -129,9 +135,9 @@ def test_an_expert_defender_does_not_answer_a_rekontra() -> None:
     but allowed to answer, the expert raises the simple game again; it does not answer the rekontra."""
     view = _szubkontra_view()
     for seed in range(3):
-        plain = PlainChainExpert(random.Random(seed)).act(view)
+        plain = plain_chain_expert(random.Random(seed)).act(view)
         expert = ExpertBot(random.Random(seed)).act(view)
-        rejection = RejectionExpert(random.Random(seed)).act(view)
+        rejection = rejection_expert(random.Random(seed)).act(view)
         assert plain.kind is Kind.KONTRA and Part.SIMPLE in (plain.parts or ()), (seed, plain)
         assert expert.kind is Kind.KONTRA and expert.parts == (), (seed, expert)
         assert rejection.kind is Kind.KONTRA and rejection.parts == (), (seed, rejection)
@@ -142,7 +148,7 @@ def test_on_the_experts_worlds_even_the_plain_chain_declines_the_rekontra() -> N
     the Metropolis chain, the raise no longer looks winning: even the plain valuation declines it."""
     view = _szubkontra_view()
     for seed in range(3):
-        plain = PlainChainModelExpert(random.Random(seed)).act(view)
+        plain = plain_chain_model_expert(random.Random(seed)).act(view)
         assert plain.kind is Kind.KONTRA and plain.parts == (), (seed, plain)
 
 
@@ -152,8 +158,8 @@ def test_the_declarers_raise_is_valued_as_the_strong_bot_values_it() -> None:
     assert deal.to_move == 1
     know = analyse(deal.seat_view(1))
     base, raised = [0.0, 0.0, 0.0], [-3.0, 2.0, 2.0]
-    expert = ExpertBot(random.Random(0)).raise_gain(know, Part.SIMPLE, base, raised)
-    strong = StrongBot(random.Random(0)).raise_gain(know, Part.SIMPLE, base, raised)
+    expert = answered_gain(know, Part.SIMPLE, base, raised)
+    strong = standing_gain(know, Part.SIMPLE, base, raised)
     assert expert == strong == 1 / 3
 
 

@@ -127,6 +127,5 @@ def test_the_expert_draws_from_the_chain_and_the_strong_bot_does_not() -> None:
                          if v.seat is not None and v.seat != view.seat and v.contract is not None)
     know = analyse(defender_view)
     expert = ExpertBot(random.Random(1))
-    expert._log = defender_view.log
-    assert isinstance(expert._sampler(know), MetropolisSampler)
-    assert type(StrongBot(random.Random(1))._sampler(know)) is Sampler
+    assert isinstance(expert.card_sampler(defender_view, know), MetropolisSampler)
+    assert type(StrongBot(random.Random(1)).card_sampler(defender_view, know)) is Sampler

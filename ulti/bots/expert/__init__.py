@@ -34,9 +34,10 @@ from typing import Any
 from ulti.bots.expert.declarer_model import bid_model_weight, declarer_model_weight
 from ulti.bots.expert.discard_model import talon_weight
 from ulti.bots.expert.played_values import played_value
+from ulti.bots.parts import SearchParts, double_dummy_value, standing_gain
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World
 from ulti.bots.strong import StrongBot, bid_trumps, declarer_likelihood
-from ulti.engine.actions import Action, Kind
+from ulti.engine.actions import Kind
 from ulti.engine.cards import CardSet
 from ulti.engine.contracts import BIDS_BY_CODE, Bid, Part
 from ulti.engine.play import NO_TRUMP
@@ -184,7 +185,7 @@ def chain_gain(base: Sequence[float], raised: Sequence[float]) -> float:
     """A defender's mean gain per world from raising a part one kontra step, with the declarer's answer in
     view (``answered``). ``base`` and ``raised`` hold each world's contract value (per_defender, the
     declarer's side) as it stands and with the part raised. Never more than the plain mean gain
-    (``StrongPlay.raise_gain``), which values a raise as if the declarer let it stand.
+    (``standing_gain``), which values a raise as if the declarer let it stand.
 
     >>> chain_gain([0.0, 0.0, 0.0], [-2.0, -2.0, 2.0])  # won twice by 2, lost once by 2 x 3
     -0.6666666666666666
@@ -192,21 +193,62 @@ def chain_gain(base: Sequence[float], raised: Sequence[float]) -> float:
     return sum(answered(stands - doubled) for stands, doubled in zip(base, raised, strict=True)) / len(base)
 
 
+@dataclass(frozen=True)
+class AuctionEvidenceWeighting:
+    """The expert's weighting (a ``Weighting`` part): the fitted declarer model (``declarer_model_weight``)
+    times, for a defender with ``read_talon``, the unseen talon's (``talon_weight``) times the evidence of
+    the other seats' bids and kontra in the view's log (``weighted_by_evidence``)."""
+
+    read_talon: bool = True
+
+    def __call__(self, view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
+        """The likelihood of a card or kontra decision from ``view`` (``know``: the view analysed)."""
+        base = declarer_model_weight(know)
+        if self.read_talon:
+            base = _times(base, talon_weight(know))
+        return weighted_by_evidence(base, view.log, know)
+
+
+def chain_drawer(know: Knowledge, likelihood: Callable[[World], float] | None) -> Sampler:
+    """Worlds drawn by a Metropolis chain (``MetropolisSampler``): it reaches the hands a sharp likelihood
+    favours, which rejection sampling cannot."""
+    return MetropolisSampler(know, likelihood)
+
+
+def answered_gain(know: Knowledge, part: Part, base: Sequence[float], raised: Sequence[float]) -> float:
+    """The expert's ``StepGain`` part: a defender's gain with the declarer's answer in view (``chain_gain``),
+    minus infinity for a part the declarer has raised (a defender never answers the declarer's rekontra:
+    such answers won the part 7-10% of the time at szubkontra, though the raiser's worlds showed it
+    winning); the declarer's as if its raise stands (``standing_gain``)."""
+    if know.seat == know.declarer:
+        return standing_gain(know, part, base, raised)
+    if know.multipliers.get(part, 1) >= 4:  # x4: the declarer's rekontra
+        return -math.inf
+    return chain_gain(base, raised)
+
+
+def expert_parts(read_talon: bool = True, played_auction: bool = True) -> SearchParts:
+    """The expert's parts: its evidence read by ``AuctionEvidenceWeighting`` and drawn by the chain, its
+    kontra steps by ``answered_gain``, its declarations by what their family brings played out
+    (``played_value``; with ``played_auction`` False, the double-dummy mean as the strong bot's)."""
+    return SearchParts(
+        weighting=AuctionEvidenceWeighting(read_talon),
+        drawer=chain_drawer,
+        declaration_value=played_value if played_auction else double_dummy_value,
+        step_gain=answered_gain,
+    )
+
+
 def expert_weight(view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
     """The likelihood the expert bot weighs each world of its card play and kontra by, for the seat of
-    ``view`` (``know = analyse(view)``): the fitted declarer model's (``declarer_model_weight``) times, for a
-    defender, the talon's (``talon_weight``) times the evidence of the other seats' bids and kontra in
-    ``view.log``; None when none says anything (every world alike): the expert bot's own
-    (``ExpertBot.card_likelihood``, its default settings), so the two cannot drift apart. The coach prices its
-    hints on worlds drawn so (``ulti.analysis.coach``), by the same Metropolis chain (``ExpertBot.metropolis``)."""
-    return ExpertBot(random.Random(0)).card_likelihood(view, know)
+    ``view`` (``know = analyse(view)``): its weighting part with its default settings, so the coach, which
+    prices its hints on worlds drawn so (``ulti.analysis.coach``), cannot drift from the bot."""
+    return AuctionEvidenceWeighting()(view, know)
 
 
 class ExpertBot(StrongBot):
-    """The strong bot, with worlds weighted by the fitted declarer model, the unseen talon (a defender) and
-    the other seats' bids and kontra, drawn by a Metropolis chain, three times its worlds per card decision
-    (``EXPERT_SAMPLES``), its own kontra chain as a defender, and its auction's values corrected by what
-    declarations bring played out (``played_auction``)."""
+    """The strong bot's search with the expert's parts (``expert_parts``) and three times its worlds per
+    card decision (``EXPERT_SAMPLES``)."""
 
     def __init__(
         self,
@@ -218,66 +260,27 @@ class ExpertBot(StrongBot):
         **settings: Any,
     ) -> None:
         """An expert bot drawing from ``rng``: ``samples`` worlds per card decision. ``read_talon``: a
-        defender weighs its worlds by the talon it cannot see (``talon_weight``); ``played_auction``: the
-        auction values a declaration by what its family's declarations bring played out (``played_values``),
-        else by the double-dummy mean as the strong bot does. Every other setting is the strong bot's
-        (``StrongSettings``)."""
-        super().__init__(rng, samples=samples, **settings)
+        defender weighs its worlds by the talon it cannot see; ``played_auction``: the auction values a
+        declaration by what its family's declarations bring played out, else by the double-dummy mean.
+        Every other setting is the strong bot's (``StrongSettings``)."""
+        super().__init__(rng, expert_parts(read_talon, played_auction), samples=samples, **settings)
         self.read_talon = read_talon
         self.played_auction = played_auction
-
-    _log: Sequence[LogEntry] = ()
-
-    def act(self, view: SeatView) -> Action:
-        """The expert's action for its seat (the strong bot's method on evidence-weighted worlds)."""
-        self._log = view.log
-        return super().act(view)
-
-    def card_sampler(self, view: SeatView, know: Knowledge) -> Sampler:
-        """The expert's card-decision sampler from ``view``: its likelihood reads ``view``'s log."""
-        self._log = view.log
-        return super().card_sampler(view, know)
-
-    def card_likelihood(self, view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
-        """The expert's card-decision likelihood from ``view``: it reads ``view``'s log."""
-        self._log = view.log
-        return super().card_likelihood(view, know)
-
-    def _likelihood(self, know: Knowledge) -> Callable[[World], float] | None:
-        base = declarer_model_weight(know)
-        if self.read_talon:
-            base = _times(base, talon_weight(know))
-        return weighted_by_evidence(base, self._log, know)
-
-    def played_value(self, bid: Bid, solved: float) -> float:
-        """With ``played_auction``, the auction's double-dummy mean corrected by what declarations of the
-        bid's family bring when played out (``played_values``); else the mean itself."""
-        return played_value(bid, solved) if self.played_auction else solved
-
-    def _sampler(self, know: Knowledge) -> Sampler:
-        return MetropolisSampler(know, self._likelihood(know))
-
-    def raise_gain(self, know: Knowledge, part: Part, base: Sequence[float], raised: Sequence[float]) -> float:
-        """A defender's gain with the declarer's answer in view (``chain_gain``), minus infinity for a part
-        the declarer has raised (a defender never answers the declarer's rekontra: such answers won the part
-        7-10% of the time at szubkontra, though the raiser's worlds showed it winning); the declarer's as
-        the strong bot values it."""
-        if know.seat == know.declarer:
-            return super().raise_gain(know, part, base, raised)
-        if know.multipliers.get(part, 1) >= 4:  # x4: the declarer's rekontra
-            return -math.inf
-        return chain_gain(base, raised)
 
 
 __all__ = [
     "ANSWERED_RAISE_LOSS",
     "EXPERT_SAMPLES",
     "AuctionEvidence",
+    "AuctionEvidenceWeighting",
     "ExpertBot",
     "answered",
+    "answered_gain",
     "bid_weight",
+    "chain_drawer",
     "chain_gain",
     "evidence_weight",
+    "expert_parts",
     "expert_weight",
     "read_evidence",
     "weighted_by_evidence",

@@ -25,14 +25,24 @@ and discard, so the bot plays the same under any load and reproduces from its rn
 (card play, kontra) and ``auction_budget`` (auction, talon, trump) are only safety stops, checked between
 worlds; each stop that fires is counted in ``safety_stops`` and logged (``settings``).
 
+How worlds are weighed and drawn, what a declaration is worth and what a kontra step gains are parts
+(``ulti.bots.parts``): ``StrongBot`` is the search, made with the strong bot's parts by default
+(``STRONG_PARTS``: the hand-written fit above, rejection sampling, double-dummy means, a raise valued as
+if it stands); the expert is the same search made with its own (``ulti.bots.expert.expert_parts``).
+
 The package in reading order: ``hand`` (hand evaluation), ``settings``, ``play`` (solver positions,
 card play, kontra), ``auction`` (auction, talon, trump, give-up); ``StrongBot`` joins them here.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+from typing import Any
+
 from ulti.bots.interface import seat_and_choices
-from ulti.bots.sampling import analyse
+from ulti.bots.parts import SearchParts, rejection_drawer
+from ulti.bots.sampling import Knowledge, World, analyse
 from ulti.bots.strong.auction import GIVE_UP, StrongAuction, trump_choice
 from ulti.bots.strong.hand import bid_trumps, declarer_likelihood, discard_options, durchmars_losers, plausible_bids
 from ulti.bots.strong.play import (
@@ -53,8 +63,25 @@ from ulti.engine.deal import Phase
 from ulti.engine.view import SeatView
 
 
+def hand_fit_weighting(view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
+    """The strong bot's weighting: a defender weighs each world by how well the declarer's hand fits the
+    contract (``declarer_weight``); the view's log is not read."""
+    return declarer_weight(know)
+
+
+#: The strong bot's parts (``ulti.bots.parts``): the hand-written fit, rejection sampling, double-dummy
+#: declaration values, a raise valued as if it stands.
+STRONG_PARTS = SearchParts(weighting=hand_fit_weighting, drawer=rejection_drawer)
+
+
 class StrongBot(StrongPlay, StrongAuction):
-    """Sampling + double-dummy solving for card play, kontra, bidding and the talon."""
+    """Sampling + double-dummy solving for card play, kontra, bidding and the talon, by its ``parts``."""
+
+    def __init__(self, rng: random.Random, parts: SearchParts = STRONG_PARTS, **settings: Any) -> None:
+        """A searching bot drawing from ``rng``, deciding with ``parts`` (the strong bot's by default);
+        ``settings`` are its work and margins (``StrongSettings``)."""
+        super().__init__(rng, **settings)
+        self.parts = parts
 
     # ---------------------------------------------------------------- entry point
 
@@ -70,7 +97,7 @@ class StrongBot(StrongPlay, StrongAuction):
             last = view.log[-1] if view.log else None
             already = last is not None and last.seat == seat and last.action is Kind.KONTRA
             if not (already and ch.cards):
-                parts = self._kontra(know, ch)
+                parts = self._kontra(view, know, ch)
                 if parts or not ch.cards:
                     return act.kontra(seat, parts)
         return act.play(seat, self._card(view, know, ch))
@@ -78,6 +105,7 @@ class StrongBot(StrongPlay, StrongAuction):
 
 __all__ = [
     "GIVE_UP",
+    "STRONG_PARTS",
     "StrongBot",
     "StrongSettings",
     "advance",
@@ -88,6 +116,7 @@ __all__ = [
     "discard_options",
     "durchmars_losers",
     "equal_groups",
+    "hand_fit_weighting",
     "kontra_samples",
     "plausible_bids",
     "position_of",

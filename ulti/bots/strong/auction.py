@@ -52,24 +52,13 @@ class StrongAuction(StrongSettings):
     #: any other action, and for a bid no world was solved for (the cheapest bid, out of ideas).
     estimate: BidEstimate | None = None
 
-    def _auction_sampler(self, know: Knowledge) -> Sampler:
-        """The sampler of the worlds the auction, the talon and the trump are valued on: every world
-        alike (a variant of the expert weighs them by the other seats' bids)."""
-        return Sampler(know)
-
-    def played_value(self, bid: Bid, solved: float) -> float:
-        """What a declaration of ``bid`` is taken to be worth (per_defender) when its sampled worlds solved
-        double-dummy give ``solved`` on average: that mean itself (the expert may correct it by what such
-        declarations bring when played out)."""
-        return solved
-
     # ---------------------------------------------------------------- trump and give-up
 
     def _trump(self, know: Knowledge, ch: SeatChoices) -> Action:
         seat = know.seat
         assert know.contract is not None
         suits = [0, 1, 2]
-        sampler = self._auction_sampler(know)
+        sampler = Sampler(know)  # the auction's worlds are uniform (ulti.bots.parts)
         worlds = sampler.draw_many(self.rng, self.auction_samples)
         deadline = self.deadline(self.auction_budget)
         totals = [0.0, 0.0, 0.0]
@@ -121,7 +110,7 @@ class StrongAuction(StrongSettings):
         seat = know.seat
         standing = know.standing
         assert standing is not None
-        sampler = self._auction_sampler(know)
+        sampler = Sampler(know)  # the auction's worlds are uniform (ulti.bots.parts)
         worlds = sampler.draw_many(self.rng, self.auction_samples)
         candidates = [standing]
         for trump in (0, 1, 2, 3, NO_TRUMP):
@@ -169,7 +158,7 @@ class StrongAuction(StrongSettings):
                 break
         out: dict[Bid, float] = {}
         for (bid, trump), total in totals.items():
-            mean = self.played_value(bid, total / max(1, n))
+            mean = self.parts.declaration_value(bid, total / max(1, n))
             if mean > out.get(bid, -math.inf):
                 out[bid] = mean
                 if made is not None:
@@ -182,7 +171,7 @@ class StrongAuction(StrongSettings):
         """The best (2 × mean per_defender, bid, discard) for the bot holding 12 cards."""
         hand = know.hand
         seat = know.seat
-        sampler = self._auction_sampler(know)
+        sampler = Sampler(know)  # the auction's worlds are uniform (ulti.bots.parts)
         worlds = sampler.draw_many(self.rng, samples)
         strengths = {t: trump_strength(hand, t) for t in range(4)}
         top = max(strengths.values())
@@ -206,7 +195,7 @@ class StrongAuction(StrongSettings):
         cache: dict[tuple[tuple[Card, Card], Bid, int], int] = {}
 
         def worth(k: int) -> float:  # the pair's worth so far: its mean over the worlds solved
-            return self.played_value(pairs[k][1], totals[k] / counts[k])
+            return self.parts.declaration_value(pairs[k][1], totals[k] / counts[k])
 
         for w, world in enumerate(worlds):
             hands = list(world.hands)
@@ -247,7 +236,7 @@ class StrongAuction(StrongSettings):
 
     def take_value(self, know: Knowledge, allowed: set[str], deadline: float) -> float:
         """The expected score of taking the talon and declaring the best bid over a few sampled talons."""
-        sampler = self._auction_sampler(know)
+        sampler = Sampler(know)  # the auction's worlds are uniform (ulti.bots.parts)
         talons = sampler.draw_many(self.rng, 4)
         values = []
         for i, world in enumerate(talons):

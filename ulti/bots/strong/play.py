@@ -370,22 +370,15 @@ class StrongPlay(StrongSettings):
 
     # ---------------------------------------------------------------- play
 
-    def _likelihood(self, know: Knowledge) -> Callable[[World], float] | None:
-        return declarer_weight(know)
-
-    def _sampler(self, know: Knowledge) -> Sampler:
-        """The sampler of the worlds of a card or kontra decision (drawn as the likelihood says)."""
-        return Sampler(know, self._likelihood(know))
+    def card_likelihood(self, view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
+        """The likelihood this bot weighs the worlds of a card or kontra decision from ``view`` by (``know``:
+        the view analysed; None: every world alike): its weighting part's."""
+        return self.parts.weighting(view, know)
 
     def card_sampler(self, view: SeatView, know: Knowledge) -> Sampler:
-        """The sampler this bot draws the worlds of a card decision from ``view`` with (``know``: the
-        view analysed); for measuring what its worlds know (``benchmarks.location_bench``)."""
-        return self._sampler(know)
-
-    def card_likelihood(self, view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
-        """The likelihood this bot weighs the worlds of a card decision from ``view`` by (None: every world
-        alike), as ``card_sampler`` draws them."""
-        return self._likelihood(know)
+        """The sampler this bot draws the worlds of a card or kontra decision from ``view`` with: its drawer
+        part on its weighting (``benchmarks.location_bench`` measures what these worlds know)."""
+        return self.parts.drawer(know, self.card_likelihood(view, know))
 
     def _groups(self, legal: CardSet, know: Knowledge) -> list[list[Card]]:
         """Legal cards split into classes that are equivalent from the viewer's side."""
@@ -401,7 +394,7 @@ class StrongPlay(StrongSettings):
             return heuristic
         assert know.contract is not None
         home = next(k for k, group in enumerate(groups) if heuristic in group)
-        sampler = self._sampler(know)
+        sampler = self.card_sampler(view, know)
         deadline = self.deadline(self.time_budget)
         worlds = SolvedWorlds([group[0] for group in groups])
         table = CardTable(len(groups), 1 if know.seat == know.declarer else -1, worlds, home)
@@ -425,21 +418,16 @@ class StrongPlay(StrongSettings):
             return heuristic
         table.settle()
         self.last_card_table = table
-        chosen = self._decide(table, worlds, know)
+        chosen = table.decide()
         # a class's cards play alike in every world: the heuristic's own card if its class is chosen,
         # else the class's lowest card (cheapest to give)
         return heuristic if chosen == home else groups[chosen][0]
 
-    def _decide(self, table: CardTable, worlds: SolvedWorlds, know: Knowledge) -> int:
-        """The class of legal cards a card decision plays, from its settled ``table`` over ``worlds``: the
-        plain choice (``CardTable.decide``)."""
-        return table.decide()
-
-    def _kontra(self, know: Knowledge, ch: SeatChoices) -> tuple[Part, ...]:
+    def _kontra(self, view: SeatView, know: Knowledge, ch: SeatChoices) -> tuple[Part, ...]:
         """The parts to raise one step now (empty: decline)."""
         assert know.contract is not None and ch.kontra is not None
         parts = list(ch.kontra.parts)
-        sampler = self._sampler(know)
+        sampler = self.card_sampler(view, know)
         deadline = self.deadline(self.time_budget)
         base: list[float] = []
         raised: list[list[float]] = [[] for _ in parts]
@@ -463,8 +451,8 @@ class StrongPlay(StrongSettings):
     ) -> tuple[Part, ...]:
         """The parts of ``ch.kontra`` the bot raises one step, from each world's contract value (per_defender,
         the declarer's side) as it stands (``base``) and with each part raised alone (``raised``, in the
-        offer's order, one value per world each): a part whose gain for the seat (``raise_gain``) beats a
-        safety margin times its stake."""
+        offer's order, one value per world each): a part whose gain for the seat (the ``step_gain`` part)
+        beats a safety margin times its stake."""
         assert know.contract is not None and ch.kontra is not None
         if not base:
             return ()
@@ -474,13 +462,6 @@ class StrongPlay(StrongSettings):
         chosen = []
         for k, part in enumerate(ch.kontra.parts):
             stake = know.contract.part_value(part) * know.multipliers.get(part, 1)
-            if self.raise_gain(know, part, base, raised[k]) > margin * stake:
+            if self.parts.step_gain(know, part, base, raised[k]) > margin * stake:
                 chosen.append(part)
         return tuple(chosen)
-
-    def raise_gain(self, know: Knowledge, part: Part, base: Sequence[float], raised: Sequence[float]) -> float:
-        """The seat's mean gain per world from raising ``part`` one step, the worlds' values (per_defender,
-        the declarer's side) as they stand (``base``) and with the part raised (``raised``): the raise is
-        valued as if the opponents let it stand."""
-        gain = (sum(raised) - sum(base)) / len(base)
-        return gain if know.seat == know.declarer else -gain

@@ -16,12 +16,16 @@ import random
 import time
 
 from ulti.bots.heuristic import HeuristicBot
+from ulti.bots.parts import SearchParts
 
 log = logging.getLogger(__name__)
 
 
 class StrongSettings:
     """The work per decision and the margins of a strong bot, and its safety-stop count."""
+
+    #: the parts the bot decides with (``ulti.bots.parts``), set by the bot's constructor
+    parts: SearchParts
 
     def __init__(
         self,
