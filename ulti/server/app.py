@@ -309,6 +309,22 @@ def create_app(settings: Settings) -> FastAPI:
         await hub_of(request).leave(table_id, player_id)
         return {"ok": True}
 
+    @app.post("/api/tables/{table_id}/resign")
+    @shows_no_table("resigns the match: a bot plays the seat to the end")
+    async def resign(request: Request, table_id: str) -> dict[str, Any]:
+        check_id(table_id, "table id")
+        player_id, _ = await player_of(request)
+        await hub_of(request).resign(table_id, player_id)
+        return {"ok": True}
+
+    @app.post("/api/tables/{table_id}/rematch")
+    @shows_no_table("asks for or accepts the rematch of a finished match: answers the new table's id")
+    async def rematch(request: Request, table_id: str) -> dict[str, Any]:
+        check_id(table_id, "table id")
+        who = await sessions.identity_of(request)
+        new_id = await hub_of(request).rematch(table_id, who.player_id, who.name, who.kind == "account")
+        return {"table_id": new_id}
+
     @app.post("/api/tables/{table_id}/bot")
     @shows_no_table("seats a bot")
     async def add_bot(request: Request, table_id: str) -> dict[str, Any]:
