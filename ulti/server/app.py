@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import mimetypes
 import time
 from collections.abc import AsyncIterator, MutableMapping
 from contextlib import asynccontextmanager
@@ -73,6 +74,8 @@ COOKIE = auth.COOKIE
 #: seconds a refused WebSocket waits for its refusal (a reconnect loop then costs a handshake a second)
 REFUSAL_DELAY = 1.0
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+# the web app manifest's own type: a browser looks for it when it offers to install the site
+mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
