@@ -1,4 +1,4 @@
-// Resign and rematch, at the top of the side column: while the match is under way a seated player may
+// Resign and rematch, in the side column below the current decision: while the match is under way a seated player may
 // resign it (after an explicit confirmation: a bot plays the seat to the end, and the player ranks as
 // one who left); once it is over, each seated player may ask for a rematch or accept the one asked for.
 // Who resigned is said here for everyone at the table.
@@ -11,10 +11,11 @@ function box() {
   if (!el) {
     el = document.createElement("section");
     el.id = "match-actions";
-    el.className = "match-actions";
+    el.className = "card-panel match-actions";
     el.dataset.testid = "match-actions";
+    // below the current decision (which stays first in the column), above the kontra panel and the log
     const side = document.getElementById("side");
-    side.insertBefore(el, side.firstChild);
+    side.insertBefore(el, document.getElementById("kontra-view"));
   }
   return el;
 }
