@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.server.botapi_helpers import new_account
 from tests.server.conftest import ServerProcess
 from tests.server.test_actor import RecordingHost, new_actor, stop
 from tests.server.test_ratings import add_account, begin, create_rated, seat_rows, sit, until_recorded
@@ -136,3 +137,18 @@ async def test_a_rematch_keeps_each_persons_seat_until_they_accept(server: Serve
     started = await anna.http("GET", f"/api/tables/{new}")
     assert started["table"]["status"] == "playing" and started["you"] == 0
     assert [s["name"] for s in started["table"]["seats"][:2]] == ["Anna", "Bela"]
+
+
+@pytest.mark.asyncio
+async def test_a_bot_account_is_not_seated_by_a_rematch_request(server: ServerProcess) -> None:
+    anna = GameClient(server.base_url)
+    await anna.login("Anna")
+    table = await anna.http("POST", "/api/tables", {"deals": 6, "seats": [{"kind": "me"}, *BOTS]})
+    old = table["table_id"]
+    await anna.http("POST", f"/api/tables/{old}/start", {})
+    await anna.http("POST", f"/api/tables/{old}/resign", {})
+    await finished(anna, old)
+    robot = await new_account(server.base_url, "Robo Rematch")
+    async with robot.web(server.base_url) as web:
+        answer = await web.post(f"/api/tables/{old}/rematch", json={})
+    assert answer.status_code == 403 and answer.json()["error"]["code"] == "bot_account"

@@ -7,6 +7,7 @@ from typing import Any
 
 from tests.web.conftest import PHONE, SCREENSHOTS
 from tests.web.driver import create_table, sign_in
+from tests.web.test_replay import finish_first_deal, in_thread
 
 STORED = (
     "() => Object.fromEntries(['sound', 'theme', 'cardSize', 'trickPause']"
@@ -100,4 +101,20 @@ def test_the_settings_panel_speaks_hungarian_on_a_phone(web_server: Any, new_pag
     assert "Kártyaméret" in dialog.inner_text() and "Szünet ütés után" in dialog.inner_text()
     assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     page.screenshot(path=str(SCREENSHOTS / "settings_hungarian_phone.png"))
+    assert page.js_errors == []
+
+
+def test_the_card_size_setting_sizes_the_replays_cards(web_server: Any, new_page: Any) -> None:
+    table_id = in_thread(finish_first_deal(web_server.base_url))
+    page = new_page()
+    sign_in(page, web_server.base_url, "Replayer")
+    page.goto(f"{web_server.base_url}/matches.html?t={table_id}&k=0")
+    page.get_by_test_id("replay-step").wait_for()
+    width = "() => document.querySelector('.replay-hand .mini-card').getBoundingClientRect().width"
+    normal = page.evaluate(width)
+    page.get_by_test_id("settings-toggle").click()
+    choose(page, "cardSize", "large")
+    assert page.evaluate(width) > normal * 1.1
+    choose(page, "cardSize", "small")
+    assert page.evaluate(width) < normal * 0.95
     assert page.js_errors == []

@@ -541,6 +541,8 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         other seats kept for their players); every other player who asks takes their seat in it, and the
         rematch starts once no seat is waiting for anyone.
         """
+        # a bot account takes seats through the bot API only: the host invites it to the rematch there
+        await self.refuse_bot_account(player_id)
         made = await self.execute(table_id, "rematch", {"player": player_id, "name": name, "account": account})
         new_id = str(made["table"])
         await self.execute(new_id, "rematch_join", {"player": player_id, "name": name, "account": account,
