@@ -50,6 +50,7 @@ def test_settings_are_applied_at_once_and_remembered_across_pages_and_visits(web
     page.goto(web_server.base_url + "/rules.html")
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     assert page.evaluate("document.documentElement.dataset.cardSize") == "large"
+    page.screenshot(path=str(SCREENSHOTS / "rules_dark_desktop.png"))
     page.reload()
     page.get_by_test_id("settings-toggle").click()
     assert page.get_by_test_id("settings-theme-dark").is_checked()
