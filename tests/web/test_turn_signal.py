@@ -7,6 +7,7 @@ own ``OscillatorNode.start``), beside the page's own count of cues (``window.__u
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from tests.web.conftest import SCREENSHOTS
@@ -75,7 +76,7 @@ def test_the_title_is_restored_when_the_turn_passes(web_server: Any, new_page: A
     assert titles[0] == "Ulti online – Table" and mine in titles
     turns = [i for i, title in enumerate(titles) if title == mine]
     assert all(titles[i + 1] == "Ulti online – Table" for i in turns if i + 1 < len(titles))
-    assert len(turns) >= 3  # the auction and the play: several turns in one deal
+    assert turns and turns[-1] + 1 < len(titles)  # the last turn, too, gave the title back
     assert page.title() == "Ulti online – Table" and page.evaluate(ICON) == "/favicon.svg"
     assert page.js_errors == []
 
@@ -91,12 +92,16 @@ def test_sounds_play_for_turn_card_trick_and_deal_end_only_after_a_gesture(web_s
     before = sounds(page)
     assert before["contexts"] == 0 and before["total"] == 0 and before["oscillators"] == 0
     rng = random.Random(11)
-    play_until(page, rng, lambda s: s["phase"] == "done")
-    page.wait_for_function("window.__ultiSound.played.deal >= 1")
+    # until a deal has been played out (a declarer may give up before any card: the next deal then)
+    deadline = time.monotonic() + 120
+    while not page.evaluate("window.__ultiSound.played.trick >= 1 && window.__ultiSound.played.deal >= 1"):
+        assert time.monotonic() < deadline, sounds(page)
+        if not act_randomly(page, rng):
+            page.wait_for_timeout(30)
     heard = sounds(page)
     assert heard["contexts"] == 1
     played = heard["played"]
-    assert played["card"] >= 3 and played["trick"] >= 1 and played["deal"] == 1, played
+    assert played["card"] >= 3 and played["trick"] >= 1 and played["deal"] >= 1, played
     # a turn after the first click: each later decision of the seat sounded once
     assert played["turn"] >= 1, played
     # every cue is notes on real oscillators, started by Web Audio
