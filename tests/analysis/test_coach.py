@@ -173,3 +173,22 @@ def test_the_auction_hint_is_the_expert_bots_action_and_reproducible() -> None:
         # the expert's auction is the strong bot's: the same action from the same rng
         assert action_to_json(StrongBot(hint_rng(seed)).act(view)) == answer["action"]
         assert hint(view, seed=seed) == answer
+
+
+def test_the_bid_hint_names_the_two_cards_to_lay_away() -> None:
+    # the opener holds 12 cards: the expert's bid comes with its discard, and the hint names those two cards
+    named = 0
+    for number in (0, 17, 22):
+        deal = Deal(deal_hands(random.Random(number), number % 3), number % 3)
+        view = deal.seat_view(deal.to_move)
+        answer = hint(view, seed=number)
+        assert answer is not None and answer["kind"] == "bid"
+        expert = ExpertBot(hint_rng(number)).act(view)
+        if expert.kind is Kind.BID and expert.discard is not None:
+            assert answer["discard"] == answer["action"]["discard"] == action_to_json(expert)["discard"]
+            assert len(set(answer["discard"])) == 2
+            assert all(card in answer["discard"] for card in action_to_json(expert)["discard"])
+            named += 1
+        else:
+            assert "discard" not in answer
+    assert named >= 1  # an opener always bids from 12 cards

@@ -392,3 +392,26 @@ async def test_bots_bids_are_explained_at_learner_tables_only(server: ServerProc
     assert bot_bids(plain) and all("note" not in e for e in bot_bids(plain))
     assert plain.state is not None and "bot_notes" not in plain.state
     await plain.close()
+
+
+@pytest.mark.asyncio
+async def test_the_learners_bid_hint_names_the_two_cards_to_lay_away(server: ServerProcess) -> None:
+    # seed 3: the first dealer drawn from it is seat 2, so the learner in seat 0 opens holding 12 cards
+    dora = GameClient(server.base_url)
+    await dora.login("Dora")
+    table = await dora.http("POST", "/api/tables", {"deals": 6, "learner": True, "seed": 3,
+                                                    "seats": [{"kind": "me"}, *BOTS]})
+    await dora.connect()
+    await dora.open_table(table["table_id"])
+    await dora.http("POST", f"/api/tables/{table['table_id']}/start", {})
+    await dora.wait_for(lambda: dora.my_turn(), 30)
+    assert dora.state is not None
+    choices = dora.state["deal"]["choices"]
+    assert choices["must_discard"]  # the opener holds the talon: a bid lays two cards away
+    await dora.send({"type": "hint", "id": "h4"})
+    answer = await dora.wait_for_message(lambda m: m.get("id") == "h4", 60)
+    assert answer["type"] == "hint" and answer["kind"] == "bid", answer
+    hand = set(dora.state["deal"]["hands"]["0"])
+    assert len(answer["discard"]) == 2 and set(answer["discard"]) <= hand
+    assert answer["discard"] == answer["action"]["discard"]
+    await dora.close()

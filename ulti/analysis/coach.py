@@ -104,6 +104,9 @@ def _auction_hint(view: SeatView, rng: random.Random) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": "bid", "action": action_to_json(action), "values": {}, "chance": None}
     if action.kind is Kind.BID and action.bid is not None:
         out["best"] = action.bid.code
+        if action.discard is not None:
+            # a bid from the talon lays two cards away: the hint names them, the bid alone is half the advice
+            out["discard"] = [card_str(c) for c in action.discard]
         out["chance"] = bid_chance(view, action.bid, action.discard, CHANCE_WORLDS, rng)
     else:
         out["best"] = action.kind.value
@@ -161,7 +164,7 @@ def hint(view: SeatView, worlds: int = HINT_WORLDS, seed: str | int = 0) -> dict
     a card, ``kontra_samples(worlds)`` for a kontra step, its auction worlds for the trump), ``best`` being
     the expert's choice (``expert_choice``: the action of ``ExpertBot(hint_rng(seed), samples=worlds)``);
     auction: ``{"kind": "bid", "action", "best", "chance"}`` with the expert's action and, for a bid, its
-    estimated chance.
+    estimated chance; a bid made holding the talon also has ``"discard"``, the two cards to lay away.
     """
     if view.seat is None or view.choices is None:
         return None

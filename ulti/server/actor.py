@@ -76,7 +76,7 @@ class TableActor:
         deal_ended = event["type"] == "action" and self.state.deal is not None and self.state.deal.is_over
         if deal_ended and self.state.status == "finished" and not await self._match_over():
             return seq  # the table stays "playing" in the store: whoever loads it next records the match
-        if event["type"] in ("created", "sit", "leave", "bot", "start", "away", "expired") or deal_ended:
+        if event["type"] in ("created", "sit", "leave", "bot", "start", "away", "resign", "expired") or deal_ended:
             await self.store.save_table(self.table_id, self.state.status, self.state.summary())
             self.host.lobby_changed(self.table_id)
         return seq
@@ -185,10 +185,20 @@ class TableActor:
             if seat not in self.present:
                 self.present.add(seat)
                 await self.host.presence_changed(self, seat, True)
-            if self.state.seats[seat].away and self.state.status == "playing":
+            info = self.state.seats[seat]
+            # a player who resigned watches the bot play their seat: coming back does not take it over
+            if info.away and not info.resigned and self.state.status == "playing":
                 await self.emit({"type": "away", "seat": seat, "away": False})
 
         await self.run(command)
+
+    async def resign(self, player_id: str) -> int:
+        """``player_id`` resigns the match: the seat goes to a bot for good (``TableState.resign_event``)."""
+
+        async def command() -> int:
+            return await self.emit(self.state.resign_event(player_id))
+
+        return int(await self.run(command))
 
     def player_left(self, seat: int) -> None:
         """The last connection of ``seat``'s player closed: after a grace period a bot plays for it."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import mimetypes
 import time
 from collections.abc import AsyncIterator, MutableMapping
 from contextlib import asynccontextmanager
@@ -73,6 +74,8 @@ COOKIE = auth.COOKIE
 #: seconds a refused WebSocket waits for its refusal (a reconnect loop then costs a handshake a second)
 REFUSAL_DELAY = 1.0
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+# the web app manifest's own type: a browser looks for it when it offers to install the site
+mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -308,6 +311,22 @@ def create_app(settings: Settings) -> FastAPI:
         player_id, _ = await player_of(request)
         await hub_of(request).leave(table_id, player_id)
         return {"ok": True}
+
+    @app.post("/api/tables/{table_id}/resign")
+    @shows_no_table("resigns the match: a bot plays the seat to the end")
+    async def resign(request: Request, table_id: str) -> dict[str, Any]:
+        check_id(table_id, "table id")
+        player_id, _ = await player_of(request)
+        await hub_of(request).resign(table_id, player_id)
+        return {"ok": True}
+
+    @app.post("/api/tables/{table_id}/rematch")
+    @shows_no_table("asks for or accepts the rematch of a finished match: answers the new table's id")
+    async def rematch(request: Request, table_id: str) -> dict[str, Any]:
+        check_id(table_id, "table id")
+        who = await sessions.identity_of(request)
+        new_id = await hub_of(request).rematch(table_id, who.player_id, who.name, who.kind == "account")
+        return {"table_id": new_id}
 
     @app.post("/api/tables/{table_id}/bot")
     @shows_no_table("seats a bot")

@@ -46,6 +46,7 @@ class Created(TypedDict):
     learner: NotRequired[bool]  # a casual table with the coach's hints and lessons (absent: no coach)
     event: NotRequired[str]  # the duplicate event the table belongs to (absent: an ordinary table)
     duplicate: NotRequired[bool]  # solo duplicate: par replays with the strong bot (absent: no)
+    rematch_of: NotRequired[str]  # the finished table whose seats this one was made from (absent: none)
     cid: NotRequired[str]
 
 
@@ -139,6 +140,25 @@ class Away(TypedDict):
 
 
 @with_config(_STRICT)
+class Resigned(TypedDict):
+    """A seat's player resigned the match: a bot plays the seat to the end and the player ranks as one who left."""
+
+    type: Literal["resign"]
+    seat: int
+    cid: NotRequired[str]
+
+
+@with_config(_STRICT)
+class Rematched(TypedDict):
+    """A seated player asked for a rematch of the finished match: ``table`` has the same seats."""
+
+    type: Literal["rematch"]
+    table: str
+    seat: int
+    cid: NotRequired[str]
+
+
+@with_config(_STRICT)
 class Chatted(TypedDict):
     """A chat line: free text between deals, or a preset phrase by its key."""
 
@@ -182,7 +202,10 @@ class Par(TypedDict):
     cid: NotRequired[str]
 
 
-Event = Created | Sit | Leave | BotSeated | Start | Dealt | Acted | Away | Chatted | Ready | Expired | Par
+Event = (
+    Created | Sit | Leave | BotSeated | Start | Dealt | Acted | Away | Resigned | Rematched | Chatted | Ready
+    | Expired | Par
+)
 _ADAPTER: TypeAdapter[Event] = TypeAdapter(Annotated[Event, Field(discriminator="type")])
 
 

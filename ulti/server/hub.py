@@ -104,6 +104,9 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
             "back": self._op_back,
             "ready": self._op_ready,
             "left": self._op_left,
+            "resign": self._op_resign,
+            "rematch": self._op_rematch,
+            "rematch_join": self._op_rematch_join,
         }
 
     # ---------------------------------------------------------------- start and stop
@@ -264,12 +267,14 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
 
     async def create_table(
         self, player_id: str, name: str, config: dict[str, Any], account: bool = False,
-        event: tuple[str, int] | None = None,
+        event: tuple[str, int] | None = None, rematch_of: str | None = None,
     ) -> tuple[str, dict[int, str]]:
         """Create a table for ``player_id`` (``account``: not a guest) here; returns its id and its invite tokens.
 
         ``event``: (id, seed) of the duplicate event the table belongs to: its deals come from the event's
         seed (the same cards at every table of the event), kept secret like any table's (event_routes.py).
+        ``rematch_of``: the finished table this one is the rematch of (its other players take their seats
+        from there, ``rematch``).
         """
         deals, seconds, seats = config.get("deals"), config.get("move_seconds", 0), config.get("seats")
         validate_table_config(deals, seconds, seats)
@@ -330,6 +335,8 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
             created["duplicate"] = True
         if event is not None:
             created["event"] = event[0]
+        if rematch_of is not None:
+            created["rematch_of"] = rematch_of
 
         async def command() -> None:
             await actor.emit(created)
@@ -448,6 +455,49 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         if seat is not None and not await self._is_present(actor.table_id, args["player"]):
             actor.player_left(seat)
 
+    async def _op_resign(self, actor: TableActor, args: dict[str, Any]) -> int:
+        return await actor.resign(args["player"])
+
+    async def _op_rematch(self, actor: TableActor, args: dict[str, Any]) -> dict[str, Any]:
+        """The rematch of a finished table: made by the first seated player who asks (the table's lock
+        keeps two asking at once from making two), found by the others, who take their seats in it."""
+        player_id = args["player"]
+
+        async def command() -> dict[str, Any]:
+            state = actor.state
+            seat = state.rematch_seat(player_id)
+            if state.rematch is not None:
+                return {"table": state.rematch["table"], "seat": seat, "made": False}
+            new_id, _ = await self.create_table(
+                player_id, args["name"], state.rematch_config(seat), bool(args.get("account")),
+                rematch_of=actor.table_id,
+            )
+            await actor.emit({"type": "rematch", "table": new_id, "seat": seat})
+            return {"table": new_id, "seat": seat, "made": True}
+
+        answer: dict[str, Any] = await actor.run(command)
+        return answer
+
+    async def _op_rematch_join(self, actor: TableActor, args: dict[str, Any]) -> None:
+        async def command() -> None:
+            state = actor.state
+            if state.seat_of(args["player"]) is None:
+                event = state.rematch_join_event(
+                    args["player"], args["name"], args["old"], int(args["seat"]), bool(args.get("account"))
+                )
+                await self._sit(actor, event["seat"], args["player"], args["name"])
+            await self._start_rematch_if_full(actor)
+
+        await actor.run(command)
+
+    async def _start_rematch_if_full(self, actor: TableActor) -> None:
+        """A rematch starts itself once every seat is taken: each person has accepted by taking theirs."""
+        state = actor.state
+        if state.status == "open" and all(s.kind in ("player", "bot") for s in state.seats):
+            for event in state.start_events(state.host, fill_bots=False):
+                await actor.emit(event)
+            await actor.emit(state.next_deal_event())
+
     async def _is_present(self, table_id: str, player_id: str | None) -> bool:
         """Whether ``player_id`` has a connection to ``table_id`` in any process."""
         if player_id is None:
@@ -479,6 +529,25 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
     async def start(self, table_id: str, player_id: str, fill_bots: bool) -> None:
         """The host starts the match (optionally filling empty seats with heuristic bots)."""
         await self.execute(table_id, "start", {"player": player_id, "fill_bots": fill_bots})
+
+    async def resign(self, table_id: str, player_id: str) -> None:
+        """``player_id`` resigns the match under way at ``table_id``: a bot plays the seat to the end."""
+        await self.execute(table_id, "resign", {"player": player_id})
+
+    async def rematch(self, table_id: str, player_id: str, name: str, account: bool = False) -> str:
+        """A seated player of the finished ``table_id`` asks for or accepts its rematch: the new table's id.
+
+        The first to ask makes the new table (same seats: the asker seated, the same built-in bots, the
+        other seats kept for their players); every other player who asks takes their seat in it, and the
+        rematch starts once no seat is waiting for anyone.
+        """
+        # a bot account takes seats through the bot API only: the host invites it to the rematch there
+        await self.refuse_bot_account(player_id)
+        made = await self.execute(table_id, "rematch", {"player": player_id, "name": name, "account": account})
+        new_id = str(made["table"])
+        await self.execute(new_id, "rematch_join", {"player": player_id, "name": name, "account": account,
+                                                    "old": table_id, "seat": made["seat"]})
+        return new_id
 
     # ---------------------------------------------------------------- reading tables
     async def source(self, table_id: str) -> TableSource:

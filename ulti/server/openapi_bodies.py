@@ -92,6 +92,8 @@ QUERIES: dict[tuple[str, str], list[Schema]] = {
 #: state-changing routes that read no body (any body sent is still checked by the RequestGuard)
 NO_BODY: set[tuple[str, str]] = {
     ("POST", "/api/tables/{table_id}/leave"),
+    ("POST", "/api/tables/{table_id}/resign"),
+    ("POST", "/api/tables/{table_id}/rematch"),
     ("POST", "/api/account/logout"),
     ("DELETE", "/api/account/tokens/{token_id}"),
     ("POST", "/api/bot/account/upgrade"),

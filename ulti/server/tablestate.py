@@ -22,7 +22,7 @@ from ulti.engine.match import MATCH_LENGTHS, Match
 from ulti.engine.record import action_to_json, deal_to_record, match_to_record, parse_action
 from ulti.engine.view import SeatView
 from ulti.server.errors import CommandError
-from ulti.server.events import Acted, BotSeated, Chatted, Dealt, Event, Leave, Ready, Sit, Start
+from ulti.server.events import Acted, BotSeated, Chatted, Dealt, Event, Leave, Ready, Resigned, Sit, Start
 from ulti.server.inputs import clean_text, name_key
 from ulti.server.visibility import totals_shown
 
@@ -57,12 +57,16 @@ class Seat:
     invite: str | None = None  # the invite token of a reserved seat
     away: bool = False  # a bot plays for the absent player
     bot: bool = False  # a bot account (the bot API) sits here: marked BOT wherever its name is shown
+    #: the player resigned: a bot plays the seat to the end (``away`` for good) and the player ranks as one who left
+    resigned: bool = False
 
     def public(self) -> dict[str, Any]:
         """What everybody may know of this seat (never the invite token)."""
         public: dict[str, Any] = {"kind": self.kind, "name": self.name, "level": self.level, "away": self.away}
         if self.bot:
             public["bot"] = True
+        if self.resigned:
+            public["resigned"] = True
         return public
 
 
@@ -87,6 +91,10 @@ class TableState:
     duplicate: bool = False
     #: solo duplicate: the par replay of each finished deal, by deal index (the ``par`` events)
     par: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: the finished table whose seats this one's were made from (a rematch); None: an ordinary table
+    rematch_of: str | None = None
+    #: once the match is over: the rematch a seated player asked for (``{"table", "seat"}``), None: none yet
+    rematch: dict[str, Any] | None = None
     seats: list[Seat] = field(default_factory=lambda: [Seat(), Seat(), Seat()])
     status: str = "new"  # new | open | playing | finished | expired (never started, see Hub.sweep)
     match: Match | None = None
@@ -251,6 +259,7 @@ class TableState:
                 {"ready": sorted(self.ready), "waiting": self.waiting_for_ready()} if self.ready_for_next else None
             ),
             "chat": list(self.chat),
+            **({"rematch": dict(self.rematch)} if self.rematch is not None else {}),
             **({"bot_notes": {str(i): note for i, note in self.bot_notes.items()}} if self.learner else {}),
         }
 
@@ -298,6 +307,7 @@ class TableState:
             self.event_id = event.get("event")
             self.duplicate = bool(event.get("duplicate", False))
             self.host_name = _sendable(event.get("host_name", ""))
+            self.rematch_of = event.get("rematch_of")
             self.status = "open"
             for i, spec in enumerate(event["seats"]):
                 if spec["kind"] == "bot":
@@ -341,6 +351,11 @@ class TableState:
                     self.ready_for_next = True
         elif event["type"] == "away":
             self.seats[event["seat"]].away = event["away"]
+        elif event["type"] == "resign":
+            self.seats[event["seat"]].away = True
+            self.seats[event["seat"]].resigned = True
+        elif event["type"] == "rematch":
+            self.rematch = {"table": event["table"], "seat": event["seat"]}
         elif event["type"] == "ready":
             self.ready.add(event["seat"])
         elif event["type"] == "chat":
@@ -422,6 +437,52 @@ class TableState:
             raise CommandError("table_started", "the match has started: a bot plays for you while you are away")
         return {"type": "leave", "seat": seat}
 
+    def resign_event(self, player_id: str) -> Resigned:
+        """``player_id`` resigns the match under way: a bot plays the seat to the end, and the match ranks
+        the player as one who left (``left_seats``: after every seat that stayed)."""
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise CommandError("not_seated", "you do not sit at this table")
+        if self.status != "playing":
+            raise CommandError("not_playing", "only a match under way can be resigned")
+        if self.seats[seat].resigned:
+            raise CommandError("resigned", "you resigned this match: a bot plays your seat to the end")
+        return {"type": "resign", "seat": seat}
+
+    def rematch_seat(self, player_id: str) -> int:
+        """The seat from which ``player_id`` may ask for (or accept) a rematch of this finished match."""
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise CommandError("not_seated", "you do not sit at this table")
+        if self.event_id is not None:
+            raise CommandError("event_table", "this table belongs to a duplicate event: join the event instead")
+        if self.status != "finished":
+            raise CommandError("match_not_over", "a rematch is offered once the match is over")
+        return seat
+
+    def rematch_config(self, seat: int) -> dict[str, Any]:
+        """The new table of a rematch asked for from ``seat``: the same length, time limit and kind, that
+        seat for its player, each built-in bot again at its seat, and every other seat kept for its player."""
+        seats: list[dict[str, Any]] = []
+        for i, s in enumerate(self.seats):
+            if i == seat:
+                seats.append({"kind": "me"})
+            elif s.kind == "bot" and s.level is not None:
+                seats.append({"kind": "bot", "level": s.level})
+            else:
+                seats.append({"kind": "invite"})  # a person (or a bot account): accepts from the old table
+        return {"deals": self.deals_planned, "move_seconds": self.move_seconds, "seats": seats,
+                "rated": self.rated, "learner": self.learner, "duplicate": self.duplicate}
+
+    def rematch_join_event(self, player_id: str, name: str, old_table: str, seat: int, account: bool) -> Sit:
+        """``player_id``, who sat at ``seat`` of ``old_table``, takes that seat of this rematch (kept for them)."""
+        if self.rematch_of != old_table:
+            raise CommandError("not_found", "no rematch of that table here")
+        if self.seat_of(player_id) is not None:
+            mine = self.seat_of(player_id)
+            raise CommandError("already_seated", f"you already sit at seat {mine}", params={"seat": mine})
+        return self.join_event(player_id, name, seat, self.seats[seat].invite, account)
+
     def add_bot_event(self, player_id: str, seat: object, level: object) -> BotSeated:
         """The host puts a bot of ``level`` in an empty ``seat``."""
         seat = _seat_number(seat)
@@ -495,6 +556,8 @@ class TableState:
         deal = self.deal
         if self.status != "playing" or deal is None or deal.is_over:
             raise CommandError("no_deal", "no deal is in progress at this table")
+        if by == "player" and self.seats[seat].resigned:
+            raise CommandError("resigned", "you resigned this match: a bot plays your seat to the end")
         if not deal.choices(seat, reasons=False).any():
             raise CommandError("not_your_turn", f"it is not seat {seat}'s turn", params={"seat": seat})
         if deal.in_chain and isinstance(payload, dict) and payload.get("action") == "play":

@@ -3,6 +3,9 @@ import { api, ApiError } from "./api.js";
 import { t, lang, setLang, applyStatic, onLangChange, refusalMessage } from "./i18n.js";
 import { html, setHTML } from "./html.js";
 import { pack, setPack, suitIcon } from "./cards.js";
+import { applyPrefs } from "./prefs.js";
+import { openSettings, renderSettings } from "./view/settings.js";
+import { registerWorker } from "./install.js";
 
 /** Build the page header (menu + language switch) into <header id="site-header">. */
 export function initPage(active) {
@@ -19,7 +22,13 @@ export function initPage(active) {
         <a href="/leaderboard.html" data-testid="nav-leaderboard" ${current("leaderboard")} data-i18n="nav.leaderboard"></a>
         <button type="button" class="lang-btn" data-testid="lang-toggle" data-i18n="nav.lang" data-i18n-label="nav.lang.label"></button>
         <button type="button" class="lang-btn pack-btn" data-testid="pack-toggle" data-i18n-label="nav.pack.label"></button>
+        <button type="button" class="lang-btn settings-btn" data-testid="settings-toggle" data-i18n-label="settings.open"><span aria-hidden="true">⚙</span></button>
       </nav>`);
+    header.querySelector("[data-testid=settings-toggle]").addEventListener("click", openSettings);
+    onLangChange(() => {
+      const dlg = document.getElementById("settings-dialog");
+      if (dlg && dlg.open) renderSettings();
+    });
     header.querySelector("[data-testid=lang-toggle]").addEventListener("click", () => setLang(lang() === "hu" ? "en" : "hu"));
     const packBtn = header.querySelector(".pack-btn");
     const showPack = () => {
@@ -36,6 +45,8 @@ export function initPage(active) {
     });
   }
   document.documentElement.dataset.pack = pack();
+  applyPrefs();
+  registerWorker();
   applyStatic();
   onLangChange(() => {});
 }

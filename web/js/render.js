@@ -10,6 +10,7 @@
 //   log.js       the log of the deal       result.js   a deal's result
 //   sheet.js     the score sheet and its chart
 //   dock.js      on a small screen: the hand and the current decision in a bar fixed at the bottom
+//   matchactions.js  resign (with its confirmation) and rematch
 // Every view builds its markup with html`…` (web/js/html.js): values are escaped by construction.
 import { $ } from "./view/names.js";
 import { renderChat } from "./view/chat.js";
@@ -23,6 +24,7 @@ import { renderKontraView } from "./view/kontra.js";
 export { kontraKey } from "./view/kontra.js";
 import { renderLog } from "./view/log.js";
 import { placeDock } from "./view/dock.js";
+import { renderMatchActions } from "./view/matchactions.js";
 
 export { SEAT_COLORS } from "./view/names.js";
 export { freeChatAllowed, chatWait, noteChat } from "./view/chat.js";
@@ -49,4 +51,5 @@ export function renderTable(S, h) {
   renderControls(S, h);
   renderKontraView(S);
   renderLog(S, h);
+  renderMatchActions(S, h);
 }

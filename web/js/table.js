@@ -10,6 +10,7 @@ import * as R from "./render.js";
 import { openResult, refreshResult } from "./view/result.js";
 import { showInviteInfo } from "./view/waiting.js";
 import { loadLessons, loadMatchAccuracy } from "./view/coach.js";
+import { signalChanges } from "./signals.js";
 
 const params = new URLSearchParams(location.search);
 const tableId = params.get("t");
@@ -183,6 +184,39 @@ export const handlers = {
       toast(errorText(e), "error");
     }
   },
+  /** "Resign" asks first: the confirmation is drawn in the match actions box. */
+  askResign() {
+    S.confirmResign = true;
+    render();
+  },
+  keepPlaying() {
+    S.confirmResign = false;
+    render();
+  },
+  /** Resign the match (confirmed): a bot plays this seat to the end (protocol §4.2). */
+  async resign() {
+    S.confirmResign = false;
+    try {
+      await api.resign(tableId);
+    } catch (e) {
+      toast(errorText(e), "error");
+    }
+    render();
+  },
+  /** Ask for the rematch (or accept it) and go to its table. */
+  async rematch() {
+    if (S.rematchPending) return;
+    S.rematchPending = true;
+    render();
+    try {
+      const { table_id: next } = await api.rematch(tableId);
+      location.href = `/table.html?t=${encodeURIComponent(next)}`;
+    } catch (e) {
+      S.rematchPending = false;
+      toast(errorText(e), "error");
+      render();
+    }
+  },
   async addBot(seat, level) {
     try {
       await api.bot(tableId, seat, level);
@@ -285,6 +319,7 @@ function accept(state, fromSync) {
   if (state.table.learner && state.you !== null && state.deal && state.deal.phase === "done") loadLessons(S, render);
   if (state.table.status === "finished") loadMatchAccuracy(S, render);
   render();
+  signalChanges(prev, state, S.turnKey);
 }
 
 function onMessage(msg) {

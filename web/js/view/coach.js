@@ -5,6 +5,7 @@
 import { t } from "../i18n.js";
 import { html } from "../html.js";
 import { http } from "../api.js";
+import { cardLabel } from "../cards.js";
 import { nameOf, bidLabel } from "./names.js";
 import { altText, valuesChartHtml, lessonsHtml, matchAccuracyHtml, pollMatchAccuracy } from "./analysis.js";
 
@@ -20,7 +21,10 @@ export function hintHtml(S) {
   if (answer.kind === "bid") {
     const best = ["pass", "take"].includes(answer.best) ? t(`act.${answer.best}`) : bidLabel(S, answer.best);
     const chance = answer.chance === null || answer.chance === undefined ? "" : html` · ${t("hint.chance", { n: Math.round(answer.chance * 100) })}`;
-    return html`${button}<div class="hint-box" data-testid="hint"><p data-testid="hint-best">${t("hint.title", { best })}${chance}</p></div>`;
+    // a bid from the talon: which two cards to lay away is half of the advice
+    const discard = answer.discard && answer.discard.length === 2
+      ? html`<p data-testid="hint-discard">${t("hint.discard", { a: cardLabel(answer.discard[0]), b: cardLabel(answer.discard[1]) })}</p>` : "";
+    return html`${button}<div class="hint-box" data-testid="hint"><p data-testid="hint-best">${t("hint.title", { best })}${chance}</p>${discard}</div>`;
   }
   return html`${button}<div class="hint-box" data-testid="hint"><p data-testid="hint-best">${t("hint.title", { best: altText(answer.kind, answer.best) })}</p>
     ${valuesChartHtml(answer.kind, answer.values, answer.best, null, "hint-chart")}</div>`;

@@ -37,7 +37,8 @@ export function renderTop(S, h) {
         <button type="button" class="primary small" data-open-sheet>${t("table.sheet")}</button></div>`
     : "";
   const tie = m && m.tie_break && m.winner === null ? html`<div class="tie-note" data-testid="tie-break">${t("match.tiebreak")}</div>` : "";
-  const away = st.you !== null && st.table.seats[st.you] && st.table.seats[st.you].away
+  // a seat whose player resigned stays with the bot: nothing to take back
+  const away = st.you !== null && st.table.seats[st.you] && st.table.seats[st.you].away && !st.table.seats[st.you].resigned
     ? html`<button type="button" class="small warn" data-testid="back-btn" data-back>${t("seat.away")} – OK</button>` : "";
   const topHtml = html`
     <div class="top-line">
