@@ -10,7 +10,7 @@ the table reach the settlement.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pytest
 
@@ -25,6 +25,9 @@ from tests.engine.scoring_deals import (
     silent,
     translate,
     translate_cards,
+)
+from tests.engine.scoring_deals import (
+    parts as parts_of,
 )
 from ulti.engine import actions as act
 from ulti.engine.contracts import BIDS_BY_CODE, Part
@@ -42,6 +45,27 @@ def check(result: DealResult, built: Built, n: int) -> None:
     assert result.scores[built.seat("D")] == 2 * n
     assert result.scores[built.seat("X")] == result.scores[built.seat("Y")] == -n
     assert sum(result.scores) == 0
+
+
+def scored(
+    bid: str,
+    built: Built,
+    multipliers: Mapping[Part, int] | None = None,
+    *,
+    points: tuple[int, int],
+    parts: dict[Part, tuple[bool, int, int]],
+    n: int,
+    silent: tuple[object, ...] | None = None,
+) -> DealResult:
+    """``built`` settled as ``bid``: its card points (declarer, defenders), its parts as ``{part: (won,
+    value, per_defender)}``, ``n`` per defender (``check``) and, when given, its silent bonuses; the result."""
+    result = score(bid, built, multipliers)
+    assert result.points == points, result.points
+    assert parts_of(result) == parts
+    if silent is not None:
+        assert result.silent == silent
+    check(result, built, n)
+    return result
 
 
 # ---------------------------------------------------------------------------------------------
@@ -506,38 +530,24 @@ def test_deals_realise_the_stated_card_points() -> None:
 
 def test_S1_simple_won_50_to_40() -> None:
     built = build(DEAL_S1, talon=TALON_S1, trump="S")
-    result = score("M-S", built)
-    assert result.points == (50, 40)
-    assert parts(result) == {S: (True, 1, 1)}
-    assert result.silent == ()
-    check(result, built, 1)
+    scored("M-S", built, points=(50, 40), parts={S: (True, 1, 1)}, n=1, silent=())
 
 
 def test_S2_simple_lost_40_to_50() -> None:
     built = build(DEAL_S2, talon=TALON_S2, trump="S", declarer=1)
-    result = score("M-S", built)
-    assert result.points == (40, 50)
-    assert parts(result) == {S: (False, 1, -1)}
-    assert result.silent == ()
-    check(result, built, -1)
+    scored("M-S", built, points=(40, 50), parts={S: (False, 1, -1)}, n=-1, silent=())
 
 
 def test_S3_talon_points_count_for_the_defenders() -> None:
     built = build(DEAL_S3, talon=TALON_S3, trump="S")
-    result = score("M-S", built)
-    assert result.points == (40, 50)
-    assert parts(result) == {S: (False, 1, -1)}
-    check(result, built, -1)
+    scored("M-S", built, points=(40, 50), parts={S: (False, 1, -1)}, n=-1)
 
 
 def test_S4_both_sides_count_their_marriages() -> None:
     built = build(DEAL_S4, talon=TALON_S4, trump="S")
     assert built.hand("D") & mask("KD QD") == mask("KD QD")
     assert built.hand("X") & mask("KH QH") == mask("KH QH")
-    result = score("M-S", built)
-    assert result.points == (60, 70)
-    assert parts(result) == {S: (False, 1, -1)}
-    check(result, built, -1)
+    scored("M-S", built, points=(60, 70), parts={S: (False, 1, -1)}, n=-1)
 
 
 def test_S5_hearts_simple_silent_durchmars_no_silent_100() -> None:
@@ -575,47 +585,29 @@ def test_S7_defenders_silent_100_doubles_the_lost_simple_game() -> None:
 
 def test_S8_ulti_and_simple_won() -> None:
     built = build(DEAL_S8, talon=TALON_S8, trump="S", ulti=True)
-    result = score("M-SU", built)
-    assert result.points == (50, 40)
-    assert parts(result) == {S: (True, 1, 1), U: (True, 4, 4)}
-    assert result.silent == ()
-    check(result, built, 5)
+    scored("M-SU", built, points=(50, 40), parts={S: (True, 1, 1), U: (True, 4, 4)}, n=5, silent=())
 
 
 def test_S9_ulti_seven_beaten_in_trick_10() -> None:
     built = build(DEAL_S9, talon=TALON_S9, trump="S", ulti=True)
     assert (built.played_in_trick(10, "D"), built.played_in_trick(10, "X")) == ("7S", "8S")
-    result = score("M-SU", built)
-    assert result.points == (60, 30)
-    assert parts(result) == {S: (True, 1, 1), U: (False, 4, -8)}
-    assert result.silent == ()
-    check(result, built, -7)
+    scored("M-SU", built, points=(60, 30), parts={S: (True, 1, 1), U: (False, 4, -8)}, n=-7, silent=())
 
 
 def test_S10_simple_lost_ulti_won() -> None:
     built = build(DEAL_S10, talon=TALON_S10, trump="S", ulti=True)
-    result = score("M-SU", built)
-    assert result.points == (30, 60)
-    assert parts(result) == {S: (False, 1, -1), U: (True, 4, 4)}
-    check(result, built, 3)
+    scored("M-SU", built, points=(30, 60), parts={S: (False, 1, -1), U: (True, 4, 4)}, n=3)
 
 
 def test_S11_simple_and_ulti_lost() -> None:
     built = build(DEAL_S11, talon=TALON_S11, trump="S", ulti=True, declarer=1)
-    result = score("M-SU", built)
-    assert result.points == (40, 50)
-    assert parts(result) == {S: (False, 1, -1), U: (False, 4, -8)}
-    check(result, built, -9)
+    scored("M-SU", built, points=(40, 50), parts={S: (False, 1, -1), U: (False, 4, -8)}, n=-9)
 
 
 def test_S12_trump_seven_in_the_talon_loses_the_ulti() -> None:
     built = build(DEAL_S12, talon=TALON_S12, trump="S", ulti=True)
     assert built.talon & mask("7S")
-    result = score("M-SU", built)
-    assert result.points == (50, 40)
-    assert parts(result) == {S: (True, 1, 1), U: (False, 4, -8)}
-    assert result.silent == ()
-    check(result, built, -7)
+    scored("M-SU", built, points=(50, 40), parts={S: (True, 1, 1), U: (False, 4, -8)}, n=-7, silent=())
 
 
 # S-9 with the declarer holding the ♠K♠Q (ranks exchanged), then hearts made trumps.
@@ -627,19 +619,12 @@ def test_S13_hearts_40_100_ulti_seven_captured() -> None:
     built = build(DEAL_S13, talon=translate_cards(TALON_S9, SPADES_HEARTS), trump="H", ulti=True)
     assert built.hand("D") & mask("KH QH") == mask("KH QH")
     assert (built.played_in_trick(10, "D"), built.played_in_trick(10, "X")) == ("7H", "8H")
-    result = score("H-40U", built)
-    assert result.points == (100, 30)
-    assert parts(result) == {F: (True, 8, 8), U: (False, 8, -16)}
-    check(result, built, -8)
+    scored("H-40U", built, points=(100, 30), parts={F: (True, 8, 8), U: (False, 8, -16)}, n=-8)
 
 
 def test_S14_hearts_40_100_ulti_both_made() -> None:
     built = build(DEAL_S14, talon=TALON_S14, trump="H", ulti=True)
-    result = score("H-40U", built)
-    assert result.points == (100, 30)
-    assert parts(result) == {F: (True, 8, 8), U: (True, 8, 8)}
-    assert result.silent == ()
-    check(result, built, 16)
+    scored("H-40U", built, points=(100, 30), parts={F: (True, 8, 8), U: (True, 8, 8)}, n=16, silent=())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -653,45 +638,29 @@ TALON_S15 = translate_cards(TALON_S14, SPADES_HEARTS)
 def test_S15_40_100_made_with_60() -> None:
     built = build(DEAL_S15, talon=TALON_S15, trump="S")
     assert built.played_in_trick(10, "D") == "8S"
-    result = score("M-40", built)
-    assert result.points == (100, 30)
-    assert parts(result) == {F: (True, 4, 4)}
-    assert result.silent == ()
-    check(result, built, 4)
+    scored("M-40", built, points=(100, 30), parts={F: (True, 4, 4)}, n=4, silent=())
 
 
 def test_S16_40_100_lost_the_20_does_not_count() -> None:
     built = build(DEAL_S16, talon=TALON_S16, trump="S")
     assert built.hand("D") & mask("KD QD KS QS") == mask("KD QD KS QS")
-    result = score("M-40", built)
-    assert result.points == (90, 40)
-    assert parts(result) == {F: (False, 4, -4)}
-    check(result, built, -4)
+    scored("M-40", built, points=(90, 40), parts={F: (False, 4, -4)}, n=-4)
 
 
 def test_S17_40_100_lost_without_the_trump_marriage() -> None:
     built = build(DEAL_S17, talon=TALON_S17, trump="S")
-    result = score("M-40", built)
-    assert result.points == (80, 10)
-    assert parts(result) == {F: (False, 4, -4)}
-    check(result, built, -4)
+    scored("M-40", built, points=(80, 10), parts={F: (False, 4, -4)}, n=-4)
 
 
 def test_S18_20_100_made_the_trump_40_is_ignored() -> None:
     built = build(DEAL_S18, talon=TALON_S18, trump="C")
     assert built.hand("D") & mask("KC QC KH QH") == mask("KC QC KH QH")
-    result = score("M-20", built)
-    assert result.points == (100, 10)
-    assert parts(result) == {T: (True, 8, 8)}
-    check(result, built, 8)
+    scored("M-20", built, points=(100, 10), parts={T: (True, 8, 8)}, n=8)
 
 
 def test_S19_20_100_lost_with_70() -> None:
     built = build(DEAL_S19, talon=TALON_S19, trump="C")
-    result = score("M-20", built)
-    assert result.points == (90, 20)
-    assert parts(result) == {T: (False, 8, -8)}
-    check(result, built, -8)
+    scored("M-20", built, points=(90, 20), parts={T: (False, 8, -8)}, n=-8)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -786,19 +755,14 @@ DEAL_S29 = translate(translate(DEAL_S41, {"AS": "7S"}), SPADES_HEARTS)
 def test_S29_hearts_20_100_ulti_open_durchmars_all_made() -> None:
     built = build(DEAL_S29, talon=translate_cards(TALON_S41, SPADES_HEARTS), trump="H", ulti=True)
     assert built.played_in_trick(10, "D") == "7H"
-    result = score("H-20UO", built)
-    assert result.points == (110, 0)
-    assert parts(result) == {T: (True, 16, 16), U: (True, 8, 8), DM: (True, 24, 24)}
-    check(result, built, 48)
+    scored("H-20UO", built, points=(110, 0), parts={T: (True, 16, 16), U: (True, 8, 8), DM: (True, 24, 24)}, n=48)
 
 
 def test_S30_hearts_20_100_ulti_open_durchmars_defender_wins_trick_9() -> None:
     built = build(DEAL_S30, talon=TALON_S30, trump="H", ulti=True)
     assert built.tricks[8].winner == built.seat("Y")
-    result = score("H-20UO", built)
-    assert result.points == (110, 0)
-    assert parts(result) == {T: (True, 16, 16), U: (True, 8, 8), DM: (False, 24, -24)}
-    check(result, built, 0)
+    won = {T: (True, 16, 16), U: (True, 8, 8), DM: (False, 24, -24)}
+    result = scored("H-20UO", built, points=(110, 0), parts=won, n=0)
     assert result.scores == (0, 0, 0)
 
 
@@ -940,11 +904,7 @@ def test_S43_hearts_simple_silent_100_then_kontra() -> None:
 def test_S44_20_100_durchmars_defenders_win_trick_1() -> None:
     built = build(DEAL_S44, talon=TALON_S44, trump="S")
     assert built.tricks[0].winner == built.seat("X")
-    result = score("M-20D", built)
-    assert result.points == (100, 10)
-    assert parts(result) == {T: (True, 8, 8), DM: (False, 6, -6)}
-    assert result.silent == ()
-    check(result, built, 2)
+    scored("M-20D", built, points=(100, 10), parts={T: (True, 8, 8), DM: (False, 6, -6)}, n=2, silent=())
 
 
 def test_S45_heart_durchmars_kontra_rekontra_made() -> None:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from typing import Any
 
 import httpx2
 
+from ulti.bots.random_bot import RandomBot
+from ulti.engine.record import action_to_json
+from ulti.engine.view import SeatView
 from ulti.server.client import GameClient
 
 
@@ -59,3 +63,22 @@ async def until(condition: Any, timeout: float, what: str) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"not reached within {timeout} s: {what}")
         await asyncio.sleep(0.05)
+
+
+def first_deal_done(client: GameClient) -> bool:
+    """Whether the client's table has finished its first deal."""
+    state = client.state
+    return state is not None and state["match"] is not None and len(state["match"]["results"]) >= 1
+
+
+async def play_first_deal_randomly(host: GameClient, seed: int) -> None:
+    """``host``, seated at a table with bots, plays random legal moves until deal 0 is over."""
+    rng = random.Random(seed)
+    for _ in range(200):
+        await host.wait_for(lambda: first_deal_done(host) or host.my_turn(), 20)
+        if first_deal_done(host):
+            break
+        action = action_to_json(RandomBot(rng).act(SeatView.from_json(host.state["deal"])))  # type: ignore[index]
+        action.pop("seat")
+        await host.act(action)
+    assert first_deal_done(host)

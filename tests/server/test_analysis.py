@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import subprocess
 import sys
 import time
@@ -20,13 +19,12 @@ import httpx2
 import pytest
 
 from tests.server.conftest import ServerProcess
+from tests.server.helpers import play_first_deal_randomly
 from tests.server.test_ratings import account_client
 from ulti.analysis.review import discard_index
 from ulti.analysis.whatif import parse_line, what_if
-from ulti.bots.random_bot import RandomBot
 from ulti.engine.cards import parse_card
-from ulti.engine.record import action_to_json, deal_from_record
-from ulti.engine.view import SeatView
+from ulti.engine.record import deal_from_record
 from ulti.server.client import GameClient, ServerError
 from ulti.store import EventStore
 
@@ -41,11 +39,6 @@ async def get(srv: ServerProcess, path: str, client: GameClient | None = None) -
     return response.status_code, response.json()
 
 
-def first_deal_done(client: GameClient) -> bool:
-    state = client.state
-    return state is not None and state["match"] is not None and len(state["match"]["results"]) >= 1
-
-
 async def table_with_finished_deal(srv: ServerProcess, name: str, learner: bool = False) -> tuple[GameClient, str]:
     """A table of ``name`` and two random bots whose deal 0 is over (``name`` plays random legal moves)."""
     host = GameClient(srv.base_url)
@@ -57,15 +50,7 @@ async def table_with_finished_deal(srv: ServerProcess, name: str, learner: bool 
     await host.connect()
     await host.open_table(table_id)
     await host.http("POST", f"/api/tables/{table_id}/start", {})
-    rng = random.Random(5)
-    for _ in range(200):
-        await host.wait_for(lambda: first_deal_done(host) or host.my_turn(), 20)
-        if first_deal_done(host):
-            break
-        action = action_to_json(RandomBot(rng).act(SeatView.from_json(host.state["deal"])))  # type: ignore[index]
-        action.pop("seat")
-        await host.act(action)
-    assert first_deal_done(host)
+    await play_first_deal_randomly(host, 5)
     return host, table_id
 
 

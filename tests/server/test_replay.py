@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import httpx2
 import pytest
 
 from tests.server.conftest import ServerProcess
-from ulti.bots.random_bot import RandomBot
+from tests.server.helpers import play_first_deal_randomly
 from ulti.engine.cards import parse_card
-from ulti.engine.record import action_to_json, deal_from_record
+from ulti.engine.record import deal_from_record
 from ulti.engine.replay import replay_frames
-from ulti.engine.view import SeatView
 from ulti.server.client import GameClient
 
 
@@ -23,11 +21,6 @@ async def get(srv: ServerProcess, path: str) -> tuple[int, Any]:
     async with httpx2.AsyncClient(base_url=srv.base_url, timeout=10) as http:
         response = await http.get(path)
     return response.status_code, response.json()
-
-
-def first_deal_done(client: GameClient) -> bool:
-    state = client.state
-    return state is not None and state["match"] is not None and len(state["match"]["results"]) >= 1
 
 
 @pytest.mark.asyncio
@@ -54,15 +47,7 @@ async def test_replay_route_serves_the_engine_frames_of_finished_deals_only(serv
     assert status == 404 and body["error"]["code"] == "not_found"
 
     # seat 0 plays random legal moves (the bots play theirs) until deal 0 is over
-    rng = random.Random(5)
-    for _ in range(200):
-        await host.wait_for(lambda: first_deal_done(host) or host.my_turn(), 20)
-        if first_deal_done(host):
-            break
-        action = action_to_json(RandomBot(rng).act(SeatView.from_json(host.state["deal"])))  # type: ignore[index]
-        action.pop("seat")
-        await host.act(action)
-    assert first_deal_done(host)
+    await play_first_deal_randomly(host, 5)
     shown = host.state["match"]["results"][0]  # type: ignore[index]
 
     status, record = await get(server, f"{path}/deals/0/record")
