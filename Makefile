@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check bench setup system-deps clean
+.PHONY: run test check bench lab fit setup system-deps clean
 
 $(STAMP): pyproject.toml requirements-dev.txt setup.py ulti/bots/solver/_dd.pyx
 	$(PY) -m venv $(VENV)
@@ -36,7 +36,7 @@ check: $(STAMP)
 	$(BIN)/mypy ulti tests benchmarks
 	$(BIN)/lint-imports
 
-## bench: engine, solver, bot (strong and expert decision times, the expert's evidence, where its worlds place the unseen cards, card decisions priced against the true deal, what seeing every card would win in card play, the auction's estimates against declarations played out, the discard model's fit), deal analysis and hint, server (floods; long work beside strong bots and people), account (Argon2id login), player page and duplicate event figures (medians and ratios; load runs on 1 and 3 processes)
+## bench: speed and load (medians and ratios against a baseline run in the same process): engine, views, server load on 1 and 3 processes, floods, long work beside strong bots and people, bad input, solver, bots' decision times, deal analysis and hint, account (Argon2id login), player page, duplicate event, bot API
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.engine_bench
 	$(BIN)/python -m benchmarks.view_bench
@@ -49,17 +49,24 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bad_input_bench --messages 100000 --rounds 3
 	$(BIN)/python -m benchmarks.solver_bench
 	$(BIN)/python -m benchmarks.bot_bench
-	$(BIN)/python -m benchmarks.evidence_bench --deals 100
-	$(BIN)/python -m benchmarks.location_bench --deals 30 --levels strong expert-blindtalon expert
-	$(BIN)/python -m benchmarks.regret_bench --deals 60
-	$(BIN)/python -m benchmarks.clairvoyance_bench --deals 200
-	$(BIN)/python -m benchmarks.declaration_bench --deals 60
-	$(BIN)/python -m benchmarks.discard_fit --deals 150
 	$(BIN)/python -m benchmarks.analysis_bench
 	$(BIN)/python -m benchmarks.account_bench
 	$(BIN)/python -m benchmarks.player_bench
 	$(BIN)/python -m benchmarks.event_bench --tables 20
 	$(BIN)/python -m benchmarks.botapi_bench --seconds 20
+
+## lab: the bots' strength research (ulti/lab; rows of docs/lab-journal.md): the expert's evidence, where its worlds place the unseen cards, card decisions priced against the true deal, what seeing every card would win in card play, the auction's estimates against declarations played out
+lab: $(STAMP)
+	$(BIN)/python -m ulti.lab.evidence --deals 100
+	$(BIN)/python -m ulti.lab.location --deals 30 --levels strong expert-blindtalon expert
+	$(BIN)/python -m ulti.lab.regret --deals 60
+	$(BIN)/python -m ulti.lab.clairvoyance --deals 200
+	$(BIN)/python -m ulti.lab.declarations --deals 60
+
+## fit: refit the bots' models from their own play and print the fit (add --write to a command to store it)
+fit: $(STAMP)
+	$(BIN)/python -m ulti.lab.declarer_fit --deals 3000 --seed 1 --negatives 8
+	$(BIN)/python -m ulti.lab.discard_fit --deals 150
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

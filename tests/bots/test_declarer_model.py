@@ -1,5 +1,5 @@
 """The expert's declarer model (``ulti.bots.expert.declarer_model``): its families, its fit (logistic
-regression by Newton's method, ``benchmarks.declarer_fit``), its weights, and what they say about real
+regression by Newton's method, ``ulti.lab.declarer_fit``), its weights, and what they say about real
 auctions of the strong bot."""
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ import statistics
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmarks.declarer_fit import fit_logistic, random_hand
-from benchmarks.played_deals import played_by_level
 from tests.conftest import EXAMPLES
 from ulti.bots.expert import ExpertBot, expert_weight, weighted_by_evidence
 from ulti.bots.expert.declarer_model import (
@@ -32,6 +30,8 @@ from ulti.engine.contracts import BIDS_BY_CODE
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.play import NO_TRUMP
 from ulti.engine.record import deal_from_record, parse_action
+from ulti.lab.declarer_fit import fit_logistic, random_hand
+from ulti.lab.played_deals import played_by_level
 
 
 def _cards(*cards: tuple[int, int]) -> CardSet:

@@ -8,7 +8,6 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmarks.discard_fit import fit_conditional_logit, from_level
 from ulti.bots.expert import ExpertBot
 from ulti.bots.expert.discard_fitted import COEFFICIENTS
 from ulti.bots.expert.discard_model import (
@@ -27,6 +26,7 @@ from ulti.engine.cards import FULL_DECK, CardSet, count, iter_cards, mask_of, pa
 from ulti.engine.contracts import parse_bid
 from ulti.engine.deal import Deal, Phase
 from ulti.lab.configs import bot_for
+from ulti.lab.discard_fit import fit_conditional_logit, from_level
 
 
 def _cards(text: str) -> CardSet:

@@ -201,7 +201,7 @@ def test_worlds_weighed_by_the_fitted_bids_fit_the_other_seats_bids() -> None:
     view = deal.seat_view(seat)
     know = analyse(view)
     bid = read_evidence(view.log, seat, -1).bids[bidder]
-    # weighed by the other seats' bids (the fitted declarer model, as ``benchmarks.declaration_bench``
+    # weighed by the other seats' bids (the fitted declarer model, as ``ulti.lab.declarations``
     # measures them) the worlds fit the bids
     sampler = MetropolisSampler(know, weighted_by_evidence(None, view.log, know, fitted_bids=True))
 

@@ -48,7 +48,7 @@ from ulti.lab.configs import bot_for
 
 #: Makes the bot of a level for one seat of one play of a set. It is handed that play's deal, which no bot
 #: of ours reads (a bot acts from its seat's view alone): only a measuring instrument does, the bot that
-#: sees every card of ``benchmarks.clairvoyance_bench``.
+#: sees every card of ``ulti.lab.clairvoyance``.
 BotMaker = Callable[[str, random.Random, Deal], Bot]
 
 

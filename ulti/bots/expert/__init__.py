@@ -3,7 +3,7 @@
 In its card play and kontra decisions the expert (``ExpertBot``):
 
 - weighs the declarer's hand by the **fitted declarer model** (``declarer_model``: a logistic regression
-  per contract family, fitted by ``benchmarks.declarer_fit`` to the hands the strong bot's auction
+  per contract family, fitted by ``ulti.lab.declarer_fit`` to the hands the strong bot's auction
   declares with);
 - as a defender, weighs each world by how likely the declarer was to lay that world's talon away
   (``discard_model.talon_weight``; not in a durchmars, whose declarer lays away otherwise);

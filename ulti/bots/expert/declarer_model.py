@@ -3,7 +3,7 @@
 The strong bot weighs a defender's sampled world by a hand-written guess at how well the declarer's start
 hand fits the bid (``declarer_likelihood``). The expert weighs it by this model instead: per contract
 family (``model_family``), a logistic regression over a few features of the declarer's 10-card start hand
-(``hand_features``), fitted by ``benchmarks.declarer_fit`` to tell the hands the strong bot's auction
+(``hand_features``), fitted by ``ulti.lab.declarer_fit`` to tell the hands the strong bot's auction
 actually declared each family with from random hands. Its odds are then proportional to the density ratio
 P(hand | the family was declared) / P(hand), which is what a uniformly drawn world must be weighed by
 (probabilistic classification as density-ratio estimation). ``declarer_fit`` divides them by the odds of a

@@ -1,6 +1,6 @@
 """The discard model's coefficients (``ulti.bots.expert.discard_model``), written by its fit:
 
-    python -m benchmarks.discard_fit --records /tmp/s26/played_game.jsonl --write
+    python -m ulti.lab.discard_fit --records /tmp/s26/played_game.jsonl --write
 
 Per family: the coefficients in ``FEATURE_NAMES`` order (a pair's score is the sum over its two cards
 plus the pair's own features; no intercept); the number of discards each was fitted on in ``DISCARDS``.

@@ -7,7 +7,7 @@ it (at the first card of a durchmars the defenders hold about twice the voids th
 them: the expert's docstring). This model prices it: per family of the bid made with the discard
 (``discard_family``), a conditional logit over the 66 pairs of the 12 cards, each pair scored by the
 features of its two cards in that hand (``card_features``) and of the pair (``pair_features``), fitted by
-``benchmarks.discard_fit`` to the discards the bots' auctions made. ``discard_probability`` is the chance
+``ulti.lab.discard_fit`` to the discards the bots' auctions made. ``discard_probability`` is the chance
 the model gives the pair laid away: a world whose hands make the seen discard likelier weighs more.
 
 The coefficients live in ``ulti.bots.expert.discard_fitted`` (written by the fit; its docstring holds the
@@ -253,7 +253,7 @@ def talon_weight(know: Knowledge) -> Callable[[World], float] | None:
     side suit likely); None for the declarer, before the contract, when the contract's family has no
     fitted model, or for a durchmars: the trumps model was fitted to the discards of every bid with trumps,
     and a durchmars declarer lays away otherwise (its talon so priced placed a defender's unseen cards worse
-    than the worlds without it: ``benchmarks.location_bench``, issue 15's note)."""
+    than the worlds without it: ``ulti.lab.location``, issue 15's note)."""
     contract = know.contract
     if contract is None or know.seat == know.declarer or not know.talon_size:
         return None

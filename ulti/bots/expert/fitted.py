@@ -1,6 +1,6 @@
 """The declarer model's coefficients (``ulti.bots.expert.declarer_model``), written by its fit:
 
-    python -m benchmarks.declarer_fit --deals 3000 --seed 1 --negatives 8 --write
+    python -m ulti.lab.declarer_fit --deals 3000 --seed 1 --negatives 8 --write
 
 Per family: the features' coefficients in ``hand_features`` order, the intercept last; the number
 of declared hands each was fitted on in ``DECLARED``. Do not edit by hand: run the fit again."""

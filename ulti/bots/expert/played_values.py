@@ -1,7 +1,7 @@
 """What the auction's double-dummy values of a declaration are worth when the bots play it out.
 
 The strong bot's auction values each declaration by the mean ``per_defender`` of sampled worlds solved
-double-dummy. ``benchmarks.declaration_bench`` set that estimate, at the first card of 1,300 deals bid by
+double-dummy. ``ulti.lab.declarations`` set that estimate, at the first card of 1,300 deals bid by
 strong bots (seeds 1, 2 and 3: 300, 500 and 500 deals), beside what the declaration brought when strong
 bots played it out (nobody saying kontra). Per contract family, played minus estimated, per deal:
 

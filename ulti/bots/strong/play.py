@@ -377,7 +377,7 @@ class StrongPlay(StrongSettings):
 
     def card_sampler(self, view: SeatView, know: Knowledge) -> Sampler:
         """The sampler this bot draws the worlds of a card or kontra decision from ``view`` with: its drawer
-        part on its weighting (``benchmarks.location_bench`` measures what these worlds know)."""
+        part on its weighting (``ulti.lab.location`` measures what these worlds know)."""
         return self.parts.drawer(know, self.card_likelihood(view, know))
 
     def _groups(self, legal: CardSet, know: Knowledge) -> list[list[Card]]:

@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from benchmarks.clairvoyance_bench import CLAIRVOYANT, ClairvoyantBot, seat_bot
 from ulti.bots.interface import Bot
 from ulti.bots.levels import bot_for_level
 from ulti.bots.selfplay import play_deal
@@ -15,6 +14,7 @@ from ulti.bots.strong.play import solve_value
 from ulti.engine.cards import count, iter_cards
 from ulti.engine.deal import Deal, Phase
 from ulti.lab.arena import NoKontra, dealt, fixed_auction, play_set
+from ulti.lab.clairvoyance import CLAIRVOYANT, ClairvoyantBot, seat_bot
 
 
 def _opened(seed: int) -> Deal:

@@ -14,7 +14,7 @@ from the first level's on the same decisions.
 (tempering: below 1 flattens the evidence, above 1 sharpens it), to see whether the evidence is
 over- or under-counted.
 
-    python -m benchmarks.location_bench [--deals N] [--seed S] [--level L | --records FILE]
+    python -m ulti.lab.location [--deals N] [--seed S] [--level L | --records FILE]
         [--levels strong expert ...] [--every K] [--worlds W] [--powers 1 0.5 ...]
 """
 
@@ -27,7 +27,6 @@ import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 
-from benchmarks.played_deals import add_deal_options, chosen_deals
 from ulti.bots.families import family
 from ulti.bots.sampling import MetropolisSampler, Sampler, World, analyse
 from ulti.bots.sampling.knowledge import TALON, Knowledge
@@ -35,6 +34,7 @@ from ulti.bots.strong import StrongBot
 from ulti.engine.cards import Card, iter_cards
 from ulti.engine.deal import Deal, Phase
 from ulti.lab.configs import bot_for
+from ulti.lab.played_deals import add_deal_options, chosen_deals
 
 #: Half a world of every place, so that a place no drawn world chose keeps a finite log.
 SMOOTHING = 0.5

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from benchmarks.played_deals import played_by_level
-from benchmarks.regret_bench import measure
+from ulti.lab.played_deals import played_by_level
+from ulti.lab.regret import measure
 
 
 def _args(a: str, b: str) -> argparse.Namespace:

@@ -7,7 +7,7 @@ paired sample: much narrower than either run's interval against B wherever the t
 Printed: each run's A score per deal and the difference (new minus old) with 95% intervals, overall and
 per contract family of the old run's set, and how many sets differ at all.
 
-    python -m benchmarks.paired_sets OLD.jsonl NEW.jsonl
+    python -m ulti.lab.paired_sets OLD.jsonl NEW.jsonl
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ discard gives about the hand kept: the mean of log(probability of the pair from 
 probability from hands of 10 random other cards), above 0 when the discard makes the true hand likelier.
 Written to ``ulti/bots/expert/discard_fitted.py`` (``--write``, fitted on every example).
 
-    python -m benchmarks.discard_fit [--deals N] [--seed S] [--level L] [--records FILE ...] [--write]
+    python -m ulti.lab.discard_fit [--deals N] [--seed S] [--level L] [--records FILE ...] [--write]
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from benchmarks.declarer_fit import _solve, write_coefficient_module
 from ulti.bots.expert.discard_model import (
     DISCARD_FAMILIES,
     FEATURE_NAMES,
@@ -40,8 +39,9 @@ from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
 from ulti.engine.record import deal_from_record, parse_action
 from ulti.lab.configs import bot_for
+from ulti.lab.declarer_fit import _solve, write_coefficient_module
 
-FITTED = Path(__file__).resolve().parent.parent / "ulti" / "bots" / "expert" / "discard_fitted.py"
+FITTED = Path(__file__).resolve().parent.parent / "bots" / "expert" / "discard_fitted.py"
 #: The L2 penalty of the fit.
 PENALTY = 1.0
 #: Families fitted on fewer examples keep no model (their discards weigh nothing).
@@ -228,7 +228,7 @@ def main() -> None:
             fitted[family] = fit_conditional_logit([t for t, _ in every], [k for _, k in every])
     if args.write:
         counts = {f: len(by_family[f]) for f in fitted}
-        write_fitted(fitted, counts, "python -m benchmarks.discard_fit " + " ".join(sys.argv[1:]))
+        write_fitted(fitted, counts, "python -m ulti.lab.discard_fit " + " ".join(sys.argv[1:]))
         print(f"written: {FITTED}")
 
 

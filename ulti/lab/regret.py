@@ -17,7 +17,7 @@ Printed per contract family, per role within it, and in all: decisions, A's and 
 share of decisions each gave something away, and B minus A per deal with its 95% interval (above zero:
 A gives away less).
 
-    python -m benchmarks.regret_bench [--a expert] [--b strong] [--deals N] [--seed S] [--records FILE]
+    python -m ulti.lab.regret [--a expert] [--b strong] [--deals N] [--seed S] [--records FILE]
 """
 
 from __future__ import annotations
@@ -29,13 +29,13 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from benchmarks.played_deals import add_deal_options, chosen_deals
 from ulti.bots.families import family
 from ulti.bots.solver import Position, values_after
 from ulti.engine.cards import count, iter_cards
 from ulti.engine.deal import Deal, Phase
 from ulti.lab.arena import summarise
 from ulti.lab.configs import bot_for
+from ulti.lab.played_deals import add_deal_options, chosen_deals
 
 
 @dataclass

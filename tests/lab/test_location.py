@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 
-from benchmarks.location_bench import decisions, location_score, measure, true_places
-from benchmarks.played_deals import played_by_level
 from ulti.bots.sampling import World
 from ulti.bots.sampling.knowledge import TALON
 from ulti.engine.cards import iter_cards
 from ulti.engine.deal import Deal
+from ulti.lab.location import decisions, location_score, measure, true_places
+from ulti.lab.played_deals import played_by_level
 
 
 def _first_card_decision() -> Deal:

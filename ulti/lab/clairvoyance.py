@@ -20,7 +20,7 @@ without them. A reproduces exactly from the seed (fixed work, seeded streams), a
 The clairvoyant bot reads the deal itself, so it exists only here: the arena hands the deal to the bots'
 maker (``arena.BotMaker``), no bot of ours reads it, and no table or arena level can seat this one.
 
-    python -m benchmarks.clairvoyance_bench [--b strong] [--deals N] [--seed S] [--sees all|declarer|defence]
+    python -m ulti.lab.clairvoyance [--b strong] [--deals N] [--seed S] [--sees all|declarer|defence]
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ printed: per family, the number of declared hands, and on the held-out fifth of 
 weight of the true declarer's hand minus that of random hands (the information a weight adds: above 0
 makes the true hand likelier), for the fitted model and the strong bot's ``declarer_likelihood``.
 
-    python -m benchmarks.declarer_fit [--deals N] [--seed S] [--workers W] [--data FILE] [--write]
+    python -m ulti.lab.declarer_fit [--deals N] [--seed S] [--workers W] [--data FILE] [--write]
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from ulti.engine.dealing import deal_hands
 from ulti.engine.play import NO_TRUMP
 from ulti.lab.configs import bot_for
 
-FITTED = Path(__file__).resolve().parent.parent / "ulti" / "bots" / "expert" / "fitted.py"
+FITTED = Path(__file__).resolve().parent.parent / "bots" / "expert" / "fitted.py"
 #: The L2 penalty of the regression (on coefficients of features that are small counts).
 PENALTY = 1.0
 #: The declared hands' percentile whose odds become weight 1.
@@ -225,7 +225,7 @@ def main() -> None:
             print(f"  {family:15s} {len(train):5d} fitted, {len(held[family]):4d} held out:"
                   f" information fitted {fitted:+.3f}, the strong bot's likelihood {old:+.3f}")
     if args.write:
-        command = "python -m benchmarks.declarer_fit " + " ".join(
+        command = "python -m ulti.lab.declarer_fit " + " ".join(
             f"--{k} {v}" for k, v in (("deals", args.deals), ("seed", args.seed), ("negatives", args.negatives))
         ) + " --write"
         write_fitted(coefficients, counts, command)

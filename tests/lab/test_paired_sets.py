@@ -5,8 +5,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from benchmarks.paired_sets import compare, set_scores
 from ulti.lab.arena import run_report, run_sets
+from ulti.lab.paired_sets import compare, set_scores
 
 
 def _records(tmp_path: Path, name: str, a: str, b: str, sets: int, seed: int) -> str:

@@ -10,7 +10,7 @@ unseen (``talon``: the same model, ``talon_weight``): the mean of log(weight of 
 of the drawn worlds), the information the evidence adds about the true deal (0: none; above 0: the
 true deal is made likelier), and the share of viewers for whom it is above 0.
 
-    python -m benchmarks.evidence_bench [--deals N] [--seed S] [--level L] [--records FILE]
+    python -m ulti.lab.evidence [--deals N] [--seed S] [--level L] [--records FILE]
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ import random
 import statistics
 from collections.abc import Iterator
 
-from benchmarks.played_deals import add_deal_options, chosen_deals
 from ulti.bots.expert import AuctionEvidence, evidence_weight, read_evidence
 from ulti.bots.expert.discard_model import discard_weight, talon_weight
 from ulti.bots.sampling import Sampler, World, analyse
 from ulti.bots.strong import declarer_weight
 from ulti.engine.deal import Deal
+from ulti.lab.played_deals import add_deal_options, chosen_deals
 
 
 def information(deals: Iterator[Deal], worlds: int, seed: int) -> dict[str, list[float]]:

@@ -22,7 +22,7 @@ minus played with their 95% intervals (above zero: the declarer is worth less th
 first from the sampling and the play together, the second from the play alone), with the share of deals
 the declarer won (per_defender above zero) by each measure.
 
-    python -m benchmarks.declaration_bench [--deals N] [--seed S] [--level L] [--play L] [--worlds W]
+    python -m ulti.lab.declarations [--deals N] [--seed S] [--level L] [--play L] [--worlds W]
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from benchmarks.played_deals import add_deal_options, chosen_deals
 from ulti.bots.expert import weighted_by_evidence
 from ulti.bots.expert.discard_model import discard_weight
 from ulti.bots.families import family
@@ -45,6 +44,7 @@ from ulti.bots.strong.play import position_of, solve_value
 from ulti.engine.deal import Deal
 from ulti.lab.arena import NoKontra, summarise
 from ulti.lab.configs import bot_for
+from ulti.lab.played_deals import add_deal_options, chosen_deals
 
 #: The estimates compared: the auction's (uniform worlds), and on worlds weighed by the other seats' bids
 #: (by the hand-written fit, and by the fitted declarer model), by their bids and passes, by the discards

@@ -6,10 +6,10 @@ import argparse
 import random
 import statistics
 
-from benchmarks.declaration_bench import ESTIMATES, declarer_estimates, measure
-from benchmarks.played_deals import played_by_level
 from ulti.bots.sampling import Sampler, analyse
 from ulti.bots.strong.play import position_of, solve_value
+from ulti.lab.declarations import ESTIMATES, declarer_estimates, measure
+from ulti.lab.played_deals import played_by_level
 
 
 def test_every_declaration_counts_in_its_family_with_each_estimate_and_its_result() -> None:
