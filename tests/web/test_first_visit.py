@@ -39,9 +39,9 @@ def test_first_visit_logs_no_console_error(web_server: Any, browser: Any, viewpo
         page.goto(web_server.base_url + "/")
         page.get_by_test_id("name-input").fill("Első Elek")
         page.get_by_test_id("name-submit").click()
-        page.get_by_test_id("create-table").wait_for()
+        page.get_by_test_id("more-options").wait_for()
         page.reload()
-        page.get_by_test_id("create-table").wait_for()
+        page.get_by_test_id("more-options").wait_for()
         assert page.get_by_test_id("name-form").count() == 0
         assert "Első Elek" in page.get_by_test_id("who").inner_text()
         page.wait_for_load_state("networkidle")
