@@ -40,11 +40,15 @@ def test_a_bot_account_is_seated_from_the_waiting_room(web_server: Any, new_page
     post(base, "/api/bot/account/challenges", {"accept": True}, public_token)
     page = new_page()
     register_on_page(page, base, "Hilda Host")
-    # the host owns "Web Robo": proved with one of its tokens
-    claimed = page.evaluate(
-        "(token) => fetch('/api/account/bots', {method: 'POST', headers: {'content-type': 'application/json'},"
-        " body: JSON.stringify({token})}).then((r) => r.json())", own_token)
-    assert claimed["bot"]["name"] == "Web Robo"
+    # on the account page the host shows "Web Robo" is theirs with one of its tokens; a wrong one is refused
+    page.get_by_test_id("claim-bot-token").fill("ulti_" + "x" * 43)
+    page.get_by_test_id("claim-bot").click()
+    page.wait_for_function("() => document.querySelector('[data-testid=claim-bot-error]').innerText.length > 0")
+    page.get_by_test_id("claim-bot-token").fill(own_token)
+    page.get_by_test_id("claim-bot").click()
+    page.get_by_test_id("my-bot").wait_for()
+    assert page.get_by_test_id("my-bot").inner_text() == "Web Robo [BOT]"
+    assert page.get_by_test_id("claim-bot-error").inner_text() == ""
     # the bot's program runs: `ulti bot` answers invitations on its event stream
     log = (tmp_path / "bot.log").open("w")
     bot = subprocess.Popen([sys.executable, "-m", "ulti.cli", "bot", "--server", base, "--token", own_token,
