@@ -26,8 +26,15 @@ def test_a_seek_pairs_two_browser_contexts_into_one_table(web_server: Any, new_p
         "() => [...document.querySelectorAll('[data-testid=seek-entry]')]"
         ".some((e) => e.innerText.includes('Anna Seek'))"
     )
-    bea.screenshot(path=str(SCREENSHOTS / "lobby_seeks_phone_hu.png"))
-    anna.screenshot(path=str(SCREENSHOTS / "lobby_seeks_desktop_en.png"))
+    bea.screenshot(path=str(SCREENSHOTS / "lobby_seeks_phone_hu.png"), full_page=True)
+    anna.screenshot(path=str(SCREENSHOTS / "lobby_seeks_desktop_en.png"), full_page=True)
+    # the other language of each: the lobby is drawn again in it, the seek still shown
+    bea.get_by_test_id("lang-toggle").click()
+    anna.get_by_test_id("lang-toggle").click()
+    assert "Anna Seek" in bea.get_by_test_id("seek-list").inner_text()
+    assert anna.get_by_test_id("seeking").is_visible()
+    bea.screenshot(path=str(SCREENSHOTS / "lobby_seeks_phone_en.png"), full_page=True)
+    anna.screenshot(path=str(SCREENSHOTS / "lobby_seeks_desktop_hu.png"), full_page=True)
     bea.get_by_test_id("seek-wait").select_option("120")
     bea.get_by_test_id("seek-start").click()
     # when Anna's wait is up both are taken to one table, the third seat a bot
