@@ -8,7 +8,8 @@ import pytest
 
 from tests.web.conftest import DESKTOP, PHONE
 
-PAGES = {"/": True, "/index.html": True, "/rules.html": False, "/matches.html": True}  # path: asks for a name
+# path: whether it asks for a name
+PAGES = {"/": True, "/index.html": True, "/rules.html": False, "/learn.html": False, "/matches.html": True}
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
