@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
+from tests.server.botapi_helpers import Reader, new_account
 from tests.server.conftest import ServerProcess
+from tests.server.test_botapi import host_table
 from ulti.server.client import GameClient, ServerError
 from ulti.server.lobby import has_people
 from ulti.server.seeks import Seek, check_seek, pair
@@ -185,3 +187,23 @@ async def test_a_table_everyone_left_leaves_the_lobby_list(server: ServerProcess
     finally:
         await ann.close()
         await asyncio.sleep(0)
+
+
+@pytest.mark.asyncio
+async def test_a_bot_programs_table_stream_is_not_counted_as_a_person(server: ServerProcess) -> None:
+    bot = await new_account(server.base_url, "Counted Robo")
+    host, table = await host_table(server.base_url, [ME, {"kind": "open"}, BOT])
+    async with bot.api(server.base_url) as api:
+        assert (await api.post(f"/api/bot/tables/{table}/join", json={"seat": 1})).json() == {"seat": 1}
+        stream = Reader(api, f"/api/bot/tables/{table}/stream").start()
+        await stream.wait_for(lambda r: len(r.messages) >= 1)
+        ann = await connected(server, "Ann")
+        try:
+            # the host and Ann are people online; the bot's program streaming its table is not
+            await ann.wait_for(lambda: people(ann)["online"] == 2, 5)
+            await asyncio.sleep(2.5)  # a few ticks later, still two
+            assert people(ann)["online"] == 2
+        finally:
+            await stream.stop()
+            await ann.close()
+            await host.close()

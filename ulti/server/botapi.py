@@ -512,7 +512,7 @@ async def table_stream(request: Request, table_id: str) -> StreamingResponse:
     check_id(table_id, "table id")
     since = _since(request)
     api, hub = _api(request), _hub(request)
-    conn = Connection(who.player_id, who.name)
+    conn = Connection(who.player_id, who.name, program=True)
     stream = api.open(who, conn.outbox)
     hub.connections.add(conn)
     try:

@@ -55,6 +55,8 @@ class Connection:
     address: str = "?"
     #: the seek this connection made, while it stands (``seeks.py``): closing the connection cancels it
     seek_token: str | None = None
+    #: a bot API table stream (``botapi.py``): not a person, so not counted online in the lobby
+    program: bool = False
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message`` for this client; a client that stops reading is cut off, not waited for."""

@@ -273,9 +273,11 @@ class Matchmaker:
     # ---------------------------------------------------------------- the counts
 
     def local_people(self) -> tuple[set[str], set[str]]:
-        """The players with a connection to this process, and those of them seated at a match being played."""
-        online = {c.player_id for c in self.hub.connections}
-        playing = {c.player_id for c in self.hub.connections if self._playing(c)}
+        """The people with a connection to this process (bot API streams are programs, not counted), and
+        those of them seated at a match being played."""
+        people = [c for c in self.hub.connections if not c.program]
+        online = {c.player_id for c in people}
+        playing = {c.player_id for c in people if self._playing(c)}
         return online, playing
 
     async def people(self) -> tuple[int, int]:
