@@ -30,11 +30,19 @@ def sign_in(page: Any, base_url: str, name: str) -> None:
     page.goto(base_url + "/")
     page.get_by_test_id("name-input").fill(name)
     page.get_by_test_id("name-submit").click()
+    page.get_by_test_id("more-options").wait_for()
+
+
+def more_options(page: Any) -> None:
+    """Open the lobby's full table form ("More options"), if it is closed."""
+    if page.get_by_test_id("more-options").get_attribute("open") is None:
+        page.get_by_test_id("more-options-toggle").click()
     page.get_by_test_id("create-table").wait_for()
 
 
 def create_table(page: Any, seats: tuple[str, str, str], start_now: bool = True, deals: int = 6) -> str:
     """Fill the lobby's form (seat kinds: me, open, invite, bot.random, bot.heuristic); return the table id."""
+    more_options(page)
     page.get_by_test_id(f"deals-{deals}").check()
     for i, kind in enumerate(seats):
         page.get_by_test_id(f"seat-kind-{i}").select_option(kind)

@@ -8,7 +8,8 @@ import pytest
 
 from tests.web.conftest import DESKTOP, PHONE
 
-PAGES = {"/": True, "/index.html": True, "/rules.html": False, "/matches.html": True}  # path: asks for a name
+# path: whether it asks for a name
+PAGES = {"/": True, "/index.html": True, "/rules.html": False, "/learn.html": False, "/matches.html": True}
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -39,9 +40,9 @@ def test_first_visit_logs_no_console_error(web_server: Any, browser: Any, viewpo
         page.goto(web_server.base_url + "/")
         page.get_by_test_id("name-input").fill("Első Elek")
         page.get_by_test_id("name-submit").click()
-        page.get_by_test_id("create-table").wait_for()
+        page.get_by_test_id("more-options").wait_for()
         page.reload()
-        page.get_by_test_id("create-table").wait_for()
+        page.get_by_test_id("more-options").wait_for()
         assert page.get_by_test_id("name-form").count() == 0
         assert "Első Elek" in page.get_by_test_id("who").inner_text()
         page.wait_for_load_state("networkidle")

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from tests.web.conftest import PHONE, SCREENSHOTS
-from tests.web.driver import create_table, sign_in
+from tests.web.driver import create_table, more_options, sign_in
 
 
 def test_hungarian_names(web_server: Any, new_page: Any) -> None:
     page = new_page(PHONE, lang="hu")
     sign_in(page, web_server.base_url, "Dóra")
     assert page.get_by_test_id("nav-rules").inner_text() == "Szabályok"
+    more_options(page)
     assert page.get_by_test_id("create-table").inner_text() == "Asztal nyitása"
     create_table(page, ("me", "bot.heuristic", "bot.heuristic"))
     page.wait_for_selector("[data-testid=table][data-my-turn='1']")

@@ -16,7 +16,7 @@ from urllib.parse import quote
 import orjson
 from sqlalchemy import create_engine, insert
 
-from tests.web.driver import create_table, play_until
+from tests.web.driver import create_table, more_options, play_until
 from ulti.store.models import match_players, match_results, ratings
 
 DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -123,7 +123,7 @@ def test_a_rated_match_against_two_bots_shows_on_the_player_page_and_the_leaderb
     name = "Réka Rated"
     register_on_page(page, web_server.base_url, name)
     page.goto(web_server.base_url + "/index.html")
-    page.get_by_test_id("create-table").wait_for()
+    more_options(page)
     page.get_by_test_id("rated").check()
     table_id = create_table(page, ("me", "bot.heuristic", "bot.heuristic"))
     play_until(page, random.Random(7), lambda s: s["winner"] != "", timeout=240)

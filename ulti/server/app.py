@@ -43,6 +43,7 @@ from ulti.server.logs import log, setup_logging
 from ulti.server.messages import (
     Act,
     Back,
+    CancelSeek,
     Chat,
     ClientMessage,
     Hint,
@@ -50,6 +51,7 @@ from ulti.server.messages import (
     OpenTable,
     Ping,
     Ready,
+    SeekGame,
     WatchLobby,
     parse_client_message,
 )
@@ -576,7 +578,15 @@ async def _dispatch(hub: Hub, conn: Connection, message: ClientMessage) -> None:
             conn.send({"type": "pong", "id": client_id})
         case WatchLobby():
             conn.watches_lobby = True
-            conn.send({"type": "lobby", "tables": await hub.open_tables(), "chat": list(hub.lobby_chat)})
+            people = await hub.seeks.snapshot()  # who is online and playing, and the seeks (seeks.py)
+            conn.send({"type": "lobby", "tables": await hub.open_tables(), "chat": list(hub.lobby_chat),
+                       "people": {k: v for k, v in people.items() if k != "type"}})
+        case SeekGame(deals=deals, wait=wait):
+            await hub.seeks.seek(conn, deals, wait)
+            conn.send({"type": "ack", "id": client_id})
+        case CancelSeek():
+            await hub.seeks.cancel(conn)
+            conn.send({"type": "ack", "id": client_id})
         case LobbyChat(text=text):
             await check_event_lobby_chat(hub, conn.player_id)  # no chat between an event's tables
             await hub.lobby_message(conn, clean_text(text, "text", MAX_CHAT_LENGTH))

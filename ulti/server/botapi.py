@@ -33,7 +33,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from ulti.accounts import AccountError
-from ulti.accounts.apitokens import BOT_PLAY, TABLE_READ, ApiTokens
+from ulti.accounts.apitokens import BOT_PLAY, TABLE_READ, ApiTokens, is_api_token
 from ulti.accounts.names import name_key
 from ulti.server import sessions
 from ulti.server.auth import new_id
@@ -368,7 +368,7 @@ async def upgrade(request: Request) -> dict[str, Any]:
 @router.post("/api/tables/{table_id}/invite_bot")
 @shows_no_table("invites a bot account to a seat")
 async def invite_bot(request: Request, table_id: str) -> dict[str, Any]:
-    """The host invites a bot account (by name) to a seat kept for an invited player.
+    """The host invites a bot account (by name) to an open seat or one kept for an invited player.
 
     The bot is told on its event stream (``invited``, with the seat's invite token) and joins with
     ``POST /api/bot/tables/{id}/join`` if it wants to.
@@ -383,9 +383,9 @@ async def invite_bot(request: Request, table_id: str) -> dict[str, Any]:
     seat = body.get("seat")
     if type(seat) is not int or seat not in (0, 1, 2):
         raise CommandError("bad_request", "seat must be 0, 1 or 2")
-    invite = state.seats[seat].invite
-    if state.seats[seat].kind != "invite" or invite is None:
-        raise CommandError("bad_request", f"seat {seat} is not kept for an invited player (an invite seat)")
+    invite = state.seats[seat].invite  # None for an open seat: the bot joins it with the seat's number alone
+    if not (state.seats[seat].kind == "open" or (state.seats[seat].kind == "invite" and invite is not None)):
+        raise CommandError("bad_request", f"seat {seat} is taken: a bot is invited to an open or an invite seat")
     try:
         account = await hub.store.account_by_key(name_key(str(body.get("bot", ""))))
     except AccountError:
@@ -398,6 +398,48 @@ async def invite_bot(request: Request, table_id: str) -> dict[str, Any]:
         "rated": state.rated,
     })
     return {"ok": True}
+
+
+@router.post("/api/account/bots")
+@shows_no_table("records that the account owns a bot account")
+async def claim_bot(request: Request) -> dict[str, Any]:
+    """The logged-in account owns the bot account whose API token ``{"token"}`` it presents (the proof
+    of control): the waiting room then lists that bot to its tables' host."""
+    who = await _account(request)
+    body = await _body(request)
+    token = body.get("token")
+    if not isinstance(token, str) or not is_api_token(token):
+        raise CommandError("bad_request", "token must be one of the bot account's API tokens (ulti_…)")
+    tokens = _api(request).tokens
+    assert tokens is not None
+    owner = await tokens.resolve(token)
+    if owner is None:
+        raise CommandError("not_found", "no account holds that API token (revoked or mistyped)")
+    if not owner.bot:
+        raise CommandError("not_bot_account", "that token's account is not a bot account: upgrade it first")
+    await _hub(request).store.set_bot_owner(owner.player_id, who.player_id)
+    return {"ok": True, "bot": {"id": owner.player_id, "name": owner.name}}
+
+
+@router.post("/api/bot/account/challenges")
+@shows_no_table("the bot's own choice to be offered to every host")
+async def accept_challenges(request: Request) -> dict[str, Any]:
+    """The bot offers itself (``{"accept": true}``) to every host's waiting room, or stops (false)."""
+    who = await _bot(request)
+    accept = (await _body(request)).get("accept")
+    if type(accept) is not bool:
+        raise CommandError("bad_request", "accept must be true or false")
+    await _hub(request).store.set_bot_challenges(who.player_id, accept)
+    return {"ok": True, "challenges": accept}
+
+
+@router.get("/api/bots/seatable")
+@shows_no_table("names of bot accounts a host may invite")
+async def seatable_bots(request: Request) -> dict[str, Any]:
+    """The bot accounts the caller may seat from a waiting room: its own, then those accepting challenges."""
+    who = await sessions.identity_of(request)
+    bots = await _hub(request).store.bots_for_host(who.player_id)
+    return {"bots": [{"id": pid, "name": name, "mine": mine} for pid, name, mine in bots]}
 
 
 # ---------------------------------------------------------------- streams
@@ -470,7 +512,7 @@ async def table_stream(request: Request, table_id: str) -> StreamingResponse:
     check_id(table_id, "table id")
     since = _since(request)
     api, hub = _api(request), _hub(request)
-    conn = Connection(who.player_id, who.name)
+    conn = Connection(who.player_id, who.name, program=True)
     stream = api.open(who, conn.outbox)
     hub.connections.add(conn)
     try:

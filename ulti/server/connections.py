@@ -10,6 +10,7 @@ from ulti.server.hubcore import (
     HubCore,
     RecentIds,
 )
+from ulti.server.seeks import Matchmaker
 from ulti.server.tablestate import (
     CommandError,
 )
@@ -18,6 +19,7 @@ from ulti.server.tablestate import (
 class Connections(HubCore):
     """The hub's connections: command ids already used, closed sockets and seats left."""
 
+    seeks: Matchmaker
 
     def seen_client_id(self, player_id: str, client_id: str) -> bool:
         """Whether ``client_id`` was already used by ``player_id`` (and remember it)."""
@@ -29,6 +31,7 @@ class Connections(HubCore):
     async def disconnected(self, conn: Connection) -> None:
         """``conn`` closed; if it was the last of a seated player, start the absence countdown."""
         self.connections.discard(conn)
+        await self.seeks.closed(conn)  # a seek lasts as long as the connection that made it
         await self.left_table(conn)
 
     async def left_table(self, conn: Connection) -> None:

@@ -45,6 +45,7 @@ from ulti.server.metrics import Metrics
 from ulti.server.ownership import Ownership
 from ulti.server.results import record_if_unrecorded
 from ulti.server.seam import Filtered
+from ulti.server.seeks import Matchmaker
 from ulti.server.tablestate import (
     CommandError,
     TableState,
@@ -94,6 +95,8 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         self.metrics.watch_long_work(self.desk.work)
         #: told of every command's stored events by the table's owner (the bot API's account events)
         self.commit_listeners: list[Callable[[TableState, list[tuple[int, Event]]], None]] = []
+        #: the lobby's seeks and its count of people online and playing (seeks.py)
+        self.seeks = Matchmaker(self, self._plays_now)
         self._ops: dict[str, Callable[[TableActor, dict[str, Any]], Awaitable[Any]]] = {
             "join": self._op_join,
             "leave": self._op_leave,
@@ -122,10 +125,12 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
             await cluster.start()
             self._spawn(self._adopt_orphans_forever())
             self._spawn(self._sweep_forever())
+            self._spawn(self.seeks.run_forever())
             return
         for table_id in await self.store.table_ids(["open", "playing"]):
             await self._adopt(table_id)
         self._spawn(self._sweep_forever())
+        self._spawn(self.seeks.run_forever())
 
     # ---------------------------------------------------------------- the actors' host (seam.TableHost)
 

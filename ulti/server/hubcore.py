@@ -53,6 +53,10 @@ class Connection:
     base: dict[str, Any] | None = None
     #: the client's address (the quotas of long work it asks for, such as hints, count per address too)
     address: str = "?"
+    #: the seek this connection made, while it stands (``seeks.py``): closing the connection cancels it
+    seek_token: str | None = None
+    #: a bot API table stream (``botapi.py``): not a person, so not counted online in the lobby
+    program: bool = False
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message`` for this client; a client that stops reading is cut off, not waited for."""

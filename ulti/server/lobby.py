@@ -1,4 +1,9 @@
-"""The hub's lobby: the list of open tables pushed as changes, and the lobby chat."""
+"""The hub's lobby: the list of open tables pushed as changes, and the lobby chat.
+
+A match nobody is left at but bots (every person gone, a bot playing each seat) is no table to join
+or watch live: the list leaves it out, and a push names it in ``removed``. Tables not yet started
+stay listed: people may still sit down.
+"""
 
 from __future__ import annotations
 
@@ -12,19 +17,31 @@ from ulti.server.hubcore import (
     Connection,
     HubCore,
 )
+from ulti.server.seeks import Matchmaker
 from ulti.server.visibility import listed
+
+
+def has_people(summary: dict[str, Any]) -> bool:
+    """Whether the table is one for people: still open to sit down at, or a person still plays there
+    (not left, not a bot account)."""
+    if summary.get("status") == "open":
+        return True
+    return any(s.get("kind") == "player" and not s.get("away") and not s.get("bot") for s in summary["seats"])
 
 
 class Lobby(HubCore):
     """The hub's lobby: the list of open tables pushed as changes, and the lobby chat."""
 
+    seeks: Matchmaker
 
     async def open_tables(self) -> list[dict[str, Any]]:
         """The lobby list: tables still open or being played, newest first."""
         if self.cluster is not None:
-            return listed(await self.store.table_summaries(LOBBY_STATUSES))
-        states = [a.state for a in self.actors.values() if a.state.status in LOBBY_STATUSES]
-        return listed([s.summary() for s in reversed(states)])
+            rows = await self.store.table_summaries(LOBBY_STATUSES)
+        else:
+            states = [a.state for a in self.actors.values() if a.state.status in LOBBY_STATUSES]
+            rows = [s.summary() for s in reversed(states)]
+        return listed([r for r in rows if has_people(r)])
 
     async def lobby_update(self, changed: Collection[str]) -> dict[str, Any]:
         """The lobby push for the tables ``changed``: their summaries if listed, else their ids in ``removed``.
@@ -37,6 +54,7 @@ class Lobby(HubCore):
             # newest first, as in the full list (the actors are in the order the tables were loaded)
             states = [a.state for a in self.actors.values() if a.table_id in changed]
             rows = [s.summary() for s in reversed(states) if s.status in LOBBY_STATUSES]
+        rows = [r for r in rows if has_people(r)]
         removed = sorted(set(changed) - {s["table_id"] for s in rows})
         return {"type": "lobby_update", "tables": listed(rows), "removed": removed}
 
@@ -76,6 +94,17 @@ class Lobby(HubCore):
                 conn.send(message)
         elif data.get("kind") == "chat":
             self._deliver_lobby_line(data["line"])
+        elif data.get("kind") == "paired" and isinstance(data.get("players"), dict):
+            self.seeks.deliver({str(k): str(v) for k, v in data["players"].items()})
+
+    def _plays_now(self, conn: Connection) -> bool:
+        """Whether ``conn`` watches a match being played at which its player is seated."""
+        if conn.table_id is None:
+            return False
+        source = self.actors.get(conn.table_id) or self.replicas.get(conn.table_id)
+        if source is None or source.state.status != "playing":
+            return False
+        return source.state.seat_of(conn.player_id) is not None
 
     async def lobby_message(self, conn: Connection, text: str) -> None:
         """A lobby chat line from ``conn`` (to every process's lobby watchers); ``text`` was checked at

@@ -42,6 +42,20 @@ class LobbyChat(_Message):
     text: str
 
 
+class SeekGame(_Message):
+    """``seek``: look for a game with other people (bots fill the rest after ``wait`` seconds)."""
+
+    type: Literal["seek"]
+    deals: int = 6
+    wait: int
+
+
+class CancelSeek(_Message):
+    """``unseek``: no longer look for a game."""
+
+    type: Literal["unseek"]
+
+
 class OpenTable(_Message):
     """``open_table``: watch (and, if seated, play at) a table."""
 
@@ -87,12 +101,13 @@ class Hint(_Message):
 
 
 ClientMessage = Annotated[
-    Ping | WatchLobby | LobbyChat | OpenTable | Act | Chat | Back | Ready | Hint, Field(discriminator="type")
+    Ping | WatchLobby | LobbyChat | SeekGame | CancelSeek | OpenTable | Act | Chat | Back | Ready | Hint,
+    Field(discriminator="type"),
 ]
 COMMANDS = ("act", "chat", "back", "ready")  # the messages that change a table: they need an id
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 #: which error code names a fault in which field
-_FIELD_CODES = {"table": "bad_id", "text": "bad_chat", "phrase": "bad_chat"}
+_FIELD_CODES = {"table": "bad_id", "text": "bad_chat", "phrase": "bad_chat", "deals": "bad_seek", "wait": "bad_seek"}
 
 
 def parse_client_message(data: dict[str, Any]) -> ClientMessage:

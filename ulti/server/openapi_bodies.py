@@ -70,6 +70,8 @@ BODIES: dict[tuple[str, str], Schema] = {
         ("name", "scopes"), name=_STRING,
         scopes={"type": "array", "items": {"type": "string", "enum": ["bot:play", "table:read"]}},
     ),
+    ("POST", "/api/account/bots"): _object(("token",), token=_STRING),
+    ("POST", "/api/bot/account/challenges"): _object(("accept",), accept=_BOOL),
     ("POST", "/api/bot/tables/{table_id}/join"): _object(("seat",), seat=_SEAT, invite=_STRING),
     ("POST", "/api/bot/tables/{table_id}/act"): _object(("action",), id=_ID, action=_ACTION),
     ("POST", "/api/bot/tables/{table_id}/chat"): _object(id=_ID, phrase=_STRING, text=_STRING),

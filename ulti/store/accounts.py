@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from ulti.store.clock import now_ms
-from ulti.store.models import account_sessions, accounts, api_tokens, events, players
+from ulti.store.models import account_sessions, accounts, api_tokens, bot_accounts, events, players
 
 
 class NameTaken(Exception):
@@ -167,6 +167,8 @@ class AccountStore:
         """Delete the account of ``player_id``, its sessions and its player (its tables' rows stay)."""
         async with self.engine.begin() as conn:
             await conn.execute(delete(account_sessions).where(account_sessions.c.player_id == player_id))
+            # the bot accounts it owned are nobody's now (they stay: each is an account of its own)
+            await conn.execute(update(bot_accounts).where(bot_accounts.c.owner_id == player_id).values(owner_id=None))
             result = await conn.execute(delete(accounts).where(accounts.c.player_id == player_id))
             await conn.execute(delete(players).where(players.c.id == player_id))
         return bool(result.rowcount)

@@ -127,6 +127,29 @@ class ApiTokenStore:
         async with self.engine.connect() as conn:
             return (await conn.execute(query)).first() is not None
 
+    async def set_bot_owner(self, bot_id: str, owner_id: str) -> None:
+        """``owner_id`` owns the bot account ``bot_id`` from now on (it proved it holds one of its tokens)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(update(bot_accounts).where(bot_accounts.c.player_id == bot_id).values(owner_id=owner_id))
+
+    async def set_bot_challenges(self, bot_id: str, accept: bool) -> None:
+        """Whether the bot account ``bot_id`` offers itself to every host."""
+        async with self.engine.begin() as conn:
+            await conn.execute(update(bot_accounts).where(bot_accounts.c.player_id == bot_id).values(challenges=accept))
+
+    async def bots_for_host(self, host_id: str) -> list[tuple[str, str, bool]]:
+        """``(player_id, name, mine)`` of the bot accounts ``host_id`` owns and of those accepting challenges,
+        the host's own first, then by name."""
+        query = (
+            select(bot_accounts.c.player_id, accounts.c.name, bot_accounts.c.owner_id)
+            .join(accounts, accounts.c.player_id == bot_accounts.c.player_id)
+            .where((bot_accounts.c.owner_id == host_id) | bot_accounts.c.challenges.is_(True))
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        bots = [(str(pid), str(name), owner == host_id) for pid, name, owner in rows]
+        return sorted(bots, key=lambda b: (not b[2], b[1].casefold()))
+
     async def make_bot_account(self, player_id: str) -> None:
         """Mark the account of ``player_id`` as a bot account (again: nothing changes)."""
         async with self.engine.begin() as conn:

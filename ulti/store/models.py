@@ -15,6 +15,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 
 metadata = MetaData()
@@ -153,6 +154,11 @@ bot_accounts = Table(
     metadata,
     Column("player_id", String(32), ForeignKey("accounts.player_id", ondelete="CASCADE"), primary_key=True),
     Column("upgraded_at", BigInteger, nullable=False),
+    # migration 0008: the account that proved it controls the bot (one of its tokens), and whether the
+    # bot offers itself to every host; the waiting room lists both kinds beside the built-in levels
+    Column("owner_id", String(32), nullable=True),
+    Column("challenges", Boolean, nullable=False, server_default=false()),
+    Index("ix_bot_accounts_owner_id", "owner_id"),
 )
 
 # Deal analyses (migration 0005): the queued job (the deal's record, so a restart needs nothing else),

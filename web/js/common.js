@@ -104,7 +104,7 @@ export function askName(container, existing = "") {
     applyStatic(container);
     const form = container.querySelector("form");
     const input = form.querySelector("input");
-    input.focus();
+    input.focus({ preventScroll: true }); // the first page keeps "Play now" in view
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       const name = input.value.trim();

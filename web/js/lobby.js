@@ -3,6 +3,8 @@ import { api, http, Socket, freshId } from "./api.js";
 import { initPage, currentPlayer, askName, toast, errorText, saveInvites, tableUrl, seatName } from "./common.js";
 import { html, setHTML } from "./html.js";
 import { t, onLangChange, applyStatic, refusalMessage } from "./i18n.js";
+import { playNow } from "./playnow.js";
+import { initSeeks, onSeekMessage, renderPeople } from "./seeks.js";
 
 let player = null;
 let tables = [];
@@ -173,6 +175,7 @@ function startSocket() {
     onOpen: () => socket.send({ type: "watch_lobby" }),
     onStatus: setBanner,
     onMessage: (msg) => {
+      if (onSeekMessage(msg, refusalMessage)) return; // the counts, seeks and pairing (seeks.js)
       if (msg.type === "lobby") {
         tables = msg.tables || [];
         renderTables();
@@ -196,6 +199,30 @@ function startSocket() {
     },
   });
   socket.connect();
+  initSeeks(socket, player);
+}
+
+/** "Play now" (playnow.js): a first visitor gets a guest name on the way. */
+async function onPlayNow(ev) {
+  const button = ev.currentTarget;
+  const errEl = document.getElementById("play-now-error");
+  button.disabled = true;
+  errEl.textContent = "";
+  try {
+    await playNow(player || await currentPlayer());
+  } catch (e) {
+    errEl.textContent = errorText(e);
+    button.disabled = false;
+  }
+}
+
+/** A newcomer (no session yet, or no match played) is shown where to start: "Play now" and the guided deal. */
+async function showNewcomer() {
+  let fresh = !player;
+  if (player) {
+    try { fresh = (await http("GET", "/api/me/matches")).matches.length === 0; } catch { fresh = false; }
+  }
+  document.getElementById("newcomer").hidden = !fresh;
 }
 
 // ------------------------------------------------------------------ duplicate events (protocol §23)
@@ -228,10 +255,12 @@ async function onCreateEvent(ev) {
 
 async function main() {
   initPage("lobby");
+  document.getElementById("play-now").addEventListener("click", onPlayNow);
   document.getElementById("create-form").addEventListener("submit", onCreate);
   document.getElementById("event-form").addEventListener("submit", onCreateEvent);
   document.getElementById("lobby-chat-form").addEventListener("submit", onChatSubmit);
   player = await currentPlayer();
+  showNewcomer();
   if (!player) player = await askName(document.getElementById("name-slot"));
   renderWho();
   renderSeatConfig();
@@ -241,7 +270,7 @@ async function main() {
   renderLobbyChat();
   renderEvents();
   startSocket();
-  onLangChange(() => { renderWho(); renderSeatConfig(); renderTables(); renderLobbyChat(); applyStatic(); });
+  onLangChange(() => { renderWho(); renderSeatConfig(); renderTables(); renderLobbyChat(); renderPeople(); applyStatic(); });
 }
 
 main().catch((e) => toast(t("err.generic", { msg: errorText(e) }), "error"));

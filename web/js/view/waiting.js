@@ -1,9 +1,48 @@
 // The waiting room: the seats before the match starts, the links to them, bots and the start button.
 import { t } from "../i18n.js";
-import { seatName, loadInvites, tableUrl, copyText, toast } from "../common.js";
+import { seatName, loadInvites, tableUrl, copyText, toast, errorText } from "../common.js";
 import { html, setHTML, updateHTML } from "../html.js";
-import { api } from "../api.js";
+import { api, http } from "../api.js";
 import { $ } from "./names.js";
+
+// Bot accounts the host may seat (GET /api/bots/seatable: their own, then those accepting challenges),
+// asked once per page; until the answer comes the built-in levels alone are offered.
+let seatable = null;
+let asking = false;
+
+function loadSeatable(S, h) {
+  if (seatable !== null || asking) return;
+  asking = true;
+  http("GET", "/api/bots/seatable")
+    .then((res) => { seatable = res.bots || []; })
+    .catch(() => { seatable = []; })
+    .finally(() => { asking = false; renderWaiting(S, h); });
+}
+
+/** The options of a free seat's bot choice: the built-in levels, then the host's bots, then others'. */
+function botOptions() {
+  const own = (seatable || []).filter((b) => b.mine);
+  const others = (seatable || []).filter((b) => !b.mine);
+  const group = (key, bots) => (bots.length
+    ? html`<optgroup label="${t(key)}">${bots.map((b) => html`<option value="acct:${b.name}">${b.name} [BOT]</option>`)}</optgroup>`
+    : "");
+  return html`<optgroup label="${t("table.bots.builtin")}">
+      <option value="heuristic">${t("seatkind.bot.heuristic")}</option>
+      <option value="strong">${t("seatkind.bot.strong")}</option>
+      <option value="expert">${t("seatkind.bot.expert")}</option>
+      <option value="random">${t("seatkind.bot.random")}</option>
+    </optgroup>${group("table.bots.mine", own)}${group("table.bots.open", others)}`;
+}
+
+/** Seat a bot account: the host's invitation reaches the bot's event stream, and the bot sits down itself. */
+async function inviteBot(tableId, seat, name) {
+  try {
+    await http("POST", `/api/tables/${encodeURIComponent(tableId)}/invite_bot`, { seat, bot: name });
+    toast(t("table.bots.invited", { name }));
+  } catch (e) {
+    toast(errorText(e), "error");
+  }
+}
 
 export function renderWaiting(S, h) {
   const st = S.state;
@@ -27,12 +66,7 @@ export function renderWaiting(S, h) {
     }
     if (free && isHost) {
       extra.push(html`<span class="bot-add">
-        <select aria-label="${t("table.addbot")}" data-level="${i}" data-testid="bot-level-${i}">
-          <option value="heuristic">${t("seatkind.bot.heuristic")}</option>
-          <option value="strong">${t("seatkind.bot.strong")}</option>
-          <option value="expert">${t("seatkind.bot.expert")}</option>
-          <option value="random">${t("seatkind.bot.random")}</option>
-        </select>
+        <select aria-label="${t("table.addbot")}" data-level="${i}" data-testid="bot-level-${i}">${botOptions()}</select>
         <button type="button" class="small" data-bot="${i}" data-testid="add-bot-${i}">${t("table.addbot")}</button></span>`);
     }
     const you = st.you === i ? html` <span class="badge you">${t("seat.you")}</span>` : "";
@@ -49,6 +83,7 @@ export function renderWaiting(S, h) {
         <button type="button" class="primary big" data-testid="start-match" id="start-btn">${t("table.start")}</button>
       </div>`
     : html`<p class="muted">${seated ? t("table.onlyhost") : t("table.spectator")}</p>`;
+  if (isHost && !expired) loadSeatable(S, h);
   const fill = box.querySelector("#fill-bots");
   const fillChecked = fill ? fill.checked : true;
   // who asked us here, to which table and match, and where the rules are (not shown to the host)
@@ -65,7 +100,8 @@ export function renderWaiting(S, h) {
   box.querySelectorAll("[data-sit]").forEach((b) => b.addEventListener("click", () => h.join(Number(b.dataset.sit))));
   box.querySelectorAll("[data-bot]").forEach((b) => b.addEventListener("click", () => {
     const level = box.querySelector(`select[data-level="${b.dataset.bot}"]`).value;
-    h.addBot(Number(b.dataset.bot), level);
+    if (level.startsWith("acct:")) inviteBot(st.table.table_id, Number(b.dataset.bot), level.slice(5));
+    else h.addBot(Number(b.dataset.bot), level);
   }));
   box.querySelectorAll("[data-copy]").forEach((b) => b.addEventListener("click", async () => {
     await copyText(b.dataset.copy);

@@ -1,0 +1,31 @@
+// "Play now": one click from the first page to a dealt hand (you and two bots, a 6-deal match).
+import { api } from "./api.js";
+import { tableUrl } from "./common.js";
+import { t } from "./i18n.js";
+
+/** The match "Play now" starts: six deals, no time limit, two bots of the friendly middle level. */
+export const PLAY_NOW = {
+  deals: 6,
+  move_seconds: 0,
+  seats: [{ kind: "me" }, { kind: "bot", level: "heuristic" }, { kind: "bot", level: "heuristic" }],
+};
+
+/** A first visitor's name until they choose one ("Guest 4821"): the name can be changed in the lobby. */
+export function defaultName() {
+  return t("start.guestname", { n: 1000 + Math.floor(Math.random() * 9000) });
+}
+
+/**
+ * Start a match against two bots and go to it. `player` is the session's player, or null on a first
+ * visit: a guest session with a default name is made first. Resolves only if something was refused
+ * (the error), else the page is left.
+ */
+export async function playNow(player) {
+  if (!player) {
+    // a taken or refused name (rare: a number drawn twice) is drawn again once
+    try { await api.session(defaultName()); } catch { await api.session(defaultName()); }
+  }
+  const res = await api.createTable(PLAY_NOW);
+  await api.start(res.table_id, true);
+  location.href = tableUrl(res.table_id);
+}
