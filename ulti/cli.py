@@ -195,6 +195,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         settings.bot_delay = args.bot_delay
     if args.between_deals is not None:
         settings.between_deals = args.between_deals
+    if args.trick_pause is not None:
+        settings.trick_pause = args.trick_pause
     if args.result_seconds is not None:
         settings.result_seconds = args.result_seconds
     if args.disconnect_grace is not None:
@@ -310,6 +312,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--bot-delay", type=float, default=None,
                        help="seconds from a bot's turn to its move (it thinks meanwhile)")
     serve.add_argument("--between-deals", type=float, default=None, help="seconds between deals")
+    serve.add_argument("--trick-pause", type=float, default=None,
+                       help="seconds a finished trick stays on screen before a bot leads (default 1.8; 0 with --fast)")
     serve.add_argument("--result-seconds", type=float, default=None,
                        help="seconds a deal's result waits for every player's \"Next deal\" (default 120)")
     serve.add_argument("--disconnect-grace", type=float, default=None,

@@ -12,6 +12,8 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
 from ulti.analysis.coach import noted_bot_action
+from ulti.engine.actions import Kind
+from ulti.engine.deal import Deal
 from ulti.engine.record import action_to_json
 from ulti.server.config import Settings
 from ulti.server.events import Event, bid_note, parse_event
@@ -22,6 +24,15 @@ from ulti.store import EventStore, SeqConflict
 
 if TYPE_CHECKING:
     from ulti.server.seam import TableHost
+
+#: the trick paces a seated person may ask for (the page's setting ``ulti.trickPause``), as factors of
+#: ``Settings.trick_pause``; the table keeps the slowest pace of the people playing at it
+PACE_FACTORS = {"fast": 0.5, "normal": 1.0, "slow": 1.6}
+
+
+def trick_just_taken(deal: Deal) -> bool:
+    """Whether the last action completed a trick (the next one is not led yet)."""
+    return bool(deal.history) and deal.history[-1].kind is Kind.PLAY and not deal.trick and bool(deal.tricks)
 
 
 class TableActor:
@@ -52,11 +63,30 @@ class TableActor:
         #: (deals dealt, monotonic seconds) when this actor first saw that deal's result waiting:
         #: the result's time limit counts from then (from the restart, for a table reloaded meanwhile)
         self._result_since: tuple[int, float] | None = None
+        #: the trick pace each seat's player asked for (``pace``): kept in memory, asked again on reconnect
+        self.paces: dict[int, str] = {}
+        #: when the latest trick was taken here (monotonic seconds): no bot acts before its pause is over
+        self.trick_taken_at = 0.0
 
     @property
     def table_id(self) -> str:
         """The table's id."""
         return self.state.table_id
+
+    @property
+    def trick_pause(self) -> float:
+        """Seconds a finished trick stays on every screen before a bot leads: the slowest pace asked for
+        by the people playing here ("normal" for one who asked nothing, and at a table of bots only)."""
+        factors = [
+            PACE_FACTORS[self.paces.get(i, "normal")]
+            for i, s in enumerate(self.state.seats)
+            if s.kind == "player" and not s.bot and not s.away
+        ]
+        return round(self.settings.trick_pause * max(factors, default=1.0), 3)
+
+    def set_pace(self, seat: int, pace: str) -> None:
+        """``seat``'s player asked for the trick pace ``pace`` (a key of ``PACE_FACTORS``)."""
+        self.paces[seat] = pace
 
     # ---------------------------------------------------------------- the one way state changes
 
@@ -74,6 +104,8 @@ class TableActor:
             # counted by the process that stored it only (replicas never emit): summing processes is exact
             self.host.action_stored(str(event.get("by", "player")))
         deal_ended = event["type"] == "action" and self.state.deal is not None and self.state.deal.is_over
+        if event["type"] == "action" and self.state.deal is not None and trick_just_taken(self.state.deal):
+            self.trick_taken_at = time.monotonic()
         if deal_ended and self.state.status == "finished" and not await self._match_over():
             return seq  # the table stays "playing" in the store: whoever loads it next records the match
         if event["type"] in ("created", "sit", "leave", "bot", "start", "away", "expired") or deal_ended:
@@ -282,7 +314,14 @@ class TableActor:
         # short its thinking was: thinking starts at once and the wait comes after it, so a forced card
         # (no search) comes no sooner than a searched one and the answer's time tells nothing of the hand.
         loop = asyncio.get_running_loop()
-        answer_at = loop.time() + self.settings.bot_delay
+        # A bot acts (leads, follows a person's quick lead, or speaks in the kontra chain after trick 1)
+        # only once the trick taken last has been seen and cleared on every screen: the table's trick
+        # pause from when it was taken, the same for any hand. Then its usual pacing.
+        deal = self.state.deal
+        start = loop.time()
+        if deal is not None and deal.tricks:
+            start += max(0.0, self.trick_taken_at + self.trick_pause - time.monotonic())
+        answer_at = start + self.settings.bot_delay
         # The event that began the turn goes out first (its writers are already scheduled): a search
         # started before them would delay it on a busy machine, a hint of a search in the clock again.
         await asyncio.sleep(0)

@@ -47,6 +47,7 @@ from ulti.server.messages import (
     Hint,
     LobbyChat,
     OpenTable,
+    Pace,
     Ping,
     Ready,
     WatchLobby,
@@ -571,6 +572,13 @@ async def _dispatch(hub: Hub, conn: Connection, message: ClientMessage) -> None:
             conn.send({"type": "sync", "seq": source.state.seq, "state": view})
         case Act() | Chat() | Back() | Ready():
             await _command(hub, conn, message)
+        case Pace(trick_pause=pace):
+            # a seated player's wish, kept by the table's actor; anyone else's is acknowledged and ignored
+            if conn.table_id is None:
+                raise CommandError("no_table", "open a table first: {\"type\": \"open_table\", \"table\": ID}")
+            await hub.execute(conn.table_id, "pace", {"player": conn.player_id, "pace": pace})
+            if client_id is not None:
+                conn.send({"type": "ack", "id": client_id})
         case Hint():
             # answered to this connection only: the hint is priced from its seat's own view
             if conn.table_id is None:

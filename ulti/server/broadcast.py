@@ -43,6 +43,7 @@ class Broadcast(HubCore):
                 replica.state.apply(event)
                 outgoing.append(self.filter_event(replica, replica.state.seq, event))
         replica.deadline = data.get("deadline")
+        replica.trick_pause = float(data.get("trick_pause", replica.trick_pause))
         replica.present = set(data.get("present", []))
         self.broadcast_events(replica, outgoing)
 
@@ -70,7 +71,7 @@ class Broadcast(HubCore):
             await self.cluster.publish_table(
                 actor.table_id,
                 {"table": actor.table_id, "seq": seq, "event": event, "deadline": actor.deadline,
-                 "present": sorted(actor.present)},
+                 "present": sorted(actor.present), "trick_pause": actor.trick_pause},
             )
 
 
@@ -142,4 +143,5 @@ class Broadcast(HubCore):
             ]
         view["table"] = table
         view["deadline"] = source.deadline
+        view["trick_pause"] = source.trick_pause
         return view

@@ -51,6 +51,10 @@ class Settings:
     #: seconds from a bot's turn to its move (its pacing), so that people can follow the play; the bot
     #: thinks meanwhile, and a move whose thinking takes longer is sent when found
     bot_delay: float = 0.7
+    #: seconds a finished trick stays on every screen before a bot leads the next one (the "normal"
+    #: pace; the seated people may ask for a faster or slower one, see actor.PACE_FACTORS): the page
+    #: shows the trick that long, then moves it to its taker, and only then may a bot's card come
+    trick_pause: float = 1.8
     #: seconds between the end of a deal and the next deal when nobody has to click "Next deal"
     #: (only bots and absent players at the table), or at least, once everybody has clicked
     between_deals: float = 4.0
@@ -98,6 +102,7 @@ class Settings:
         return cls(
             db_url=db_url,
             bot_delay=0.0,
+            trick_pause=0.0,
             between_deals=0.0,
             result_seconds=0.5,
             disconnect_grace=1.0,

@@ -104,6 +104,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
             "back": self._op_back,
             "ready": self._op_ready,
             "left": self._op_left,
+            "pace": self._op_pace,
         }
 
     # ---------------------------------------------------------------- start and stop
@@ -442,6 +443,11 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         seat = self._seat_or_refuse(actor, args["player"])
         await actor.back(seat)
         return actor.state.seq
+
+    async def _op_pace(self, actor: TableActor, args: dict[str, Any]) -> None:
+        seat = actor.state.seat_of(args["player"])
+        if seat is not None:
+            actor.set_pace(seat, str(args["pace"]))
 
     async def _op_left(self, actor: TableActor, args: dict[str, Any]) -> None:
         seat = actor.state.seat_of(args["player"])

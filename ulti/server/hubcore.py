@@ -160,6 +160,11 @@ class TableSource(Protocol):
     deadline: float | None
     present: set[int]
 
+    @property
+    def trick_pause(self) -> float:
+        """Seconds a finished trick stays on screen before a bot leads (the page holds it as long)."""
+        ...
+
 
 @dataclass
 class Replica:
@@ -169,6 +174,8 @@ class Replica:
     state: TableState
     deadline: float | None = None
     present: set[int] = field(default_factory=set)
+    #: the owner's trick pause, as its latest published event said (0 before any)
+    trick_pause: float = 0.0
 
 
 class HubCore:

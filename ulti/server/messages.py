@@ -86,8 +86,15 @@ class Hint(_Message):
     type: Literal["hint"]
 
 
+class Pace(_Message):
+    """``pace``: how long the sender wants a finished trick to stay on screen (the table keeps the slowest)."""
+
+    type: Literal["pace"]
+    trick_pause: Literal["fast", "normal", "slow"]
+
+
 ClientMessage = Annotated[
-    Ping | WatchLobby | LobbyChat | OpenTable | Act | Chat | Back | Ready | Hint, Field(discriminator="type")
+    Ping | WatchLobby | LobbyChat | OpenTable | Act | Chat | Back | Ready | Hint | Pace, Field(discriminator="type")
 ]
 COMMANDS = ("act", "chat", "back", "ready")  # the messages that change a table: they need an id
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -122,6 +129,8 @@ def _refusal(kind: str, exc: ValidationError) -> BadInput:
         return BadInput("bad_message", 'action must be an object such as {"action": "play", "card": "AS"}')
     if field == "id":
         return BadInput("bad_message", "id must be a string of at most 64 characters or a 64-bit integer")
+    if field == "trick_pause":
+        return BadInput("bad_message", 'trick_pause must be "fast", "normal" or "slow"')
     if field == "table":
         return BadInput("bad_id", "table must be an id of 1 to 64 letters, digits, '_' or '-'")
     expected = "a string" if "str" in error["type"] else error["msg"].lower()

@@ -40,7 +40,31 @@ export const S = {
   hintId: null, // id of the hint asked for
   hintPending: false,
   coach: {}, // learner tables: per finished deal, its analysis for the lessons
+  cardsShown: new Set(), // trick cards this page has drawn (each comes in from its seat once): trick.js
+  trickShown: null, // {deal, number, at}: the finished trick this page holds, since when: trick.js
+  paceSent: null, // the trick pace last told to the server (protocol §6 `pace`)
 };
+
+/** The trick pace this browser asked for (the settings' `ulti.trickPause`): fast, normal or slow. */
+function trickPace() {
+  let pace = null;
+  try {
+    pace = localStorage.getItem("ulti.trickPause");
+  } catch {
+    pace = null;
+  }
+  return pace === "fast" || pace === "slow" ? pace : "normal";
+}
+
+/** A seated player tells the table its trick pace (the table keeps the slowest of its people's). */
+function sendPace() {
+  const st = S.state;
+  if (!st || st.you === null || !socket || !socket.open) return;
+  const pace = trickPace();
+  if (pace === S.paceSent) return;
+  S.paceSent = pace;
+  socket.send({ type: "pace", trick_pause: pace });
+}
 
 let socket = null;
 const root = document.getElementById("table-root");
@@ -280,7 +304,14 @@ function accept(state, fromSync) {
   if (ch && ch.kontra) {
     for (const p of [...S.kontraParts]) if (!ch.kontra.parts.includes(p)) S.kontraParts.delete(p);
   }
-  if (prev && prev.deal_index !== state.deal_index) S.showLastTrick = false;
+  if (prev && prev.deal_index !== state.deal_index) {
+    S.showLastTrick = false;
+    S.cardsShown.clear();
+  }
+  if (fromSync && state.deal) {
+    // a trick finished before this page (re)loaded was seen then, or is long gone: no pause for it now
+    S.trickShown = { deal: state.deal_index, number: state.deal.tricks.length - 1, at: -Infinity };
+  }
   updateDeadline(state, fromSync);
   if (state.table.learner && state.you !== null && state.deal && state.deal.phase === "done") loadLessons(S, render);
   if (state.table.status === "finished") loadMatchAccuracy(S, render);
@@ -294,6 +325,7 @@ function onMessage(msg) {
       break;
     case "sync":
       S.awaitingSync = false;
+      S.paceSent = null; // a new connection: the table hears this page's pace again
       accept(msg.state, true);
       break;
     case "event":
@@ -407,8 +439,10 @@ export function render() {
   root.dataset.dealsPlayed = st.match ? String(st.match.deals_played) : "0";
   root.dataset.winner = st.match && st.match.winner !== null ? String(st.match.winner) : "";
   root.dataset.mustDiscard = ch && ch.must_discard ? "1" : "0";
+  root.dataset.trickPause = String(st.trick_pause ?? "");
   document.getElementById("table-msg").hidden = true;
   eventLink(st);
+  sendPace(); // read each time: the settings may change it while the table is open
   R.renderTable(S, handlers);
   const dlg = document.getElementById("sheet-dialog");
   if (dlg.open) R.renderSheet(S, handlers);
