@@ -99,7 +99,7 @@ export function renderLog(S, h) {
   const last = results
     ? html`<button type="button" class="small ghost" data-testid="last-deal-btn" data-last-deal>${t("table.lastdeal")}</button>` : "";
   const box = $("log");
-  if (!updateHTML(box, html`<div class="log-head"><h3>${t("table.log")}</h3>${last}</div>${tallyHtml(d)}<ol class="log-list" data-testid="log-list">${lines}</ol>`)) return;
+  if (!updateHTML(box, html`<div class="log-head"><h3 data-testid="log-title">${t(`log.title.${d.phase === "trump" ? "auction" : d.phase}`)}</h3>${last}</div>${tallyHtml(d)}<ol class="log-list" data-testid="log-list">${lines}</ol>`)) return;
   const list = box.querySelector(".log-list");
   if (list) list.scrollTop = list.scrollHeight; // the newest line in view
   const lb = box.querySelector("[data-last-deal]");

@@ -3,7 +3,7 @@
 import { t } from "../i18n.js";
 import { cardSvg, cardLabel, sortHand } from "../cards.js";
 import { html, join, updateHTML } from "../html.js";
-import { $, SEAT_COLORS, nameOf } from "./names.js";
+import { $, SEAT_COLORS, nameOf, turnSeats } from "./names.js";
 
 export function positions(st) {
   const me = st.you === null ? 0 : st.you;
@@ -24,7 +24,7 @@ function seatBox(S, seat, where) {
   const st = S.state;
   const d = st.deal;
   const s = st.table.seats[seat];
-  const onTurn = d.to_move === seat && d.phase !== "done";
+  const onTurn = turnSeats(S).includes(seat);
   const badges = [];
   if (st.you === seat) badges.push(html`<span class="badge you">${t("seat.you")}</span>`);
   if (d.dealer === seat) badges.push(html`<span class="badge dealer" title="${t("seat.dealer")}">${t("seat.dealer")}</span>`);
