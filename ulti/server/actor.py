@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, Any, Literal
@@ -67,6 +68,10 @@ class TableActor:
         self.paces: dict[int, str] = {}
         #: when the latest trick was taken here (monotonic seconds): no bot acts before its pause is over
         self.trick_taken_at = 0.0
+        #: at a table without a time limit: the seats waited for, since when their player went (epoch seconds)
+        self.offline: dict[int, float] = {}
+        #: per waited-for seat, the seats whose players agreed to let a bot play for it
+        self.votes: dict[int, set[int]] = {}
 
     @property
     def table_id(self) -> str:
@@ -83,6 +88,56 @@ class TableActor:
             if s.kind == "player" and not s.bot and not s.away
         ]
         return round(self.settings.trick_pause * max(factors, default=1.0), 3)
+
+    @property
+    def waiting(self) -> list[dict[str, Any]]:
+        """The seats a table without a time limit waits for: whose player went when, from when the others
+        may let a bot play for it, and who agreed so far (docs/protocol.md §14)."""
+        if self.state.status != "playing":
+            return []
+        return [
+            {"seat": seat, "since": round(since, 3), "bot_from": round(since + self.settings.let_bot_after, 3),
+             "agreed": sorted(self.votes.get(seat, ()))}
+            for seat, since in sorted(self.offline.items())
+            if not self.state.seats[seat].away
+        ]
+
+    def voters(self, seat: int) -> list[int]:
+        """The seats whose players decide whether a bot plays for ``seat``: the other people here now."""
+        return [
+            i for i, s in enumerate(self.state.seats)
+            if i != seat and i in self.present and s.kind == "player" and not s.bot and not s.away
+        ]
+
+    async def let_bot(self, voter: int, seat: int) -> int:
+        """``voter``'s player agrees that a bot plays for the absent player of ``seat``; once every other
+        person here has, the seat is away (a bot plays for it until its player is back). Returns the event
+        number."""
+
+        async def command() -> int:
+            waited = next((w for w in self.waiting if w["seat"] == seat), None)
+            if waited is None or voter == seat:
+                raise CommandError(
+                    "not_waiting", f"the table is not waiting for seat {seat}", params={"seat": seat}
+                )
+            left = waited["bot_from"] - time.time()
+            if left > 0:
+                raise CommandError(
+                    "wait_longer",
+                    f"a bot may play for an absent player once they have been away {self.settings.let_bot_after:g} s:"
+                    f" try again in {math.ceil(left)} s",
+                    params={"retry_after": math.ceil(left)},
+                )
+            self.votes.setdefault(seat, set()).add(voter)
+            if set(self.voters(seat)) <= self.votes[seat]:
+                self.offline.pop(seat, None)
+                self.votes.pop(seat, None)
+                log("a bot plays for an absent player, as the others agreed", table=self.table_id, seat=seat)
+                await self.emit({"type": "away", "seat": seat, "away": True})
+            self.host.waiting_changed(self)
+            return self.state.seq
+
+        return int(await self.run(command))
 
     def set_pace(self, seat: int, pace: str) -> None:
         """``seat``'s player asked for the trick pace ``pace`` (a key of ``PACE_FACTORS``)."""
@@ -214,6 +269,10 @@ class TableActor:
             task = self._absence.pop(seat, None)
             if task is not None:
                 task.cancel()
+            waited = self.offline.pop(seat, None) is not None
+            self.votes.pop(seat, None)
+            if waited:
+                self.host.waiting_changed(self)
             if seat not in self.present:
                 self.present.add(seat)
                 await self.host.presence_changed(self, seat, True)
@@ -223,11 +282,22 @@ class TableActor:
         await self.run(command)
 
     def player_left(self, seat: int) -> None:
-        """The last connection of ``seat``'s player closed: after a grace period a bot plays for it."""
+        """The last connection of ``seat``'s player closed: at a table with a time limit a bot plays for
+        it after a grace period; at one without, the table waits for the player (``waiting``)."""
         if seat in self.present:
             self.present.discard(seat)
             self.host.presence_soon(self, seat, False)
+        # a voter who left no longer holds up the others' agreement (nor counts in it)
+        for agreed in self.votes.values():
+            agreed.discard(seat)
         if self.state.status != "playing" or seat in self._absence:
+            return
+        info = self.state.seats[seat]
+        if self.state.move_seconds == 0 and info.kind == "player" and not info.bot:
+            # nothing is played in a person's name unseen: the others see whom they wait for, and since when
+            if not info.away and seat not in self.offline:
+                self.offline[seat] = time.time()
+                self.host.waiting_changed(self)
             return
 
         async def absent() -> None:

@@ -61,8 +61,11 @@ class Settings:
     #: seconds a deal's result waits for the people at the table to click "Next deal" before the
     #: match goes on anyway (counted from the end of the deal, and again after a restart)
     result_seconds: float = 120.0
-    #: seconds a disconnected player's seat waits before a bot plays for it
+    #: seconds a disconnected player's seat waits before a bot plays for it, at a table with a time limit
     disconnect_grace: float = 20.0
+    #: at a table without a time limit a disconnected player's seat waits for them; after this many
+    #: seconds the others may agree to let a bot play for them (the ``let_bot`` message)
+    let_bot_after: float = 60.0
     #: largest client message accepted, in bytes
     max_message_bytes: int = 4096
     #: largest HTTP request body accepted, in bytes
@@ -106,6 +109,7 @@ class Settings:
             between_deals=0.0,
             result_seconds=0.5,
             disconnect_grace=1.0,
+            let_bot_after=1.0,
             rate_per_second=500.0,
             quotas=TEST_QUOTAS,
             work=TEST_WORK,

@@ -105,6 +105,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
             "ready": self._op_ready,
             "left": self._op_left,
             "pace": self._op_pace,
+            "let_bot": self._op_let_bot,
         }
 
     # ---------------------------------------------------------------- start and stop
@@ -448,6 +449,10 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         seat = actor.state.seat_of(args["player"])
         if seat is not None:
             actor.set_pace(seat, str(args["pace"]))
+
+    async def _op_let_bot(self, actor: TableActor, args: dict[str, Any]) -> int:
+        voter = self._seat_or_refuse(actor, args["player"])
+        return await actor.let_bot(voter, int(args["seat"]))
 
     async def _op_left(self, actor: TableActor, args: dict[str, Any]) -> None:
         seat = actor.state.seat_of(args["player"])

@@ -43,6 +43,8 @@ export const S = {
   cardsShown: new Set(), // trick cards this page has drawn (each comes in from its seat once): trick.js
   trickShown: null, // {deal, number, at}: the finished trick this page holds, since when: trick.js
   paceSent: null, // the trick pace last told to the server (protocol §6 `pace`)
+  letBotIds: new Set(), // ids of let_bot commands in flight
+  reportSeen: null, // the "played for you" report this player has dismissed: absent.js
 };
 
 /** The trick pace this browser asked for (the settings' `ulti.trickPause`): fast, normal or slow. */
@@ -119,6 +121,17 @@ function sendReady() {
   S.readyId = freshId();
   socket.send({ type: "ready", id: S.readyId });
   render();
+}
+
+/** Agree that a bot plays for the absent player of `seat` (protocol §6 `let_bot`). */
+function sendLetBot(seat) {
+  if (!socket || !socket.open) {
+    toast(t("conn.lost"), "error");
+    return;
+  }
+  const id = freshId();
+  S.letBotIds.add(id);
+  socket.send({ type: "let_bot", id, seat });
 }
 
 function sendBack() {
@@ -222,6 +235,7 @@ export const handlers = {
     }
   },
   back: sendBack,
+  letBot: sendLetBot,
   ready: sendReady,
   /** Ask the coach for a hint (learner tables): answered to this connection only. */
   hint() {
@@ -345,6 +359,13 @@ function onMessage(msg) {
         render();
       }
       break;
+    case "waiting":
+      // whom the table waits for (protocol §7): the same as the next view's `waiting`
+      if (S.state) {
+        S.state.waiting = msg.waiting;
+        render();
+      }
+      break;
     case "presence":
       if (S.state) {
         const seat = S.state.table.seats[msg.seat];
@@ -354,6 +375,7 @@ function onMessage(msg) {
       break;
     case "ack":
       if (S.chatIds.delete(msg.id)) break;
+      if (S.letBotIds.delete(msg.id)) break;
       if (msg.id === S.readyId) break;
       if (msg.id === S.pending) {
         S.pending = null;
@@ -378,6 +400,10 @@ function onMessage(msg) {
         // the server dropped messages sent too fast: a chat line in flight is among them
         S.chatIds.clear();
         S.chatError = refusalMessage(msg, refusalFmt());
+      }
+      if (S.letBotIds.delete(msg.id)) {
+        toast(refusalMessage(msg, refusalFmt()), "error");
+        break;
       }
       if (S.chatIds.delete(msg.id)) {
         S.chatError = refusalMessage(msg, refusalFmt());
@@ -462,6 +488,7 @@ function eventLink(st) {
 }
 
 function tick() {
+  R.tickAbsent();
   document.querySelectorAll("[data-countdown]").forEach((el) => {
     if (!S.deadline) { el.textContent = ""; return; }
     const left = Math.max(0, Math.ceil(S.deadline - Date.now() / 1000));

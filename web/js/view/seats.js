@@ -32,7 +32,9 @@ function seatBox(S, seat, where) {
   if (s.kind === "bot") badges.push(html`<span class="badge bot">${t("seat.bot")}</span>`);
   if (s.bot) badges.push(html`<span class="badge bot" data-testid="bot-mark-${seat}">BOT</span>`); // a bot account (bot API)
   if (s.away) badges.push(html`<span class="badge away" data-testid="away-${seat}" title="${t("seat.away")}">${t("seat.away")}</span>`);
-  if (s.kind === "player" && s.connected === false && !s.away) badges.push(html`<span class="badge off">${t("seat.offline")}</span>`);
+  const waited = (st.waiting || []).some((w) => w.seat === seat);
+  if (waited) badges.push(html`<span class="badge off waited" data-testid="waited-${seat}">${t("seat.waited")}</span>`);
+  else if (s.kind === "player" && s.connected === false && !s.away) badges.push(html`<span class="badge off">${t("seat.offline")}</span>`);
   const mar = d.marriages && d.marriages[String(seat)];
   const marriage = mar ? html`<span class="marriage" data-testid="marriage-${seat}" title="${t("table.marriages")}"><small>${t("table.marriages")}:</small> ${marriageText(mar)}${mar.counting ? html` <small>(${t("table.counts", { n: mar.counting })})</small>` : ""}</span>` : "";
   const size = d.hand_sizes[seat];

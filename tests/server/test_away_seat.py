@@ -1,0 +1,115 @@
+"""Nothing is done in a player's name unseen (docs/protocol.md §14, a table without a time limit).
+
+A disconnected player's seat waits: the others are told whom they wait for and from when they may let
+a bot play; a bot plays only once every other person there has agreed. What it played is marked as the
+bot's in the views, the deal record and the match record (which still score), and the returning player
+is shown it until they act themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.conftest import ServerProcess
+from tests.server.helpers import three_players
+from tests.server.test_absence import away_events, bot_moves_for, events, no_traceback, playing
+from ulti.engine.record import score_record
+from ulti.server.client import GameClient, ServerError
+
+LET_BOT_AFTER = 3.0
+
+
+def waiting_of(client: GameClient) -> list[dict[str, Any]]:
+    """The latest ``waiting`` list the client was told (a ``waiting`` message, or its view's)."""
+    for message in reversed(client.received):
+        if message["type"] == "waiting":
+            return list(message["waiting"])
+        if message["type"] in ("sync", "event") and "state" in message:
+            return list(message["state"].get("waiting", []))
+    return []
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(180)
+async def test_an_absent_players_seat_waits_until_the_others_agree_to_let_a_bot_play(
+    server_factory: type[ServerProcess], tmp_path: Path
+) -> None:
+    srv = server_factory(
+        db_url=f"sqlite+aiosqlite:///{tmp_path / 'ulti.db'}", args=("--fast", "--let-bot-after", str(LET_BOT_AFTER))
+    )
+    srv.start(tmp_path / "server.log")
+    table_id, clients = await three_players(srv.base_url, deals=6, seed=35)
+    leaver, others = clients[0], clients[1:]
+    await leaver.http("POST", f"/api/tables/{table_id}/start", {})
+    async with playing(*others):
+        await leaver.wait_for(leaver.my_turn, 20)
+        gone = time.time()
+        await leaver.close()
+        # the others are told whom they wait for, since when, and from when they may let a bot play
+        for client in others:
+            await client.wait_for(lambda c=client: bool(waiting_of(c)), 5)
+            [waited] = waiting_of(client)
+            assert waited["seat"] == 0 and waited["agreed"] == []
+            assert abs(waited["since"] - gone) < 1.0
+            assert waited["bot_from"] == pytest.approx(waited["since"] + LET_BOT_AFTER, abs=0.01)
+        view = await others[0].http("GET", f"/api/tables/{table_id}")
+        assert [w["seat"] for w in view["waiting"]] == [0]
+        # well past the grace period (1 s with --fast), nothing is played for the absent player
+        await asyncio.sleep(1.5)
+        with pytest.raises(ServerError) as early:
+            await others[0].request({"type": "let_bot", "seat": 0})
+        assert early.value.code == "wait_longer" and early.value.params["retry_after"] >= 1
+        for client, seat in ((others[0], 1), (others[0], 2)):
+            with pytest.raises(ServerError) as wrong:
+                await client.request({"type": "let_bot", "seat": seat})  # one's own seat, or a present player
+            assert wrong.value.code == "not_waiting"
+        bot_from = waiting_of(others[0])[0]["bot_from"]
+        await asyncio.sleep(max(0.0, bot_from - time.time()) + 0.1)
+        for client in others:
+            assert not away_events(client, 0, True) and not bot_moves_for(client, 0)
+        # one agrees: still waiting (for the other's agreement)
+        await others[0].request({"type": "let_bot", "seat": 0})
+        await others[1].wait_for(lambda: bool(waiting_of(others[1])) and waiting_of(others[1])[0]["agreed"] == [1], 5)
+        await asyncio.sleep(0.3)
+        assert not away_events(others[1], 0, True)
+        # both agree: the seat is away and a bot plays for it, its actions marked as the bot's
+        await others[1].request({"type": "let_bot", "seat": 0})
+        for client in others:
+            await client.wait_for(lambda c=client: bool(bot_moves_for(c, 0)), 10)
+            assert waiting_of(client) == []
+        first = bot_moves_for(others[0], 0)[0]
+        index = first["state"]["deal_index"]
+        marked = first["state"]["bot_played"]
+        assert marked and first["state"]["deal"]["log"][marked[-1]]["seat"] == 0
+        # a deal a bot played in: its record marks those actions, and it still scores
+        await others[0].wait_for(lambda: len(others[0].state["match"]["results"]) > index, 60)  # type: ignore[index]
+        record = await others[0].http("GET", f"/api/tables/{table_id}/deals/{index}/record")
+        by_bot = [i for i, a in enumerate(record["actions"]) if a.get("by") == "bot"]
+        assert by_bot and all(record["actions"][i]["seat"] == 0 for i in by_bot)
+        match = await others[0].http("GET", f"/api/tables/{table_id}/record")
+        assert [i for i, a in enumerate(match["deals"][index]["actions"]) if a.get("by") == "bot"] == by_bot
+        assert len(score_record(match)["totals"]) == 3  # the marked record still scores
+        # the player comes back: told what was played in their name, until they act themselves
+        back = GameClient(srv.base_url)
+        back.token, back.player_id = leaver.token, leaver.player_id
+        await back.connect()
+        await back.open_table(table_id)
+        assert back.state is not None and back.state["table"]["seats"][0]["away"] is False
+        told = back.state["played_for_you"]
+        assert told and all(item["action"]["seat"] == 0 for item in told)
+        assert {item["deal"] for item in told} >= {index}
+        for client in others:
+            assert "played_for_you" not in (client.state or {})  # only the seat itself is told
+        await back.wait_for(back.my_turn, 30)
+        await back.act(back.random_action(1))
+        assert "played_for_you" not in (back.state or {})
+    for client in (*others, back):
+        await client.close()
+    assert not [m for m in events(others[0], "action") if m["event"]["by"] == "bot" and m["seq"] < first["seq"]
+                and m["event"]["action"]["seat"] == 0]
+    no_traceback(srv)
