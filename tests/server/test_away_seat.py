@@ -11,15 +11,17 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
 from tests.server.test_absence import away_events, bot_moves_for, events, no_traceback, playing
-from ulti.engine.record import score_record
+from ulti.engine.record import action_to_json, score_record
 from ulti.server.client import GameClient, ServerError
+from ulti.server.events import Event, parse_event
+from ulti.server.tablestate import TableState, bot_action
 
 LET_BOT_AFTER = 3.0
 
@@ -113,3 +115,56 @@ async def test_an_absent_players_seat_waits_until_the_others_agree_to_let_a_bot_
     assert not [m for m in events(others[0], "action") if m["event"]["by"] == "bot" and m["seq"] < first["seq"]
                 and m["event"]["action"]["seat"] == 0]
     no_traceback(srv)
+
+
+def test_the_bots_marks_come_back_from_the_stored_events() -> None:
+    """The marks are read from the stored action events (``"by": "bot"``): a table rebuilt from its log
+    (a restart, another process) marks the same actions and tells the same player."""
+    state = TableState("t35")
+    stored: list[Event] = []
+
+    def store(event: Event) -> None:
+        stored.append(event)
+        state.apply(event)
+
+    store({"type": "created", "host": "h", "deals": 6, "move_seconds": 0, "seed": 35, "chosen_seed": True,
+           "seats": [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "level": "random"}]})
+    store({"type": "sit", "seat": 0, "player": "h", "name": "Anna"})
+    store({"type": "sit", "seat": 1, "player": "p1", "name": "Bea"})
+    for begun in state.start_events("h", False):
+        store(begun)
+    store(state.next_deal_event())
+    marked: list[int] = []
+    while len(marked) < 2:
+        deal = state.deal
+        assert deal is not None
+        seat = deal.to_move
+        payload = action_to_json(bot_action("random", deal.seat_view(seat), f"x{len(deal.history)}"))
+        payload.pop("seat")
+        by: Literal["player", "bot"] = "bot" if seat == 0 else "player"  # a bot plays for Anna, who is away
+        if by == "bot":
+            marked.append(len(deal.history))
+        store(state.action_event(seat, payload, by))
+    rebuilt = TableState("t35")
+    for raw in stored:
+        rebuilt.apply(parse_event(dict(raw)))
+    for table in (state, rebuilt):
+        assert table.view(None)["bot_played"] == marked
+        told = table.view(0)["played_for_you"]
+        assert [item["deal"] for item in told] == [0, 0] and all(item["action"]["seat"] == 0 for item in told)
+        assert "played_for_you" not in table.view(1) and "played_for_you" not in table.view(None)
+    # Anna acts herself: she has seen the table again, and is not told any more
+    while True:
+        deal = rebuilt.deal
+        assert deal is not None
+        if deal.to_move == 0:
+            payload = action_to_json(bot_action("random", deal.seat_view(0), "own"))
+            payload.pop("seat")
+            rebuilt.apply(rebuilt.action_event(0, payload, "player"))
+            break
+        seat = deal.to_move
+        payload = action_to_json(bot_action("random", deal.seat_view(seat), f"y{len(deal.history)}"))
+        payload.pop("seat")
+        rebuilt.apply(rebuilt.action_event(seat, payload, "player"))
+    assert "played_for_you" not in rebuilt.view(0)
+    assert rebuilt.view(None)["bot_played"] == marked  # the marks stay in the log
