@@ -18,10 +18,12 @@ import pytest
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
 from tests.server.test_absence import away_events, bot_moves_for, events, no_traceback, playing
+from tests.server.test_actor import HOST, RecordingHost, create, new_actor, start, stop
 from ulti.engine.record import action_to_json, score_record
 from ulti.server.client import GameClient, ServerError
 from ulti.server.events import Event, parse_event
 from ulti.server.tablestate import TableState, bot_action
+from ulti.store import EventStore
 
 LET_BOT_AFTER = 3.0
 
@@ -168,3 +170,31 @@ def test_the_bots_marks_come_back_from_the_stored_events() -> None:
         rebuilt.apply(rebuilt.action_event(seat, payload, "player"))
     assert "played_for_you" not in rebuilt.view(0)
     assert rebuilt.view(None)["bot_played"] == marked  # the marks stay in the log
+
+
+@pytest.mark.asyncio
+async def test_when_the_last_person_yet_to_agree_leaves_the_agreement_is_whole(store: EventStore) -> None:
+    host = RecordingHost(store)
+    actor = new_actor(store, host)
+    actor.settings.let_bot_after = 0.0  # the agreement may be given at once
+    await create(actor, [{"kind": "open"}, {"kind": "open"}, {"kind": "open"}])
+    for seat, player in enumerate((HOST, "p1", "p2")):
+        async def sit(seat: int = seat, player: str = player) -> None:
+            await actor.emit(actor.state.join_event(player, f"Player {seat}", seat, None))
+
+        await actor.run(sit)
+    await start(actor)
+    for seat in range(3):
+        await actor.back(seat)
+    actor.player_left(0)
+    assert [w["seat"] for w in actor.waiting] == [0]
+    await actor.let_bot(1, 0)  # seat 2 has not agreed: the seat still waits
+    assert actor.waiting[0]["agreed"] == [1] and not actor.state.seats[0].away
+    actor.player_left(2)  # the one who had not agreed leaves: everybody left here has agreed
+    for _ in range(100):
+        if actor.state.seats[0].away:
+            break
+        await asyncio.sleep(0.01)
+    assert actor.state.seats[0].away and [w["seat"] for w in actor.waiting] == [2]  # now seat 2 is waited for
+    assert {"type": "away", "seat": 0, "away": True} in [e for _, e in host.committed]
+    await stop(actor, host)

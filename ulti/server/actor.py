@@ -72,6 +72,7 @@ class TableActor:
         self.offline: dict[int, float] = {}
         #: per waited-for seat, the seats whose players agreed to let a bot play for it
         self.votes: dict[int, set[int]] = {}
+        self._settling: asyncio.Task[None] | None = None  # lets a bot play where the agreement became whole
 
     @property
     def table_id(self) -> str:
@@ -109,6 +110,19 @@ class TableActor:
             if i != seat and i in self.present and s.kind == "player" and not s.bot and not s.away
         ]
 
+    def _agreed(self, seat: int) -> bool:
+        """Whether every person whose agreement a bot needs to play for ``seat`` has given it."""
+        votes = self.votes.get(seat)
+        return bool(votes) and set(self.voters(seat)) <= set(votes or ())
+
+    async def _let_agreed_bots_play(self) -> None:
+        """Mark away every waited-for seat whose agreement is whole (call with the lock held)."""
+        for seat in [s for s in sorted(self.offline) if self._agreed(s)]:
+            self.offline.pop(seat, None)
+            self.votes.pop(seat, None)
+            log("a bot plays for an absent player, as the others agreed", table=self.table_id, seat=seat)
+            await self.emit({"type": "away", "seat": seat, "away": True})
+
     async def let_bot(self, voter: int, seat: int) -> int:
         """``voter``'s player agrees that a bot plays for the absent player of ``seat``; once every other
         person here has, the seat is away (a bot plays for it until its player is back). Returns the event
@@ -120,7 +134,7 @@ class TableActor:
                 raise CommandError(
                     "not_waiting", f"the table is not waiting for seat {seat}", params={"seat": seat}
                 )
-            left = waited["bot_from"] - time.time()
+            left = self.offline[seat] + self.settings.let_bot_after - time.time()
             if left > 0:
                 raise CommandError(
                     "wait_longer",
@@ -129,11 +143,7 @@ class TableActor:
                     params={"retry_after": math.ceil(left)},
                 )
             self.votes.setdefault(seat, set()).add(voter)
-            if set(self.voters(seat)) <= self.votes[seat]:
-                self.offline.pop(seat, None)
-                self.votes.pop(seat, None)
-                log("a bot plays for an absent player, as the others agreed", table=self.table_id, seat=seat)
-                await self.emit({"type": "away", "seat": seat, "away": True})
+            await self._let_agreed_bots_play()
             self.host.waiting_changed(self)
             return self.state.seq
 
@@ -290,6 +300,8 @@ class TableActor:
         # a voter who left no longer holds up the others' agreement (nor counts in it)
         for agreed in self.votes.values():
             agreed.discard(seat)
+        if any(self._agreed(s) for s in self.offline) and (self._settling is None or self._settling.done()):
+            self._settling = asyncio.create_task(self._settle())
         if self.state.status != "playing" or seat in self._absence:
             return
         info = self.state.seats[seat]
@@ -430,6 +442,18 @@ class TableActor:
 
         await self._background(command)
 
+    async def _settle(self) -> None:
+        """The agreement for some waited-for seat became whole when a person left: a bot plays for it."""
+
+        async def command() -> None:
+            await self._let_agreed_bots_play()
+            self.host.waiting_changed(self)
+
+        try:
+            await self.run(command)
+        except SeqConflict:
+            await self.host.lost_table(self.table_id)
+
     async def _timeout(self, seat: int, key: tuple[Any, ...], seconds: float) -> None:
         await asyncio.sleep(seconds)
         if self.state.seats[seat].bot:
@@ -478,7 +502,7 @@ class TableActor:
 
     def is_busy(self) -> bool:
         """Whether unloading the table now would lose work: an operation, a command, a pending task."""
-        pending = [self._task, *self._absence.values()]
+        pending = [self._task, self._settling, *self._absence.values()]
         return self._users > 0 or self.lock.locked() or any(t is not None and not t.done() for t in pending)
 
     async def expire_if_due(self, after_seconds: float) -> bool:
@@ -499,6 +523,6 @@ class TableActor:
     def close(self) -> None:
         """Stop every pending task (server shutdown, or the table is unloaded or moved)."""
         self.closed = True
-        for task in [self._task, *self._absence.values()]:
+        for task in [self._task, self._settling, *self._absence.values()]:
             if task is not None:
                 task.cancel()
