@@ -195,10 +195,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         settings.bot_delay = args.bot_delay
     if args.between_deals is not None:
         settings.between_deals = args.between_deals
+    if args.trick_pause is not None:
+        settings.trick_pause = args.trick_pause
     if args.result_seconds is not None:
         settings.result_seconds = args.result_seconds
     if args.disconnect_grace is not None:
         settings.disconnect_grace = args.disconnect_grace
+    if args.let_bot_after is not None:
+        settings.let_bot_after = args.let_bot_after
     if args.unload_idle_seconds is not None:
         settings.unload_idle_seconds = args.unload_idle_seconds
     if args.expire_unstarted_seconds is not None:
@@ -310,10 +314,15 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--bot-delay", type=float, default=None,
                        help="seconds from a bot's turn to its move (it thinks meanwhile)")
     serve.add_argument("--between-deals", type=float, default=None, help="seconds between deals")
+    serve.add_argument("--trick-pause", type=float, default=None,
+                       help="seconds a finished trick stays on screen before a bot leads (default 1.8; 0 with --fast)")
     serve.add_argument("--result-seconds", type=float, default=None,
                        help="seconds a deal's result waits for every player's \"Next deal\" (default 120)")
     serve.add_argument("--disconnect-grace", type=float, default=None,
                        help="seconds before a bot plays for a disconnected player")
+    serve.add_argument("--let-bot-after", type=float, default=None,
+                       help="seconds a table without a time limit waits for a disconnected player before the "
+                            "others may let a bot play for them (default 60)")
     serve.add_argument("--fast", action="store_true", help="no waiting anywhere (tests, load runs)")
     serve.add_argument("--redis", default=None, help="Redis URL shared with other server processes (scale-out)")
     serve.add_argument("--lease-seconds", type=float, default=5.0, help="table ownership lease (with --redis)")

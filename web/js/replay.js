@@ -138,6 +138,25 @@ function actionText(a, names) {
   }
 }
 
+/** Whether the action of frame `i` (from 1) was a bot's in a person's seat: the record marks it
+ * `"by": "bot"` (docs/record.md), and the replay says so beside it. */
+function byBot(i) {
+  const deal = R.record && R.record.deals[R.k];
+  const a = deal && deal.actions[i - 1];
+  return !!(a && a.by === "bot");
+}
+
+function botMark(i, names) {
+  const a = R.frames[i] && R.frames[i].action;
+  return byBot(i) && a ? html` <span class="by-bot" data-testid="replay-by-bot-${i}">(${t("log.bybot", { name: names[a.seat] })})</span>` : "";
+}
+
+/** The cards of the deal a bot played in a person's seat. */
+function botCardsOfDeal() {
+  const deal = R.record && R.record.deals[R.k];
+  return new Set(deal ? deal.actions.filter((a) => a.by === "bot" && a.action === "play").map((a) => a.card) : []);
+}
+
 /** Who sits where, for resultHtml: the table view when we have it, else the record's names. */
 function resultState(names) {
   if (R.view && R.view.table) return R.view;
@@ -159,10 +178,12 @@ function trickHtml(v, names) {
   const shown = current || last;
   if (!shown) return "";
   const winner = current ? null : last.winner;
+  const bots = botCardsOfDeal();
   const cards = shown.cards.map((c, i) => {
     const seat = (shown.leader + i) % 3;
     const won = seat === winner ? " winning" : "";
-    return html`<div class="rp-trick-card${won}" style="--seat-color:${SEAT_COLORS[seat]}"${won ? html` data-testid="replay-winning-card"` : ""}><span class="mini-card">${cardSvg(c)}</span><small><span class="dot"></span> ${names[seat]}${won ? " ★" : ""}</small></div>`;
+    const bot = bots.has(c) ? html` <span class="by-bot" data-testid="replay-bot-card-${c}">(${t("log.bybot.short")})</span>` : "";
+    return html`<div class="rp-trick-card${won}" style="--seat-color:${SEAT_COLORS[seat]}"${won ? html` data-testid="replay-winning-card"` : ""}><span class="mini-card">${cardSvg(c)}</span><small><span class="dot"></span> ${names[seat]}${won ? " ★" : ""}${bot}</small></div>`;
   });
   const note = winner === null ? ""
     : html`<div class="center-note" data-testid="replay-trick-winner" data-seat="${winner}">${t("table.takes", { name: names[winner] })}</div>`;
@@ -186,8 +207,8 @@ function renderReplay() {
   });
   const talon = fr.talon.length ? html`<div class="talon"><span class="lbl">${t("table.talon")}</span>${fr.talon.map((c) => html`<span class="mini-card talon-card" role="img" aria-label="${cardLabel(c)}">${cardSvg(c)}</span>`)}</div>` : "";
   const resHtml = v.result ? resultHtml({ state: resultState(names), bids: R.bids }, v.result, R.k) : "";
-  const logItems = R.frames.slice(1, R.i + 1).map((f) => f.action).filter((a) => a.action !== "play")
-    .map((a) => html`<li>${actionText(a, names)}</li>`);
+  const logItems = R.frames.slice(1, R.i + 1).map((f, j) => ({ a: f.action, i: j + 1 })).filter(({ a }) => a.action !== "play")
+    .map(({ a, i }) => html`<li>${actionText(a, names)}${botMark(i, names)}</li>`);
   setHTML($("replay"), html`<div class="card-panel">
     <h2 data-testid="replay-title">${t("replay.title", { n: R.k + 1 })}</h2>
     <div class="replay-controls" role="toolbar" aria-label="${t("matches.replay")}">
@@ -198,7 +219,7 @@ function renderReplay() {
       <button type="button" class="small" data-go="last" data-testid="replay-last">${t("replay.last")} »</button>
       <span class="muted" data-testid="replay-step">${t("replay.step", { i: R.i, n: R.frames.length - 1 })}</span>
     </div>
-    <p data-testid="replay-action">${fr.action ? actionText(fr.action, names) : t("replay.start")}</p>
+    <p data-testid="replay-action">${fr.action ? html`${actionText(fr.action, names)}${botMark(R.i, names)}` : t("replay.start")}</p>
     ${contractHtml(v, names)}
   </div>
   <div class="felt replay-felt" data-testid="replay-felt">

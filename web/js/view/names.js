@@ -27,3 +27,19 @@ export function bidInfo(S, code) {
 export function suitWord(suit) {
   return `${SUIT_SYMBOL[suit]} ${t(`suit.${suit}`)}`;
 }
+
+/** The kontra chain's steps that either defender may say (docs/protocol.md §12). */
+const DEFENDER_STEPS = new Set(["szubkontra", "mordkontra"]);
+
+/** The seats the table waits for now: the seat on turn, or, while the kontra chain waits for the
+ * defenders' step, each defender who has not declined it (either may speak). Empty once the deal is over. */
+export function turnSeats(S) {
+  const d = S.state.deal;
+  if (!d || d.phase === "done" || d.to_move < 0) return [];
+  const c = d.chain;
+  if (c && DEFENDER_STEPS.has(c.step) && d.contract) {
+    const declined = new Set(c.declined || []);
+    return [0, 1, 2].filter((s) => s !== d.contract.declarer && !declined.has(s));
+  }
+  return [d.to_move];
+}

@@ -3,7 +3,7 @@
 import { t } from "../i18n.js";
 import { cardSvg, cardLabel, sortHand } from "../cards.js";
 import { html, join, updateHTML } from "../html.js";
-import { $, SEAT_COLORS, nameOf } from "./names.js";
+import { $, SEAT_COLORS, nameOf, turnSeats } from "./names.js";
 
 export function positions(st) {
   const me = st.you === null ? 0 : st.you;
@@ -24,7 +24,7 @@ function seatBox(S, seat, where) {
   const st = S.state;
   const d = st.deal;
   const s = st.table.seats[seat];
-  const onTurn = d.to_move === seat && d.phase !== "done";
+  const onTurn = turnSeats(S).includes(seat);
   const badges = [];
   if (st.you === seat) badges.push(html`<span class="badge you">${t("seat.you")}</span>`);
   if (d.dealer === seat) badges.push(html`<span class="badge dealer" title="${t("seat.dealer")}">${t("seat.dealer")}</span>`);
@@ -32,7 +32,9 @@ function seatBox(S, seat, where) {
   if (s.kind === "bot") badges.push(html`<span class="badge bot">${t("seat.bot")}</span>`);
   if (s.bot) badges.push(html`<span class="badge bot" data-testid="bot-mark-${seat}">BOT</span>`); // a bot account (bot API)
   if (s.away) badges.push(html`<span class="badge away" data-testid="away-${seat}" title="${t("seat.away")}">${t("seat.away")}</span>`);
-  if (s.kind === "player" && s.connected === false && !s.away) badges.push(html`<span class="badge off">${t("seat.offline")}</span>`);
+  const waited = (st.waiting || []).some((w) => w.seat === seat);
+  if (waited) badges.push(html`<span class="badge off waited" data-testid="waited-${seat}">${t("seat.waited")}</span>`);
+  else if (s.kind === "player" && s.connected === false && !s.away) badges.push(html`<span class="badge off">${t("seat.offline")}</span>`);
   const mar = d.marriages && d.marriages[String(seat)];
   const marriage = mar ? html`<span class="marriage" data-testid="marriage-${seat}" title="${t("table.marriages")}"><small>${t("table.marriages")}:</small> ${marriageText(mar)}${mar.counting ? html` <small>(${t("table.counts", { n: mar.counting })})</small>` : ""}</span>` : "";
   const size = d.hand_sizes[seat];
