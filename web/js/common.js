@@ -154,5 +154,5 @@ export function seatName(seat) {
   if (seat.kind === "bot") return seat.name ? botName(seat.name) : t(`seatkind.bot.${seat.level || "heuristic"}`);
   if (seat.kind === "open") return t("seat.free");
   if (seat.kind === "invite") return t("seat.invite");
-  return seat.bot ? `${seat.name} [BOT]` : seat.name; // a bot account (bot API) is marked wherever it is named
+  return seat.bot ? `${seat.name} [${t("seat.botmark")}]` : seat.name; // a bot account (bot API) is marked wherever it is named
 }

@@ -47,7 +47,7 @@ function seatBox(S, seat, where) {
   if (d.dealer === seat) badges.push(html`<span class="badge dealer" title="${t("seat.dealer")}">${t("seat.dealer")}</span>`);
   if (d.contract && d.contract.declarer === seat) badges.push(html`<span class="badge decl">${t("table.declarer")}</span>`);
   if (s.kind === "bot") badges.push(html`<span class="badge bot">${t("seat.bot")}</span>`);
-  if (s.bot) badges.push(html`<span class="badge bot" data-testid="bot-mark-${seat}">BOT</span>`); // a bot account (bot API)
+  if (s.bot) badges.push(html`<span class="badge bot" data-testid="bot-mark-${seat}">${t("seat.botmark")}</span>`); // a bot account (bot API)
   if (s.away) badges.push(html`<span class="badge away" data-testid="away-${seat}" title="${t("seat.away")}">${t("seat.away")}</span>`);
   if (s.kind === "player" && s.connected === false && !s.away) badges.push(html`<span class="badge off">${t("seat.offline")}</span>`);
   const mar = d.marriages && d.marriages[String(seat)];
