@@ -6,11 +6,13 @@ cards are of the hand's size; the replay page with its analysis fits a 390 px ph
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
-from tests.web.conftest import DESKTOP, PHONE, SCREENSHOTS
+from tests.web.conftest import DESKTOP, PHONE
 from tests.web.driver import create_table, play_until, sign_in
 
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 GRAPH_JS = """() => { const g = document.querySelector('[data-testid=an-graph]');
   const box = g.getBoundingClientRect(); const one = (id) => g.querySelector(`[data-testid=${id}]`);
   const ticks = [...g.querySelectorAll('[data-testid=an-ytick]')]
@@ -70,8 +72,8 @@ def test_the_graph_has_axes_values_a_zero_line_labels_and_the_current_move_and_f
     size = page.evaluate("""() => { const r = document.querySelector('button.whatif-card svg').getBoundingClientRect();
       return [r.width, r.height]; }""")
     assert size[0] >= 70 and size[1] >= 98, size
-    page.screenshot(path=str(SCREENSHOTS / "analysis_graph_desktop.png"), full_page=True)
-    page.get_by_test_id("an-graph").screenshot(path=str(SCREENSHOTS / "analysis_graph_only_desktop.png"))
+    DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.get_by_test_id("an-panel").screenshot(path=str(DOCS_SCREENSHOTS / "analysis_graph_desktop_en.png"))
 
     # the same replay on a 390 px phone (the same player: nobody else sees the analysis before the match's end)
     phone = page
@@ -87,6 +89,5 @@ def test_the_graph_has_axes_values_a_zero_line_labels_and_the_current_move_and_f
     phone.locator("button.whatif-card").first.wait_for(timeout=60_000)
     width = phone.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
     assert width[0] == width[1], width
-    phone.screenshot(path=str(SCREENSHOTS / "analysis_graph_phone.png"), full_page=True)
-    phone.get_by_test_id("an-panel").screenshot(path=str(SCREENSHOTS / "analysis_panel_phone.png"))
+    phone.get_by_test_id("an-panel").screenshot(path=str(DOCS_SCREENSHOTS / "analysis_graph_phone_en.png"))
     assert page.js_errors == []

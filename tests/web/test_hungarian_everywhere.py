@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 from typing import Any
 
-from tests.web.conftest import DESKTOP, SCREENSHOTS
+from tests.web.conftest import DESKTOP, PHONE, SCREENSHOTS
 from tests.web.driver import create_table, play_until
+
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 # Every visible text of the page: its title, its text nodes, and the titles, labels and placeholders of
 # visible elements.
@@ -96,11 +99,18 @@ def test_every_page_is_hungarian_with_the_hungarian_pack(web_server: Any, new_pa
     english_left(page, en_only, "play")
     play_until(page, rng, lambda s: s["nextDeal"], timeout=90)
     english_left(page, en_only, "result")
+    DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.screenshot(path=str(DOCS_SCREENSHOTS / "result_desktop_hu.png"))
+    page.set_viewport_size(PHONE)  # the same result on a phone: in the dock, in Hungarian too
+    page.locator("#dock [data-testid=res-glance]").wait_for()
+    english_left(page, en_only, "result_phone")
+    page.screenshot(path=str(DOCS_SCREENSHOTS / "result_phone_hu.png"))
+    page.set_viewport_size(DESKTOP)
     page.get_by_test_id("sheet-btn").first.click()
     page.get_by_test_id("sheet-table").wait_for()
     english_left(page, en_only, "sheet")
     page.get_by_test_id("sheet-close").click()
-    page.screenshot(path=str(SCREENSHOTS / "hungarian_result_desktop.png"))
 
     # past matches: the replay of the deal, with its analysis
     page.get_by_test_id("analysis-link").click()
@@ -112,6 +122,14 @@ def test_every_page_is_hungarian_with_the_hungarian_pack(web_server: Any, new_pa
             break
         page.get_by_test_id("replay-next").click()
     english_left(page, en_only, "replay_play")
+    if page.get_by_test_id("an-graph").count():
+        page.get_by_test_id("an-panel").screenshot(path=str(DOCS_SCREENSHOTS / "analysis_graph_desktop_hu.png"))
+        page.set_viewport_size(PHONE)
+        page.reload()  # the graph is drawn for the screen it is on
+        page.get_by_test_id("an-graph").wait_for(timeout=60_000)
+        english_left(page, en_only, "replay_phone")
+        page.get_by_test_id("an-panel").screenshot(path=str(DOCS_SCREENSHOTS / "analysis_graph_phone_hu.png"))
+        page.set_viewport_size(DESKTOP)
     page.goto(base + "/matches.html")
     page.locator("[data-testid=match-list] li").first.wait_for()
     english_left(page, en_only, "matches")
@@ -149,14 +167,15 @@ def test_suit_words_and_card_texts_follow_the_pack(web_server: Any, new_page: An
     page = new_page(DESKTOP, lang="en")
     page.goto(web_server.base_url + "/rules.html")
     words = page.evaluate("""async () => { const i = await import('/js/i18n.js'); const p = await import('/js/pack.js');
-      const out = {}; for (const pk of ['french', 'hungarian']) { p.setPack(pk);
-        out[pk] = [i.suitText('S'), i.cardText('QS'), i.cardText('TH')]; i.setLang('hu');
-        out[pk + '-hu'] = [i.suitText('S'), i.cardText('QS'), i.cardText('AC')]; i.setLang('en'); }
+      const c = await import('/js/cards.js'); const out = {};
+      for (const pk of ['french', 'hungarian']) { p.setPack(pk);
+        out[pk] = [i.suitText('S'), i.cardText('QS'), i.cardText('TH'), c.cardLabel('JS')]; i.setLang('hu');
+        out[pk + '-hu'] = [i.suitText('S'), i.cardText('QS'), i.cardText('AC'), c.cardLabel('JS')]; i.setLang('en'); }
       p.setPack('french'); return out; }""")
     assert words == {
-        "french": ["♠ spades", "♠Q", "♥10"],
-        "french-hu": ["♠ zöld", "♠F", "♣Ász"],
-        "hungarian": ["leaves", "leaves O", "hearts 10"],
-        "hungarian-hu": ["zöld", "zöld F", "makk Ász"],
+        "french": ["♠ spades", "♠Q", "♥10", "♠J jack (under) of spades"],
+        "french-hu": ["♠ zöld", "♠F", "♣Ász", "♠A zöld alsó"],
+        "hungarian": ["leaves", "leaves O", "hearts 10", "under of leaves"],
+        "hungarian-hu": ["zöld", "zöld F", "makk Ász", "zöld alsó"],
     }
     assert page.js_errors == []

@@ -7,11 +7,13 @@ is over, and not one card of another hand before.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
-from tests.web.conftest import DESKTOP, PHONE, SCREENSHOTS
+from tests.web.conftest import DESKTOP, PHONE
 from tests.web.driver import create_table, play_until, sign_in
 
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TABLE_VIEW_JS = """async () => { const m = await import('/js/api.js');
   const id = new URLSearchParams(location.search).get('t'); return await m.api.table(id); }"""
 
@@ -99,9 +101,9 @@ def test_the_result_and_every_score_are_in_the_first_screenful_on_the_felt_at_14
         got = sorted(shown.nth(i).get_attribute("data-card") or "" for i in range(shown.count()))
         assert got == want, (seat, got, want)
         assert len(got) == 10
-    page.screenshot(path=str(SCREENSHOTS / "result_glance_desktop.png"))
+    DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(DOCS_SCREENSHOTS / "result_desktop_en.png"))
 
-    # "Last trick" still shows the last trick in the centre; a second click brings the result back
     assert page.js_errors == []
 
 
@@ -117,5 +119,6 @@ def test_the_result_and_every_score_are_in_the_first_screenful_of_a_phone(web_se
     assert boxes and boxes[0]["bottom"] <= boxes[0]["vh"] and boxes[0]["hit"], boxes
     width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], width
-    page.screenshot(path=str(SCREENSHOTS / "result_glance_phone.png"))
+    DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(DOCS_SCREENSHOTS / "result_phone_en.png"))
     assert page.js_errors == []

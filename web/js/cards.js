@@ -78,14 +78,16 @@ export function cardShort(code) {
 
 /** "king of spades" / "zöld király" */
 export function cardName(code) {
-  const rank = t(`rank.${rankOf(code)}`);
+  const r = rankOf(code);
+  // the Hungarian pack has no queen and jack: its over and under
+  const rank = t(pack() === "hungarian" && (r === "Q" || r === "J") ? `rank.hu.${r}` : `rank.${r}`);
   const suit = suitName(suitOf(code));
   return lang() === "hu" ? `${suit} ${rank}` : `${rank} ${t("of")} ${suit}`;
 }
 
-/** "♠K (king of spades)" for accessible labels and titles. */
+/** "♠K king of spades" for accessible labels and titles; "zöld felső" in the Hungarian pack (its short form says the same). */
 export function cardLabel(code) {
-  return `${cardShort(code)} ${cardName(code)}`;
+  return pack() === "hungarian" ? cardName(code) : `${cardShort(code)} ${cardName(code)}`;
 }
 
 const PIPS = {

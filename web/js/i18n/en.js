@@ -23,6 +23,7 @@ export const en = {
   "suit.C": "clubs", "suit.S": "spades", "suit.D": "diamonds", "suit.H": "hearts",
   "suit.hu.C": "acorns", "suit.hu.S": "leaves", "suit.hu.D": "bells", "suit.hu.H": "hearts",
   "rank.A": "ace", "rank.K": "king", "rank.Q": "queen (over)", "rank.J": "jack (under)",
+  "rank.hu.Q": "over", "rank.hu.J": "under",
   "rank.T": "ten", "rank.9": "nine", "rank.8": "eight", "rank.7": "seven",
   "phase.waiting": "Waiting for players",
   "phase.auction": "Auction",

@@ -22,6 +22,7 @@ export const hu = {
   "suit.C": "makk", "suit.S": "zöld", "suit.D": "tök", "suit.H": "piros",
   "suit.hu.C": "makk", "suit.hu.S": "zöld", "suit.hu.D": "tök", "suit.hu.H": "piros",
   "rank.A": "ász", "rank.K": "király", "rank.Q": "felső", "rank.J": "alsó",
+  "rank.hu.Q": "felső", "rank.hu.J": "alsó",
   "rank.T": "tízes", "rank.9": "kilences", "rank.8": "nyolcas", "rank.7": "hetes",
   "phase.waiting": "Játékosokra várunk",
   "phase.auction": "Licit",
