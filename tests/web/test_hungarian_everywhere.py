@@ -1,9 +1,10 @@
 """Hungarian all the way (issue 35, item 6): in Hungarian with the Hungarian pack every page is walked (the
-lobby, a waiting room, the table from the auction to the result and the score sheet, past matches with a replay and its
-analysis, the leaderboard, the account page as a guest and as a member, the player page, the rules) and
-each fails on English left in its text (a text that only the English dictionary has, or an English word),
-and every page but the rules (which shows the French pack beside the Hungarian one) on a French suit glyph.
-Visible text nodes, titles, labels and placeholders all count.
+lobby, a duplicate event, a waiting room, the table from the auction to the result and the score sheet, on
+a desktop and a phone, past matches with a replay and its analysis, the leaderboard, the account page as a
+guest and as a member, the player page, the rules) and each fails on English left in its text (a text that
+only the English dictionary has, or an English word), and every page but the rules (which shows the French
+pack beside the Hungarian one) on a French suit glyph. Visible text nodes, titles, labels and placeholders
+all count.
 """
 
 from __future__ import annotations
@@ -81,6 +82,15 @@ def test_every_page_is_hungarian_with_the_hungarian_pack(web_server: Any, new_pa
     page.get_by_test_id("name-submit").click()
     page.get_by_test_id("create-table").wait_for()
     english_left(page, en_only, "lobby")
+
+    # a duplicate event's page, before it starts
+    page.get_by_test_id("event-tables").fill("2")
+    page.get_by_test_id("create-event").click()
+    page.wait_for_url("**/event.html?e=*")
+    page.get_by_test_id("join-table-1").wait_for()
+    english_left(page, en_only, "event")
+    page.goto(base + "/")
+    page.get_by_test_id("create-table").wait_for()
 
     # a waiting room with a free seat (the bots' levels offered for it)
     create_table(page, ("me", "open", "open"), start_now=False)
