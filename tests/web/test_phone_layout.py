@@ -42,12 +42,19 @@ CLICKABLE = ("#site-header a, #site-header button, [data-testid=next-deal], [dat
              ".top-buttons button, #controls button.act, #hand button.card")
 
 
+# For a failure's message: the innermost elements that reach beyond the screen's right edge.
+WIDE_JS = """() => { const out = (e) => e.getBoundingClientRect().right > innerWidth + 0.5;
+  return [...document.querySelectorAll('body *')].filter((e) => out(e) && ![...e.children].some(out)).slice(0, 8)
+    .map((e) => `${e.tagName}.${e.getAttribute('class') || ''}#${e.dataset.testid || ''}`); }"""
+
+
 def check_layout(page: Any, where: str) -> dict[str, Any]:
     """The page is exactly as wide as the screen and nothing clickable is covered."""
     got: dict[str, Any] = page.evaluate(LAYOUT_JS, CLICKABLE)
     if got["doc"] != got["vw"] or got["body"] > got["vw"] or got["covered"]:
+        got["wide"] = page.evaluate(WIDE_JS)
         page.screenshot(path=str(SCREENSHOTS / f"phone_layout_broken_{where}.png"))
-    assert got["doc"] == got["vw"] and got["body"] <= got["vw"], (where, got)
+    assert got["doc"] == got["vw"] and got["body"] <= got["vw"], (where, got.get("wide"), got)
     assert got["covered"] == [], (where, got)
     return got
 
@@ -101,4 +108,11 @@ def test_a_32_character_name_never_widens_the_page_and_nothing_is_covered(
     got = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
     assert got[0] == got[1], got
     page.get_by_test_id("sheet-close").click()
+
+    # every other page: the same one-row header, never wider than the screen, the name's own page too
+    for path in ("/rules.html", "/matches.html", "/leaderboard.html", "/account.html", f"/@/{LONG_NAME}"):
+        page.goto(web_server.base_url + path)
+        page.wait_for_load_state("networkidle")
+        got = check_layout(page, f"{path.strip('/').split('.')[0].replace('@/', 'player_')}_{size}")
+        assert got["header"] <= 56, (path, got)
     assert page.js_errors == []

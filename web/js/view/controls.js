@@ -15,7 +15,7 @@ function controlsHtml(S) {
   const ch = d.choices;
   const busy = !!S.pending;
   if (d.phase === "done") {
-    // the bottom line first (on a wide screen it stands on the felt instead: feltResultHtml), then the
+    // the bottom line first (on a wide screen it stands on the felt instead: trick.js renderCenter), then the
     // buttons, then the explanation: on a phone all of the first two stay in view above a long result
     return html`<div class="deal-result" data-testid="deal-result">${glanceHtml(S, d.result, st.deal_index)}<div class="btn-row result-actions"><button type="button" class="act primary" data-open-sheet data-testid="result-sheet-btn">${t("table.sheet")}</button></div>${
       nextDealHtml(S)}${afterDealHtml(S)}${explainHtml(S, d.result, st.deal_index)}</div>`;

@@ -1,7 +1,7 @@
 // The result of a deal, its bottom line first: who won what and each seat's score ("at a glance"),
 // then the explanation under headings that say what they hold: the contract's parts, the silent
 // bonuses, where the card points came from (card points, the talon, the last trick, marriages: each
-// its own line). Shown in the controls when a deal is over (the glance also on the felt: feltResultHtml),
+// its own line). Shown in the controls when a deal is over (the glance also on the felt: trick.js renderCenter),
 // in the "Last deal" dialog (any earlier deal of the match, also opened from the score sheet) and by
 // the replay of past matches. Every number comes from the server's result (its `detail`,
 // docs/protocol.md §10.2): nothing is worked out here.
