@@ -22,6 +22,7 @@ GRAPH_JS = """() => { const g = document.querySelector('[data-testid=an-graph]')
           ylabel: (one('an-ylabel') || {}).textContent || '', xlabel: (one('an-xlabel') || {}).textContent || '',
           cursor: cursor ? Number(cursor.getAttribute('x1')) : null,
           here: (one('an-here-label') || {}).textContent || '',
+          tickHeight: Math.min(...[...g.querySelectorAll('.an-tick')].map((e) => e.getBoundingClientRect().height)),
           width: box.width, doc: document.documentElement.scrollWidth, vw: innerWidth}; }"""
 
 # For a failure's message: the innermost elements that reach beyond the screen's right edge.
@@ -61,6 +62,7 @@ def test_the_graph_has_axes_values_a_zero_line_labels_and_the_current_move_and_f
     assert g["zero"] and g["xticks"] >= 1, g
     assert g["ylabel"] == "Declarer, per defender" and g["xlabel"] == "Trick", g
     assert g["cursor"] is not None and g["here"].startswith("now "), g
+    assert g["tickHeight"] >= 14, g  # the axis's numbers are of a readable size
     # the marker follows the replay
     page.get_by_test_id("replay-next").click()
     moved = page.evaluate(GRAPH_JS)
@@ -85,6 +87,7 @@ def test_the_graph_has_axes_values_a_zero_line_labels_and_the_current_move_and_f
     wide = phone.evaluate(WIDE_JS)
     assert got["doc"] == got["vw"] == PHONE["width"], (got, wide)
     assert 300 <= got["width"] <= PHONE["width"], got
+    assert got["tickHeight"] >= 12, got  # drawn narrower for the phone: its numbers stay readable
     phone.get_by_test_id("whatif-open").click()
     phone.locator("button.whatif-card").first.wait_for(timeout=60_000)
     width = phone.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")

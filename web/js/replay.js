@@ -371,6 +371,12 @@ async function main() {
     if (R.record) renderDeals();
     if (!$("replay").hidden && R.frames.length) renderReplay();
   });
+  // the analysis graph is drawn narrower on a phone (view/analysis.js graphHtml): drawn again on a turn
+  if (window.matchMedia) {
+    window.matchMedia("(max-width: 519px)").addEventListener("change", () => {
+      if (!$("replay").hidden && R.frames.length) renderReplay();
+    });
+  }
 }
 
 main().catch((e) => toast(t("err.generic", { msg: errorText(e) }), "error"));

@@ -75,7 +75,7 @@ export function graphHtml(analysis, frames, at) {
   const pts = analysis.graph;
   if (!pts.length) return html`<p class="muted" data-testid="an-graph-none">${t("an.graph.none")}</p>`;
   // a narrower drawing on a phone: scaled to the screen, its words keep a readable size
-  const W = typeof window !== "undefined" && window.innerWidth < 520 ? 340 : 480;
+  const W = typeof window !== "undefined" && window.innerWidth <= 519 ? 340 : 480;
   const H = 230;
   const left = 48; // the y axis's values and its label
   const right = 12;
