@@ -5,8 +5,8 @@
 import { api, http, loadBids, matchRecordUrl, dealRecordUrl, retryAfter } from "./api.js";
 import { initPage, currentPlayer, askName, toast, errorText, seatName, tableUrl } from "./common.js";
 import { html, join, setHTML } from "./html.js";
-import { t, lang, onLangChange, bidName, stepName, partName } from "./i18n.js";
-import { cardSvg, cardLabel, cardShort, sortHand, SUIT_SYMBOL } from "./cards.js";
+import { t, lang, onLangChange, bidName, stepName, partName, suitText, botName } from "./i18n.js";
+import { cardSvg, cardLabel, cardShort, sortHand } from "./cards.js";
 import { SEAT_COLORS } from "./view/names.js";
 import { resultHtml } from "./view/result.js";
 import { decisionHtml, graphHtml, totalsHtml, valuesChartHtml, badgeHtml, altText, matchAccuracyHtml, pollMatchAccuracy } from "./view/analysis.js";
@@ -73,7 +73,7 @@ async function showDeals(tableId, k = null) {
   pollMatchAccuracy(tableId, (answer) => {
     R.matchAn = answer;
     const box = $("match-accuracy-box");
-    if (box) setHTML(box, matchAccuracyHtml(answer, R.record.players));
+    if (box) setHTML(box, matchAccuracyHtml(answer, R.record.players.map(botName)));
   }, () => R.tableId === tableId);
   if (k !== null && R.record.deals[k]) await showReplay(k);
   else box.scrollIntoView({ behavior: "smooth", block: "start" });
@@ -81,7 +81,7 @@ async function showDeals(tableId, k = null) {
 
 function renderDeals() {
   const rec = R.record;
-  const names = rec.players;
+  const names = rec.players.map(botName);
   const rows = rec.deals.map((d, k) => {
     // the contract and scores as the server's result states them (the engine's, not worked out here)
     const res = R.view && R.view.match && R.view.match.results[k];
@@ -127,7 +127,7 @@ function actionText(a, names) {
       : t("log.bid", { name, bid: bidName(a.bid, R.bids) });
     case "take": return t("log.take", { name });
     case "pass": return t("log.pass", { name });
-    case "trump": return t("log.trump", { name, suit: `${SUIT_SYMBOL[a.suit]} ${t(`suit.${a.suit}`)}` });
+    case "trump": return t("log.trump", { name, suit: suitText(a.suit) });
     case "give_up": return t("log.giveup", { name });
     case "kontra": {
       const step = stepName(a.step);
@@ -166,7 +166,7 @@ function resultState(names) {
 function contractHtml(v, names) {
   const c = v.contract;
   if (!c) return "";
-  const trump = c.trump ? ` · ${SUIT_SYMBOL[c.trump]} ${t(`suit.${c.trump}`)}` : "";
+  const trump = c.trump ? ` · ${suitText(c.trump)}` : "";
   const kontra = Object.entries(v.kontra).map(([p, m]) => ` · ${partName(p)} ×${m}`).join("");
   return html`<p data-testid="replay-contract"><strong>${names[c.declarer]}</strong>: ${bidName(c.bid, R.bids)}${trump}${kontra}</p>`;
 }
@@ -193,7 +193,7 @@ function trickHtml(v, names) {
 function renderReplay() {
   const fr = R.frames[R.i];
   const v = fr.view;
-  const names = R.record.players;
+  const names = R.record.players.map(botName);
   const seatsHtml = [0, 1, 2].map((s) => {
     const badges = [];
     if (s === v.dealer) badges.push(html`<span class="badge dealer">${t("replay.dealer")}</span>`);
@@ -392,6 +392,12 @@ async function main() {
     if (R.record) renderDeals();
     if (!$("replay").hidden && R.frames.length) renderReplay();
   });
+  // the analysis graph is drawn narrower on a phone (view/analysis.js graphHtml): drawn again on a turn
+  if (window.matchMedia) {
+    window.matchMedia("(max-width: 519px)").addEventListener("change", () => {
+      if (!$("replay").hidden && R.frames.length) renderReplay();
+    });
+  }
 }
 
 main().catch((e) => toast(t("err.generic", { msg: errorText(e) }), "error"));

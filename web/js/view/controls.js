@@ -5,7 +5,7 @@ import { html, updateHTML } from "../html.js";
 import { $, nameOf, turnSeats } from "./names.js";
 import { auctionChoicesHtml, trumpChoicesHtml, ladderHtml } from "./auction.js";
 import { kontraHtml } from "./kontra.js";
-import { resultHtml } from "./result.js";
+import { glanceHtml, explainHtml } from "./result.js";
 import { nextDealHtml } from "./between.js";
 import { hintHtml, afterDealHtml } from "./coach.js";
 
@@ -25,9 +25,10 @@ function controlsHtml(S) {
   const ch = d.choices;
   const busy = !!S.pending;
   if (d.phase === "done") {
-    // the result's button first: on a phone it stays in view above a long result
-    return html`<div class="btn-row result-actions"><button type="button" class="act primary" data-open-sheet data-testid="result-sheet-btn">${t("table.sheet")}</button></div>${
-      nextDealHtml(S)}${afterDealHtml(S)}${resultHtml(S, d.result, st.deal_index)}`;
+    // the bottom line first (on a wide screen it stands on the felt instead: trick.js renderCenter), then the
+    // buttons, then the explanation: on a phone all of the first two stay in view above a long result
+    return html`<div class="deal-result" data-testid="deal-result">${glanceHtml(S, d.result, st.deal_index)}<div class="btn-row result-actions"><button type="button" class="act primary" data-open-sheet data-testid="result-sheet-btn">${t("table.sheet")}</button></div>${
+      nextDealHtml(S)}${afterDealHtml(S)}${explainHtml(S, d.result, st.deal_index)}</div>`;
   }
   if (!ch) {
     const watching = st.you === null ? html`<p class="hint watching-hint" data-testid="watching-hint">${t("hint.watching")}</p>` : "";

@@ -8,6 +8,7 @@ import { cardSvg, cardLabel } from "../cards.js";
 import { html, updateHTML } from "../html.js";
 import { $, nameOf, bidLabel } from "./names.js";
 import { positions } from "./seats.js";
+import { glanceHtml } from "./result.js";
 
 /** Milliseconds of the end of the pause in which the finished trick moves to its taker. */
 const COLLECT_MS = 300;
@@ -110,7 +111,10 @@ export function renderCenter(S) {
       : "";
     view = html`${standing}${talon}`;
   }
-  if (d.phase === "done" && d.result) {
+  if (d.phase === "done" && d.result && !S.showLastTrick) {
+    // the felt is free once the deal is over: the result's bottom line stands there, in the first screenful
+    view = html`<div class="felt-result">${glanceHtml(S, d.result, st.deal_index, "felt-result")}</div>`;
+  } else if (d.phase === "done" && d.result) {
     view = html`${view}<div class="center-note result-note">${t("phase.done")}</div>`;
   }
   updateHTML($("center"), view);
