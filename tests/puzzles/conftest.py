@@ -1,0 +1,28 @@
+"""Fixtures of the puzzle tests: the example puzzles of tests/data/puzzles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import DATA
+from ulti.puzzles.shipped import load
+
+#: Puzzles cut by ``ulti puzzles generate`` from the bots' play, one of each theme found there.
+EXAMPLES = DATA / "puzzles" / "examples.jsonl"
+#: Deal records (ulti-deal/1, JSON lines) the generator cuts puzzles from, for the command's tests.
+RECORDS = DATA / "puzzles" / "records.jsonl"
+
+
+@pytest.fixture(scope="session")
+def examples() -> list[dict[str, Any]]:
+    """The example puzzles."""
+    return load(EXAMPLES)
+
+
+@pytest.fixture(scope="session")
+def records_path() -> Path:
+    """The example records file."""
+    return RECORDS
