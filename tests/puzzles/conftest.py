@@ -10,7 +10,10 @@ import pytest
 from tests.conftest import DATA
 from ulti.puzzles.shipped import load
 
-#: Puzzles cut by ``ulti puzzles generate`` from the bots' play, one of each theme found there.
+#: Puzzles cut by ``ulti puzzles generate`` from the records below, at least one of each theme. The records
+#: are heuristic bots' deals (``ulti arena --records``); the last is a deal whose auction was set by hand
+#: (seat 0 declares an ulti durchmars, the others pass) and played by heuristic bots, as the bots never
+#: bid a durchmars themselves.
 EXAMPLES = DATA / "puzzles" / "examples.jsonl"
 #: Deal records (ulti-deal/1, JSON lines) the generator cuts puzzles from, for the command's tests.
 RECORDS = DATA / "puzzles" / "records.jsonl"
