@@ -56,3 +56,15 @@ def test_check_command_exits_1_naming_the_tampered_puzzle(
     assert main(["puzzles", "check", str(tampered)]) == 1
     out = capsys.readouterr().out
     assert out == f"{bad['id']}: themes: differs when solved again\n"
+
+
+def test_shipped_set_checks_sound_and_holds_every_theme() -> None:
+    from ulti.puzzles.shipped import load
+    from ulti.puzzles.themes import THEMES
+
+    puzzles = load()
+    assert 100 <= len(puzzles) <= 5000
+    assert len({p["id"] for p in puzzles}) == len(puzzles)
+    for puzzle in puzzles:
+        assert check_puzzle(puzzle) == [], puzzle["id"]
+    assert {t for p in puzzles for t in p["themes"]} == set(THEMES) - {"durchmars"}  # the bots never bid one
