@@ -11,6 +11,8 @@ import pytest
 
 from ulti.cli import main
 from ulti.puzzles.check import check_puzzle
+from ulti.puzzles.shipped import load
+from ulti.puzzles.themes import THEMES
 
 
 def test_example_puzzles_check_sound(examples: list[dict[str, Any]]) -> None:
@@ -59,9 +61,6 @@ def test_check_command_exits_1_naming_the_tampered_puzzle(
 
 
 def test_shipped_set_checks_sound_and_holds_every_theme() -> None:
-    from ulti.puzzles.shipped import load
-    from ulti.puzzles.themes import THEMES
-
     puzzles = load()
     assert 100 <= len(puzzles) <= 5000
     assert len({p["id"] for p in puzzles}) == len(puzzles)

@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from ulti.bots.heuristic import HeuristicBot
+from ulti.engine.cards import card_str
 from ulti.engine.deal import Deal
 from ulti.engine.phase import Phase
 from ulti.engine.record import deal_from_record
 from ulti.puzzles.cut import build
 from ulti.puzzles.judge import FORCED, judge
 from ulti.puzzles.themes import THEMES
+
 
 def _records(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
@@ -58,8 +60,6 @@ def test_no_puzzle_answer_is_forced_or_the_heuristic_bots_card(examples: list[di
         first = puzzle["moves"][0]
         assert len(first["classes"]) >= 2
         assert all(len(move["classes"]) >= 2 for move in puzzle["moves"])
-        from ulti.engine.cards import card_str
-
         assert card_str(card) not in first["answer"]
 
 
