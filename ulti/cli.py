@@ -186,7 +186,7 @@ def cmd_puzzles_generate(args: argparse.Namespace) -> int:
     try:
         out = sys.stdout if args.out in (None, "-") else open_text(args.out, "w")
         try:
-            stats = run_generate(args.source, out, args.limit)
+            stats, written = run_generate(args.source, out, args.limit)
         finally:
             if out is not sys.stdout:
                 out.close()
@@ -194,7 +194,8 @@ def cmd_puzzles_generate(args: argparse.Namespace) -> int:
         print(f"ulti puzzles generate: {exc}", file=sys.stderr)
         return 1
     share = 100.0 * stats.kept / stats.positions if stats.positions else 0.0
-    print(f"{stats.positions} card decisions judged, {stats.kept} puzzles kept ({share:.2f}%)", file=sys.stderr)
+    print(f"{stats.positions} card decisions judged, {stats.kept} kept as puzzles ({share:.2f}%),"
+          f" {written} distinct puzzles written", file=sys.stderr)
     for reason, n in stats.reasons.most_common():
         print(f"  {n:7d}  {reason}", file=sys.stderr)
     return 0

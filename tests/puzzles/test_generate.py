@@ -18,9 +18,9 @@ def test_generate_cuts_sound_puzzles_with_progress_and_rate(
     out = tmp_path / "puzzles.jsonl"
     assert main(["puzzles", "generate", "--from", str(records_path), "--out", str(out)]) == 0
     err = capsys.readouterr().err
-    assert "records/s" in err and "[" in err and "puzzles kept" in err
+    assert "records/s" in err and "[" in err and "kept as puzzles" in err
     puzzles = [json.loads(line) for line in out.read_text().splitlines()]
-    assert puzzles
+    assert puzzles and f"{len(puzzles)} distinct puzzles written" in err
     assert len({p["id"] for p in puzzles}) == len(puzzles)
     for puzzle in puzzles:
         assert puzzle["format"] == "ulti-puzzle/1"

@@ -65,9 +65,9 @@ def generate(
             progress(number, kept)
 
 
-def run_generate(source: str, out: IO[str], limit: int | None, err: IO[str] | None = None) -> CutStats:
+def run_generate(source: str, out: IO[str], limit: int | None, err: IO[str] | None = None) -> tuple[CutStats, int]:
     """Write the puzzles of the records file ``source`` to ``out`` (JSON lines), a progress line on ``err``
-    (standard error by default)."""
+    (standard error by default); what the cut saw and how many distinct puzzles were written."""
     err = err if err is not None else sys.stderr
     with open_text(source) as f:
         lines = f.readlines()
@@ -83,10 +83,12 @@ def run_generate(source: str, out: IO[str], limit: int | None, err: IO[str] | No
             err.write("\r" + progress_line(done, total, kept, now - start))
             err.flush()
 
+    written = 0
     for puzzle in generate(lines, limit, stats, progress, err):
         out.write(json.dumps(puzzle, separators=(",", ":")) + "\n")
+        written += 1
     err.write("\n")
-    return stats
+    return stats, written
 
 
 def open_text(path: str, mode: str = "r") -> IO[str]:
