@@ -42,8 +42,8 @@ from ulti.engine.play import beats, higher_table, trick_winner_index
 MIN_GAP = dict(LABELS)["mistake"]
 #: The share of the worlds in which the answer must be worth at least as much as every other class.
 MIN_SHARE = 0.8
-#: Worlds sampled per puzzle move (the analysis prices a decision on 64; 48 keeps the cut cheaper and
-#: the sampling error of a 2-point gap well under a point).
+#: Worlds sampled per puzzle move (the analysis prices a decision on 64; fewer keep the cut cheaper, and
+#: the answer must also win in ``MIN_SHARE`` of them, so a lucky few worlds cannot make a puzzle).
 WORLDS = 48
 
 #: Why a decision is not a puzzle move (the generator counts them).
