@@ -176,6 +176,45 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_puzzles_generate(args: argparse.Namespace) -> int:
+    """``ulti puzzles generate``: cut puzzles (ulti-puzzle/1) from a JSON-lines file of deal records."""
+    from ulti.puzzles.generate import open_text, run_generate
+
+    if args.limit is not None and args.limit < 1:
+        print("ulti puzzles generate: --limit must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        out = sys.stdout if args.out in (None, "-") else open_text(args.out, "w")
+        try:
+            stats, written = run_generate(args.source, out, args.limit)
+        finally:
+            if out is not sys.stdout:
+                out.close()
+    except OSError as exc:
+        print(f"ulti puzzles generate: {exc}", file=sys.stderr)
+        return 1
+    share = 100.0 * stats.kept / stats.positions if stats.positions else 0.0
+    print(f"{stats.positions} card decisions judged, {stats.kept} kept as puzzles ({share:.2f}%),"
+          f" {written} distinct puzzles written", file=sys.stderr)
+    for reason, n in stats.reasons.most_common():
+        print(f"  {n:7d}  {reason}", file=sys.stderr)
+    return 0
+
+
+def cmd_puzzles_check(args: argparse.Namespace) -> int:
+    """``ulti puzzles check``: verify every puzzle of a file again, exactly; exit 1 naming the bad ones."""
+    from ulti.puzzles.generate import run_check
+
+    try:
+        bad = run_check(args.file)
+    except OSError as exc:
+        print(f"ulti puzzles check: {exc}", file=sys.stderr)
+        return 1
+    for line in bad:
+        print(line)
+    return 1 if bad else 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """``ulti serve``: run the game server (needs the ``server`` extra: ``pip install 'ulti[server]'``)."""
     try:
@@ -307,6 +346,17 @@ def build_parser() -> argparse.ArgumentParser:
                        help="cards mode: only deals whose auction ends in this contract family"
                             f" ({', '.join(PLAYED_FAMILIES)})")
     arena.set_defaults(func=cmd_arena)
+    puzzles = sub.add_parser("puzzles", help="cut puzzles from deal records, or check puzzles (docs/record.md)")
+    puzzle_sub = puzzles.add_subparsers(dest="puzzles_command", required=True)
+    generate = puzzle_sub.add_parser("generate", help="records in (JSON lines of ulti-deal/1), puzzles out")
+    generate.add_argument("--from", dest="source", required=True, help="JSON-lines file of deal records")
+    generate.add_argument("--out", default=None,
+                          help="file for the puzzles, one per line, gzipped if it ends in .gz (default: stdout)")
+    generate.add_argument("--limit", type=int, default=None, help="stop after this many puzzles")
+    generate.set_defaults(func=cmd_puzzles_generate)
+    check = puzzle_sub.add_parser("check", help="verify every puzzle's solution again, exactly")
+    check.add_argument("file", help="JSON-lines file of ulti-puzzle/1 objects")
+    check.set_defaults(func=cmd_puzzles_check)
     serve = sub.add_parser("serve", help="run the game server")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
