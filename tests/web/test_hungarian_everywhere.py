@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.web.conftest import DESKTOP, PHONE, SCREENSHOTS
-from tests.web.driver import create_table, play_until
+from tests.web.driver import create_table, more_options, play_until
 
 DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
@@ -80,7 +80,7 @@ def test_every_page_is_hungarian_with_the_hungarian_pack(web_server: Any, new_pa
     assert "Next deal" in en_only and "Log out" in en_only  # the list is the dictionary's, not empty
     page.get_by_test_id("name-input").fill("Dorottya")
     page.get_by_test_id("name-submit").click()
-    page.get_by_test_id("create-table").wait_for()
+    more_options(page)
     english_left(page, en_only, "lobby")
 
     # a duplicate event's page, before it starts
@@ -90,14 +90,14 @@ def test_every_page_is_hungarian_with_the_hungarian_pack(web_server: Any, new_pa
     page.get_by_test_id("join-table-1").wait_for()
     english_left(page, en_only, "event")
     page.goto(base + "/")
-    page.get_by_test_id("create-table").wait_for()
+    more_options(page)
 
     # a waiting room with a free seat (the bots' levels offered for it)
     create_table(page, ("me", "open", "open"), start_now=False)
     page.get_by_test_id("bot-level-1").wait_for()
     english_left(page, en_only, "waiting_room")
     page.goto(base + "/")
-    page.get_by_test_id("create-table").wait_for()
+    more_options(page)
 
     # the table: the auction, the play (trumps named), the result, the score sheet
     create_table(page, ("me", "bot.random", "bot.random"))

@@ -302,8 +302,9 @@ class TableActor:
         return int(await self.run(command))
 
     def player_left(self, seat: int) -> None:
-        """The last connection of ``seat``'s player closed: at a table with a time limit a bot plays for
-        it after a grace period; at one without, the table waits for the player (``waiting``)."""
+        """The last connection of ``seat``'s player closed: at a table with a time limit, or a duplicate
+        event's, a bot plays for it after a grace period; at one without, the table waits for the player
+        (``waiting``)."""
         if seat in self.present:
             self.present.discard(seat)
             self.host.presence_soon(self, seat, False)
@@ -315,8 +316,9 @@ class TableActor:
         if self.state.status != "playing" or seat in self._absence:
             return
         info = self.state.seats[seat]
-        if self.state.move_seconds == 0 and info.kind == "player" and not info.bot:
+        if self.state.move_seconds == 0 and self.state.event_id is None and info.kind == "player" and not info.bot:
             # nothing is played in a person's name unseen: the others see whom they wait for, and since when
+            # (an event's table keeps the grace: every table must finish for the event's standings)
             if not info.away and seat not in self.offline:
                 self.offline[seat] = time.time()
                 self.host.waiting_changed(self)
