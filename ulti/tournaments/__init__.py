@@ -1,0 +1,1 @@
+"""Tournaments (pure, no I/O): schedules, seatings, standings, the director's log, the record."""
