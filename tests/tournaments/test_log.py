@@ -139,3 +139,14 @@ def test_next_round_refuses_arena_and_rounds_beyond_the_settings() -> None:
     log, _ = play_tournament({"format": "everyone", "rounds": 1}, NAMES[:3], seed=2)
     with pytest.raises(ValueError, match="1 rounds"):
         next_round(replay(log[:-1]))
+
+
+def test_arena_refuses_to_seat_a_player_whose_table_plays_on_and_scores_by_place() -> None:
+    log = [*base_log(format="arena", rounds=9, scoring="points", placement_points=[2, 1, 0]),
+           {"type": "round_seated", "round": 1, "tables": [[0, 1, 2], [3, 4, 5]]},
+           {"type": "result_recorded", "round": 1, "table": 1, "points": [30, -10, -20]},
+           {"type": "round_seated", "round": 2, "tables": [[0, 1, 6]]}]
+    state = replay(log)  # table 2 of wave 1 plays on while the first finishers meet again
+    assert {ln["player"]: ln["total"] for ln in standings(state)}[0] == 2
+    with pytest.raises(LogError, match="player 3 is still playing a table"):
+        replay([*log, {"type": "round_seated", "round": 3, "tables": [[3, 7, 8]]}])

@@ -61,3 +61,20 @@ def test_arena_seats_each_waiting_player_once_near_their_score(waiting: list[tup
 
 def test_by_order_keeps_the_order_and_fills_with_bots() -> None:
     assert by_order([3, 1, 2, 0]) == [(3, 1, 2), (0, None, None)]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(["standings", "everyone", "duplicate"]), st.integers(min_value=4, max_value=11),
+       st.integers(min_value=0, max_value=1000))
+def test_every_prefix_of_a_played_log_replays_and_the_fold_is_deterministic(fmt: str, players: int, seed: int) -> None:
+    from tests.tournaments.play import play_tournament
+    from ulti.tournaments.log import replay
+    from ulti.tournaments.standings import standings
+
+    log, _ = play_tournament({"format": fmt, "rounds": 2, "seed": seed}, [{"name": f"P{n}"} for n in range(players)],
+                             seed=seed)
+    for end in range(1, len(log) + 1):
+        state = replay(log[:end])
+        assert all(sorted(p for t in r.tables for p in t if p is not None) == list(range(players))
+                   for r in state.rounds)
+    assert standings(replay(log)) == standings(replay(list(log)))

@@ -77,3 +77,12 @@ def test_ulti_score_checks_a_tournament_record_and_refuses_a_broken_one(tmp_path
     path.write_text(json.dumps(broken("pair_twice")), encoding="utf-8")
     bad = subprocess.run([sys.executable, "-m", "ulti", "score", str(path)], capture_output=True, text=True)
     assert bad.returncode == 1 and "meet a second time" in bad.stderr and bad.stdout == ""
+
+
+def test_sport_ulti_record_whose_tables_played_other_cards_is_refused() -> None:
+    players = [{"name": f"P{n}"} for n in range(6)]
+    log, matches = play_tournament({"format": "duplicate", "rounds": 1, "seed": 3}, players, seed=3)
+    assert score_tournament(build_tournament_record("d", log, matches))["rounds"] == 1
+    log[0]["settings"]["seed"] = 4  # the tables played seed 3's deals, the record claims seed 4
+    with pytest.raises(RecordError, match="round 1: table 1: deal 0: cards do not come from the round's seed"):
+        score_tournament(build_tournament_record("d", log, matches))

@@ -154,6 +154,7 @@ def _round_seated(state: Tournament, event: Mapping[str, Any]) -> None:
         raise ValueError("round_seated: the tournament is paused")
     tables = [tuple(t) for t in event["tables"]]
     seen: set[int] = set()
+    playing = _still_playing(state)
     for t, table in enumerate(tables, start=1):
         if len(table) != 3:
             raise ValueError(f"round_seated: table {t}: a table seats three")
@@ -164,10 +165,20 @@ def _round_seated(state: Tournament, event: Mapping[str, Any]) -> None:
                 raise ValueError(f"round_seated: table {t}: player {p!r} is not registered")
             if p in seen:
                 raise ValueError(f"round_seated: table {t}: player {p} is seated twice")
+            if p in playing:
+                raise ValueError(f"round_seated: table {t}: player {p} is still playing a table")
             if state.players[p].status == "withdrawn":
                 raise ValueError(f"round_seated: table {t}: player {p} has withdrawn")
             seen.add(p)
     state.rounds.append(Round(tables))
+
+
+def _still_playing(state: Tournament) -> set[int]:
+    """The players at a table without a result (an arena seats waves while earlier tables play on)."""
+    return {
+        p for round_ in state.rounds for t, table in enumerate(round_.tables, start=1)
+        if t not in round_.results for p in table if p is not None
+    }
 
 
 def _table(state: Tournament, event: Mapping[str, Any]) -> tuple[Round, int]:

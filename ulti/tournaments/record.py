@@ -4,7 +4,8 @@
 result (and its ``ulti-match/1`` record when given, or the match's id), the director's log, the
 tie-breaks and the standings, all derived from the log. ``score_tournament`` replays the log, checks
 that the players, the rounds and the results the record states are the log's, that each embedded
-match record scores the points stated, that every seating obeys the format, and that the standings
+match record scores the points stated (and, in sport ulti, holds the round's seeded deals), that
+every seating obeys the format, and that the standings
 follow; it raises ``RecordError`` naming the first thing that does not.
 """
 
@@ -15,6 +16,7 @@ from typing import Any
 
 from ulti.engine.errors import RecordError, UltiError
 from ulti.engine.record import match_from_record
+from ulti.tournaments.duplicate import round_deals
 from ulti.tournaments.log import Tournament, replay
 from ulti.tournaments.rounds import seating_problems
 from ulti.tournaments.standings import TIE_BREAKS, standings, team_standings
@@ -81,6 +83,8 @@ def score_tournament(record: object) -> dict[str, Any]:
         raise RecordError(f"rounds must list the {len(state.rounds)} rounds the log seats")
     for number, (given, round_) in enumerate(zip(stated, state.rounds, strict=True), start=1):
         _check_round(number, given, round_)
+        if state.settings.format == "duplicate":
+            _check_same_deals(number, given, state.settings.seed, state.settings.deals_per_round)
     problems = seating_problems(log)
     if problems:
         raise RecordError(problems[0])
@@ -127,6 +131,25 @@ def _check_round(number: int, given: object, round_: Any) -> None:
         match = entry.get("match")
         if match is not None:
             _check_match(where, match, result.points, result.deals)
+
+
+def _check_same_deals(number: int, given: dict[str, Any], seed: int, deals: int) -> None:
+    """Sport ulti: every embedded match of round ``number`` holds the round's seeded deals, seat for seat."""
+    expected = [(dealer, _hands(hands)) for dealer, hands in round_deals(seed, number, deals)]
+    for t, entry in enumerate(given["tables"], start=1):
+        match = entry.get("match")
+        if not isinstance(match, dict) or not isinstance(match.get("deals"), list):
+            continue
+        for k, deal in enumerate(match["deals"][:deals]):
+            if not isinstance(deal, dict) or (deal.get("dealer"), _hands(deal.get("hands"))) != expected[k]:
+                raise RecordError(f"round {number}: table {t}: deal {k}: cards do not come from the round's seed")
+
+
+def _hands(hands: object) -> list[list[str]] | None:
+    """Each hand's cards in one order (a record may list a hand's cards in any order)."""
+    if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
+        return None
+    return [sorted(str(c) for c in h) for h in hands]
 
 
 def _check_match(where: str, match: object, points: list[int], deals: list[list[int]] | None) -> None:

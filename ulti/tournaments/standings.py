@@ -5,7 +5,8 @@ A player's points for a table are, by the host's ``scoring``: ``points`` (the se
 players tied on match points share the best place of their tie). In sport ulti (``duplicate``) a
 seat's points for a round are its matchpoints (``ulti.events``): on each deal, seat ``s`` of a table is
 compared with seat ``s`` of every other table of the round, which played the same cards. Bots are no
-line of the standings. Ties are broken by ``TIE_BREAKS`` in order; the record lists them.
+line of the standings. An arena always scores by place. Ties are broken by ``TIE_BREAKS`` in
+order; the record lists them.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def round_points(tournament: Tournament, round_: Round) -> dict[tuple[int, int],
                 out.setdefault((table, seat), 0)
         return out
     for table, result in round_.results.items():
-        if settings.scoring == "placement":
+        if settings.scoring == "placement" or settings.format == "arena":  # an arena scores by place
             for seat, place in enumerate(places(result.points)):
                 out[(table, seat)] = settings.placement_points[place]
         else:
