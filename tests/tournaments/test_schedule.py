@@ -14,6 +14,7 @@ from ulti.tournaments.schedule import (
     everyone_meets_everyone,
     padded_size,
     pairs_met,
+    rounds_lower_bound,
     team_rounds,
 )
 
@@ -50,6 +51,12 @@ def test_kirkman_system_is_built_in_seconds(size: int) -> None:
                 assert pair not in seen
                 seen.add(pair)
     assert len(seen) == size * (size - 1) // 2
+
+
+@pytest.mark.parametrize("players", range(9, 61))
+def test_everyone_meets_everyone_takes_the_fewest_rounds_for_1_2_3_mod_6_and_at_most_two_more(players: int) -> None:
+    extra = len(everyone_meets_everyone(players)) - rounds_lower_bound(players)
+    assert extra == {1: 0, 2: 0, 3: 0, 5: 1, 0: 1, 4: 2}[players % 6]
 
 
 def test_twenty_one_players_in_ten_rounds_of_seven_tables() -> None:

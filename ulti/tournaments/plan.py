@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ulti.tournaments.schedule import Round, drawn_round, everyone_meets_everyone, padded_size, team_rounds
+from ulti.tournaments.schedule import (
+    Round,
+    drawn_round,
+    everyone_meets_everyone,
+    padded_size,
+    rounds_lower_bound,
+    team_rounds,
+)
 from ulti.tournaments.settings import FORMATS
 
 
@@ -33,6 +40,7 @@ def schedule_json(players: int, fmt: str, rounds: int | None, seed: int) -> dict
     if fmt == "everyone":
         full = everyone_meets_everyone(players)
         note = (f"every pair of players meets exactly once in {len(full)} rounds"
+                f" (no schedule has fewer than {rounds_lower_bound(players)})"
                 + ("" if padded_size(players) == players else
                    f"; {padded_size(players) - players} seats of each round are bots"))
         chosen: list[Round] = full

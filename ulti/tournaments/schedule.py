@@ -8,6 +8,8 @@ Everyone meets everyone: with ``N`` ≡ 3 (mod 6) players, a Kirkman triple syst
 in the Kirkman system of the next ``N' ≥ N`` with ``N'`` ≡ 3 (mod 6) and its ``N' − N`` (at most five)
 spare seats are bots: every pair of players still meets exactly once (never twice, none left out), in
 ``(N' − 1) / 2`` rounds. Seats a player cannot fill are always bots (not a four-player table).
+That is the fewest rounds possible when ``N`` is 1, 2 or 3 mod 6 (``rounds_lower_bound``); when it
+is 5 or 0 mod 6 the schedule takes one round more than the bound, when 4 mod 6 two more.
 
 Teams of three (A, B, C): ``T`` teams are seated by the everyone-meets-everyone schedule of ``T``,
 once per letter: the A players of three teams share a table while their B and C players share two
@@ -34,6 +36,20 @@ def padded_size(players: int) -> int:
     """
     n = max(3, players)
     return n + (3 - n % 6) % 6
+
+
+def rounds_lower_bound(players: int) -> int:
+    """The fewest rounds in which every pair of ``players`` can meet at tables of three.
+
+    Each player meets at most two others per round, and a round seats at most three pairs per table
+    of three players (one pair at a table of two players and a bot).
+
+    >>> [rounds_lower_bound(n) for n in (9, 13, 14, 16, 17, 18)]
+    [4, 7, 7, 8, 9, 9]
+    """
+    pairs_per_round = 3 * (players // 3) + (1 if players % 3 == 2 else 0)
+    pairs = players * (players - 1) // 2
+    return max(-(-(players - 1) // 2), -(-pairs // pairs_per_round)) if players >= 2 else 0
 
 
 def everyone_meets_everyone(players: int) -> list[Round]:
