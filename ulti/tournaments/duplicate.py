@@ -26,6 +26,7 @@ def round_seed(seed: int, round_number: int) -> int:
 def round_deals(seed: int, round_number: int, deals: int) -> list[tuple[int, list[list[str]]]]:
     """The dealer and hands of each deal of the round, the same at every table.
 
+    >>> from ulti.events.deals import event_first_dealer
     >>> first = round_deals(7, 1, 3)
     >>> len(first), first[0][0] == event_first_dealer(round_seed(7, 1))
     (3, True)
