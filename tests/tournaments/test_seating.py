@@ -75,7 +75,7 @@ def test_bots_fill_the_last_seats_and_never_count_as_repeats() -> None:
     assert sum(p is None for t in ours for p in t) == 2 and repeats(ours, {(0, 1)}) == 0
 
 
-def test_seating_three_thousand_players_takes_under_a_second() -> None:
+def test_seating_three_thousand_players_takes_under_two_seconds_on_a_loaded_box() -> None:
     rng = random.Random(5)
     order = list(range(3000))
     rng.shuffle(order)
