@@ -9,7 +9,7 @@ only safety stops, whose count is printed) decide each once. Printed: median, p9
 the card figures also for decisions with a real choice (at least two legal cards).
 
 Then the declarer's opening lead in each contract family (``--leads`` declarer-friendly deals per
-family: ``benchmarks.solver_bench.friendly_deals``), the strong bot against the old strong bot
+family: ``ulti.lab.positions.friendly_deals``), the strong bot against the old strong bot
 (``benchmarks.baseline.old_bot``: the old card decision on the old search) on the same views with the
 same seeds, in CPU seconds of this process (one core; on a shared machine the fair measure):
 
@@ -42,16 +42,14 @@ from functools import partial
 
 from benchmarks.baseline import old_solver
 from benchmarks.baseline.old_bot import OldStrongBot
-from benchmarks.solver_bench import friendly_deals
 from ulti.bots.expert import ExpertBot
-from ulti.bots.heuristic import HeuristicBot
 from ulti.bots.solver import clear_table
 from ulti.bots.strong import StrongBot
 from ulti.bots.strong.play import CardWork
 from ulti.engine.actions import Action
-from ulti.engine.deal import Deal, Phase
-from ulti.engine.dealing import deal_hands
+from ulti.engine.deal import Phase
 from ulti.engine.view import SeatView
+from ulti.lab.positions import lead_views, positions
 
 TARGET_CARD_MEDIAN = 0.3
 TARGET_CARD_P95 = 1.5
@@ -68,22 +66,6 @@ def pin_to_one_core() -> None:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
 
 
-def positions(deals: int, seed: int) -> list[SeatView]:
-    """Every view of ``deals`` heuristic deals in which the seat on turn had a decision."""
-    rng = random.Random(seed)
-    views = []
-    for number in range(deals):
-        dealer = number % 3
-        deal = Deal(deal_hands(rng, dealer), dealer)
-        bots = [HeuristicBot(random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
-        while not deal.is_over:
-            seat = deal.to_move
-            view = deal.seat_view(seat)
-            views.append(view)
-            deal.apply(bots[seat].act(view))
-    return views
-
-
 def p95(times: list[float]) -> float:
     """The 95th percentile of ``times``: the value below which 95% of them lie."""
     ordered = sorted(times)
@@ -98,15 +80,6 @@ def report(label: str, times: list[float], median_target: float, p95_target: flo
     verdict = "ok" if median <= median_target and high <= p95_target else "OVER TARGET"
     print(f"  {label:40s} n={len(times):4d}  median {median:6.3f} s  p95 {high:6.3f} s  max {max(times):6.3f} s"
           f"  (target median <= {median_target} s, p95 <= {p95_target} s: {verdict})")
-
-
-def lead_views(code: str, n: int, seed: int) -> list[SeatView]:
-    """The declarer's view at his opening lead in ``n`` declarer-friendly deals of ``code``."""
-    views = []
-    for p in friendly_deals(code, n, seed):
-        deal = Deal.at_play(list(p.hands), (p.declarer + 2) % 3, p.declarer, p.bid, p.trump, p.talon)
-        views.append(deal.seat_view(p.declarer))
-    return views
 
 
 @dataclass

@@ -34,11 +34,11 @@ from contextlib import AbstractContextManager, nullcontext
 import ulti.bots.solver._dd as dd
 from benchmarks.baseline import old_solver, pin_to_one_core, using_old_solver
 from ulti.bots.solver import Objective, Position, clear_table, solve, table_bytes
-from ulti.bots.strong.hand import declarer_likelihood, discard_options, plausible_bids
 from ulti.engine.cards import ACE, KING, QUEEN, SEVEN, TEN, CardSet, iter_cards
 from ulti.engine.contracts import BIDS_BY_CODE, Bid
 from ulti.engine.play import NO_TRUMP
 from ulti.engine.scoring import counting_marriages, marriages_of
+from ulti.lab.positions import friendly_deals
 
 TARGET_VALUE_MEDIAN_MS = 0.5
 TARGET_BEST_MEDIAN_MS = 1.0
@@ -98,32 +98,6 @@ def deals(code: str, n: int, seed: int) -> list[Position]:
             continue
         declarer, trump = chosen
         out.append(Position.start(hands, declarer, bid, trump, talon))
-    return out
-
-
-def friendly_deals(code: str, n: int, seed: int) -> list[Position]:
-    """``n`` start-of-play positions for ``code``, declarer-friendly set (fixed seed): the declarer's
-    12 cards would make the strong bot bid ``code`` (see the module's docstring)."""
-    rng = random.Random(f"{seed}-friendly-{code}")
-    bid = BIDS_BY_CODE[code]
-    trumps = [NO_TRUMP] if not bid.has_trumps else [3] if bid.is_hearts else [0, 1, 2]
-    out: list[Position] = []
-    while len(out) < n:
-        cards = list(range(32))
-        rng.shuffle(cards)
-        twelve = sum(1 << c for c in cards[:12])
-        for trump in trumps:
-            a, b = discard_options(twelve, trump, 1)[0]
-            talon = (1 << a) | (1 << b)
-            kept = twelve & ~talon
-            if bid in plausible_bids(kept, trump, {code}) and declarer_likelihood(bid, trump, kept) >= 0.5:
-                declarer = rng.randrange(3)
-                hands = [0, 0, 0]
-                hands[declarer] = kept
-                hands[(declarer + 1) % 3] = sum(1 << c for c in cards[12:22])
-                hands[(declarer + 2) % 3] = sum(1 << c for c in cards[22:32])
-                out.append(Position.start(hands, declarer, bid, trump, talon))
-                break
     return out
 
 

@@ -194,6 +194,45 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_puzzles_generate(args: argparse.Namespace) -> int:
+    """``ulti puzzles generate``: cut puzzles (ulti-puzzle/1) from a JSON-lines file of deal records."""
+    from ulti.puzzles.generate import open_text, run_generate
+
+    if args.limit is not None and args.limit < 1:
+        print("ulti puzzles generate: --limit must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        out = sys.stdout if args.out in (None, "-") else open_text(args.out, "w")
+        try:
+            stats, written = run_generate(args.source, out, args.limit)
+        finally:
+            if out is not sys.stdout:
+                out.close()
+    except OSError as exc:
+        print(f"ulti puzzles generate: {exc}", file=sys.stderr)
+        return 1
+    share = 100.0 * stats.kept / stats.positions if stats.positions else 0.0
+    print(f"{stats.positions} card decisions judged, {stats.kept} kept as puzzles ({share:.2f}%),"
+          f" {written} distinct puzzles written", file=sys.stderr)
+    for reason, n in stats.reasons.most_common():
+        print(f"  {n:7d}  {reason}", file=sys.stderr)
+    return 0
+
+
+def cmd_puzzles_check(args: argparse.Namespace) -> int:
+    """``ulti puzzles check``: verify every puzzle of a file again, exactly; exit 1 naming the bad ones."""
+    from ulti.puzzles.generate import run_check
+
+    try:
+        bad = run_check(args.file)
+    except OSError as exc:
+        print(f"ulti puzzles check: {exc}", file=sys.stderr)
+        return 1
+    for line in bad:
+        print(line)
+    return 1 if bad else 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """``ulti serve``: run the game server (needs the ``server`` extra: ``pip install 'ulti[server]'``)."""
     try:
@@ -213,10 +252,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         settings.bot_delay = args.bot_delay
     if args.between_deals is not None:
         settings.between_deals = args.between_deals
+    if args.trick_pause is not None:
+        settings.trick_pause = args.trick_pause
     if args.result_seconds is not None:
         settings.result_seconds = args.result_seconds
     if args.disconnect_grace is not None:
         settings.disconnect_grace = args.disconnect_grace
+    if args.let_bot_after is not None:
+        settings.let_bot_after = args.let_bot_after
     if args.unload_idle_seconds is not None:
         settings.unload_idle_seconds = args.unload_idle_seconds
     if args.expire_unstarted_seconds is not None:
@@ -331,6 +374,17 @@ def build_parser() -> argparse.ArgumentParser:
                        help="cards mode: only deals whose auction ends in this contract family"
                             f" ({', '.join(PLAYED_FAMILIES)})")
     arena.set_defaults(func=cmd_arena)
+    puzzles = sub.add_parser("puzzles", help="cut puzzles from deal records, or check puzzles (docs/record.md)")
+    puzzle_sub = puzzles.add_subparsers(dest="puzzles_command", required=True)
+    generate = puzzle_sub.add_parser("generate", help="records in (JSON lines of ulti-deal/1), puzzles out")
+    generate.add_argument("--from", dest="source", required=True, help="JSON-lines file of deal records")
+    generate.add_argument("--out", default=None,
+                          help="file for the puzzles, one per line, gzipped if it ends in .gz (default: stdout)")
+    generate.add_argument("--limit", type=int, default=None, help="stop after this many puzzles")
+    generate.set_defaults(func=cmd_puzzles_generate)
+    check = puzzle_sub.add_parser("check", help="verify every puzzle's solution again, exactly")
+    check.add_argument("file", help="JSON-lines file of ulti-puzzle/1 objects")
+    check.set_defaults(func=cmd_puzzles_check)
     serve = sub.add_parser("serve", help="run the game server")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -338,10 +392,15 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--bot-delay", type=float, default=None,
                        help="seconds from a bot's turn to its move (it thinks meanwhile)")
     serve.add_argument("--between-deals", type=float, default=None, help="seconds between deals")
+    serve.add_argument("--trick-pause", type=float, default=None,
+                       help="seconds a finished trick stays on screen before a bot leads (default 1.8; 0 with --fast)")
     serve.add_argument("--result-seconds", type=float, default=None,
                        help="seconds a deal's result waits for every player's \"Next deal\" (default 120)")
     serve.add_argument("--disconnect-grace", type=float, default=None,
                        help="seconds before a bot plays for a disconnected player")
+    serve.add_argument("--let-bot-after", type=float, default=None,
+                       help="seconds a table without a time limit waits for a disconnected player before the "
+                            "others may let a bot play for them (default 60)")
     serve.add_argument("--fast", action="store_true", help="no waiting anywhere (tests, load runs)")
     serve.add_argument("--redis", default=None, help="Redis URL shared with other server processes (scale-out)")
     serve.add_argument("--lease-seconds", type=float, default=5.0, help="table ownership lease (with --redis)")

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmarks.bot_bench import lead_views, positions
 from ulti.bots.expert import ExpertBot
 from ulti.bots.sampling import Sampler, analyse
 from ulti.bots.solver import bounds_after, clear_table, values_after
@@ -26,6 +25,7 @@ from ulti.bots.strong.play import CardTable, CardWork, position_of
 from ulti.engine.actions import Action
 from ulti.engine.deal import Phase
 from ulti.engine.view import SeatView
+from ulti.lab.positions import lead_views, positions
 
 TRUMP_CODES = ["M-S", "M-SU", "M-40", "M-20", "M-40UD", "H-S", "H-SU"]
 

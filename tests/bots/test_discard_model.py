@@ -13,10 +13,8 @@ from ulti.bots.expert.discard_fitted import COEFFICIENTS
 from ulti.bots.expert.discard_model import (
     FEATURE_NAMES,
     discard_probability,
-    discard_weight,
     pair_scores,
     pair_table,
-    seen_discards,
     talon_weight,
 )
 from ulti.bots.levels import BOT_LEVELS
@@ -27,6 +25,7 @@ from ulti.engine.contracts import parse_bid
 from ulti.engine.deal import Deal, Phase
 from ulti.lab.configs import bot_for
 from ulti.lab.discard_fit import fit_conditional_logit, from_level
+from ulti.lab.readings import discard_weight, seen_discards
 
 
 def _cards(text: str) -> CardSet:

@@ -14,7 +14,6 @@ from ulti.bots.expert import (
     read_evidence,
     weighted_by_evidence,
 )
-from ulti.bots.expert.declarer_model import bid_model_weight
 from ulti.bots.expert.played_values import PLAYED_MINUS_SOLVED
 from ulti.bots.families import family
 from ulti.bots.heuristic import HeuristicBot
@@ -28,6 +27,7 @@ from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
 from ulti.engine.view import LogEntry
 from ulti.lab.configs import bot_for
+from ulti.lab.readings import bid_model_weight, fitted_bid_weight, reading_weight, weighted_by_readings
 
 
 def _know(declarer: int = 0) -> Knowledge:
@@ -54,9 +54,10 @@ def _world(seat1: int, seat2: int) -> World:
 def test_a_pass_makes_a_hand_fit_for_a_higher_betli_less_likely() -> None:
     evidence = AuctionEvidence(bids={}, passes={1: [parse_bid("M-S")]}, kontra_against=())
     know = _know()
-    assert evidence_weight(evidence, know, _world(BETLI_HAND, HIGH_HAND)) < evidence_weight(
-        evidence, know, _world(HIGH_HAND, BETLI_HAND)
-    )
+    read = reading_weight(evidence, know, _world(BETLI_HAND, HIGH_HAND), passes=True)
+    assert read < reading_weight(evidence, know, _world(HIGH_HAND, BETLI_HAND), passes=True)
+    # the expert does not read passes (a laboratory reading): every world alike
+    assert evidence_weight(evidence, know, _world(BETLI_HAND, HIGH_HAND)) == 1.0
 
 
 def test_an_outbid_betli_bid_makes_a_betli_hand_more_likely() -> None:
@@ -110,7 +111,7 @@ def test_the_expert_weighs_worlds_where_the_strong_bot_does_not() -> None:
         view = deal.seat_view(deal.declarer)
         know = analyse(view)
         assert StrongBot(random.Random(0)).card_likelihood(view, know) is None
-        assert weighted_by_evidence(None, view.log, know, read_passes=True) is not None  # passes, when read
+        assert weighted_by_readings(None, view.log, know, read_passes=True) is not None  # passes, when read
         evidence = read_evidence(view.log, deal.declarer, deal.declarer)
         expert = ExpertBot(random.Random(0))
         # the expert leaves passes out: with no other seat's bid it has nothing to weigh worlds by
@@ -171,14 +172,14 @@ def test_an_outbid_bid_weighed_by_the_fitted_model_favours_the_hands_that_bid_it
     # cards spread; one that bid a betli, the low cards; the fitted weight stays in 0..1
     for code, fit, misfit in (("M-SU", ULTI_HAND, HIGH_HAND), ("N-B", BETLI_HAND, HIGH_HAND)):
         bid = parse_bid(code)
-        fitted_fit, fitted_misfit = bid_weight(bid, fit, fitted=True), bid_weight(bid, misfit, fitted=True)
+        fitted_fit, fitted_misfit = fitted_bid_weight(bid, fit), fitted_bid_weight(bid, misfit)
         assert 0.0 <= fitted_misfit < fitted_fit <= 1.0
         # the model, not the hand-written fit: the two weigh the same hand differently
         assert fitted_fit == bid_model_weight(bid, fit) != bid_weight(bid, fit)
     evidence = AuctionEvidence(bids={2: parse_bid("M-SU")}, passes={}, kontra_against=())
     know = _know()
     world = _world(HIGH_HAND, ULTI_HAND)
-    assert evidence_weight(evidence, know, world, fitted_bids=True) == bid_model_weight(parse_bid("M-SU"), ULTI_HAND)
+    assert reading_weight(evidence, know, world, fitted_bids=True) == bid_model_weight(parse_bid("M-SU"), ULTI_HAND)
 
 
 def _auction_view_after_a_bid(seed: int) -> tuple[Deal, int, int]:
@@ -203,10 +204,10 @@ def test_worlds_weighed_by_the_fitted_bids_fit_the_other_seats_bids() -> None:
     bid = read_evidence(view.log, seat, -1).bids[bidder]
     # weighed by the other seats' bids (the fitted declarer model, as ``ulti.lab.declarations``
     # measures them) the worlds fit the bids
-    sampler = MetropolisSampler(know, weighted_by_evidence(None, view.log, know, fitted_bids=True))
+    sampler = MetropolisSampler(know, weighted_by_readings(None, view.log, know, fitted_bids=True))
 
     def mean_fit(drawn: list[World]) -> float:  # by the fitted declarer model, as the worlds are weighed
-        return sum(bid_weight(bid, know.start_hand(w, bidder), fitted=True) for w in drawn) / len(drawn)
+        return sum(fitted_bid_weight(bid, know.start_hand(w, bidder)) for w in drawn) / len(drawn)
 
     uniform = Sampler(know).draw_many(random.Random(1), 200)
     weighted = sampler.draw_many(random.Random(1), 200)

@@ -25,6 +25,8 @@ ERROR_ARGS: dict[str, set[str]] = {
     "seats_empty": {"seats"},
     "invite_pending": {"seats"},
     "not_your_turn": {"seat"},
+    "not_waiting": {"seat"},
+    "wait_longer": {"retry_after"},
     "rate_limited": {"retry_after"},
     "too_many_connections": {"limit"},
     "too_large": {"max_bytes"},

@@ -1,5 +1,6 @@
-"""Time and absence: move timers mark a seat away and a bot plays for it; disconnected players are
-replaced after the grace period and come back with a full sync; every match finishes."""
+"""Time and absence: move timers mark a seat away and a bot plays for it; at a table with a time limit
+disconnected players are replaced after the grace period and come back with a full sync; every such
+match finishes. (A table without a time limit waits for its absent players: test_away_seat.py.)"""
 
 from __future__ import annotations
 
@@ -117,7 +118,9 @@ async def test_a_seat_that_lets_its_time_run_out_is_away_until_it_acts_or_opens_
 
 @pytest.mark.asyncio
 async def test_a_disconnected_player_is_replaced_after_the_grace_period_and_resyncs(server: ServerProcess) -> None:
-    table_id, clients = await three_players(server.base_url, deals=6, seed=41)
+    # a table with a time limit: a bot plays for an absent player after the grace period (one without a
+    # limit waits for them: test_away_seat.py)
+    table_id, clients = await three_players(server.base_url, deals=6, seed=41, move_seconds=30)
     leaver, others = clients[0], clients[1:]
     await leaver.http("POST", f"/api/tables/{table_id}/start", {})
     async with playing(*others):
@@ -202,7 +205,8 @@ async def test_a_browser_refresh_puts_the_player_back_in_its_seat(server: Server
 
 @pytest.mark.asyncio
 async def test_a_match_whose_players_all_leave_still_finishes(server: ServerProcess) -> None:
-    table_id, clients = await three_players(server.base_url, deals=6, seed=47)
+    # with a time limit, bots finish the match of players who all left (without one, the table waits)
+    table_id, clients = await three_players(server.base_url, deals=6, seed=47, move_seconds=30)
     await clients[0].http("POST", f"/api/tables/{table_id}/start", {})
     for client in clients:
         await client.close()

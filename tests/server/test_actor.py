@@ -9,6 +9,7 @@ import random
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -35,6 +36,7 @@ class RecordingHost:
     lobby: list[str] = field(default_factory=list)
     presence: list[tuple[int, bool]] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
+    waiting: list[list[dict[str, Any]]] = field(default_factory=list)
     actions: list[str] = field(default_factory=list)
     executor: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(2))
     stored_when_reported: list[bool] = field(default_factory=list)
@@ -65,6 +67,9 @@ class RecordingHost:
 
     def presence_soon(self, actor: TableActor, seat: int, connected: bool) -> None:
         self.presence.append((seat, connected))
+
+    def waiting_changed(self, actor: TableActor) -> None:
+        self.waiting.append(actor.waiting)
 
     async def lost_table(self, table_id: str) -> None:
         self.lost.append(table_id)

@@ -211,7 +211,8 @@ async def absent_player_table(base_url: str) -> tuple[str, list[Watcher], GameCl
     player = GameClient(base_url)
     await player.login("Comes and goes")
     seats = [{"kind": "me"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "heuristic"}]
-    table = await player.http("POST", "/api/tables", {"deals": 9, "seats": seats, "seed": 99})
+    # a time limit: a bot plays for a player who left after the grace period (without one the table waits)
+    table = await player.http("POST", "/api/tables", {"deals": 9, "seats": seats, "seed": 99, "move_seconds": 60})
     table_id = table["table_id"]
     await player.connect()
     await player.open_table(table_id)

@@ -172,7 +172,7 @@ async def test_the_lobby_counts_people_online_and_playing(server: ServerProcess)
 async def test_a_table_everyone_left_leaves_the_lobby_list(server: ServerProcess) -> None:
     bob = GameClient(server.base_url)
     await bob.login("Bob")
-    table = await bob.http("POST", "/api/tables", {"deals": 6, "seats": [ME, BOT, BOT]})
+    table = await bob.http("POST", "/api/tables", {"deals": 6, "seats": [ME, BOT, BOT], "move_seconds": 30})
     await bob.http("POST", f"/api/tables/{table['table_id']}/start", {"fill_bots": True})
     await bob.connect()
     await bob.open_table(table["table_id"])
@@ -180,7 +180,7 @@ async def test_a_table_everyone_left_leaves_the_lobby_list(server: ServerProcess
     try:
         listed = await ann.http("GET", "/api/tables")
         assert [t["table_id"] for t in listed["tables"]] == [table["table_id"]]
-        await bob.close()  # Bob goes; after the grace a bot plays his seat (away)
+        await bob.close()  # Bob goes; at a table with a time limit a bot plays his seat after the grace
         await ann.wait_for(lambda: any(
             m["type"] == "lobby_update" and table["table_id"] in m["removed"] for m in ann.received), 30)
         assert (await ann.http("GET", "/api/tables"))["tables"] == []

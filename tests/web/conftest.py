@@ -30,11 +30,12 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture(scope="module")
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One server per test module: bots wait 0.05 s and deals follow 0.3 s apart, so people could follow."""
+    """One server per test module: bots wait 0.05 s (no trick pause: test_trick_pacing.py has its own server)
+    and deals follow 0.3 s apart, so people could follow."""
     tmp = tmp_path_factory.mktemp("web")
     srv = ServerProcess(
         db_url=f"sqlite+aiosqlite:///{tmp / 'ulti.db'}",
-        args=("--bot-delay", "0.05", "--between-deals", "0.3", "--disconnect-grace", "5"),
+        args=("--bot-delay", "0.05", "--between-deals", "0.3", "--disconnect-grace", "5", "--trick-pause", "0"),
     )
     srv.start(tmp / "server.log")
     yield srv

@@ -47,7 +47,7 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
     tmp = tmp_path_factory.mktemp("phone")
     srv = ServerProcess(
         db_url=f"sqlite+aiosqlite:///{tmp / 'ulti.db'}",
-        args=("--bot-delay", "0.05", "--between-deals", "3", "--disconnect-grace", "5"),
+        args=("--bot-delay", "0.05", "--between-deals", "3", "--disconnect-grace", "5", "--trick-pause", "0"),
     )
     srv.start(tmp / "server.log")
     yield srv

@@ -157,6 +157,7 @@ def test_a_rated_match_against_two_bots_shows_on_the_player_page_and_the_leaderb
         ]
         assert match.get_by_test_id("replay-link").get_attribute("href") == f"/matches.html?t={table_id}"
         page.get_by_test_id("nav-leaderboard").click()
+        page.wait_for_url("**/leaderboard.html")  # else the old page may answer the wait below
         page.wait_for_function("document.querySelector('[data-testid=leaderboard]').dataset.loaded === '1'")
         names = [r.locator("a").first.inner_text() for r in page.get_by_test_id("leaderboard-row").all()]
         assert name in names and all(bot in names for bot in bots)

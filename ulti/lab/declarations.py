@@ -34,8 +34,6 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ulti.bots.expert import weighted_by_evidence
-from ulti.bots.expert.discard_model import discard_weight
 from ulti.bots.families import family
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World, analyse
 from ulti.bots.selfplay import play_deal
@@ -45,6 +43,7 @@ from ulti.engine.deal import Deal
 from ulti.lab.arena import NoKontra, summarise
 from ulti.lab.configs import bot_for
 from ulti.lab.played_deals import add_deal_options, chosen_deals
+from ulti.lab.readings import discard_weight, weighted_by_readings
 
 #: The estimates compared: the auction's (uniform worlds), and on worlds weighed by the other seats' bids
 #: (by the hand-written fit, and by the fitted declarer model), by their bids and passes, by the discards
@@ -104,12 +103,12 @@ def declarer_estimates(deal: Deal, worlds: int, rng: random.Random) -> dict[str,
     know = analyse(view)
     out = {"estimate": _mean_value(know, Sampler(know).draw_many(rng, worlds))}
     for name, passes, fitted in (("bids", False, False), ("fitted", False, True), ("passes", True, False)):
-        likelihood = weighted_by_evidence(None, view.log, know, read_passes=passes, fitted_bids=fitted)
+        likelihood = weighted_by_readings(None, view.log, know, read_passes=passes, fitted_bids=fitted)
         sampler = MetropolisSampler(know, likelihood)
         out[name] = _mean_value(know, sampler.draw_many(rng, worlds))
     discards = discard_weight(view.log, know)
     out["discards"] = _mean_value(know, MetropolisSampler(know, discards).draw_many(rng, worlds))
-    both = weighted_by_evidence(discards, view.log, know, fitted_bids=True)
+    both = weighted_by_readings(discards, view.log, know, fitted_bids=True)
     out["both"] = _mean_value(know, MetropolisSampler(know, both).draw_many(rng, worlds))
     return out
 

@@ -21,12 +21,13 @@ import random
 import statistics
 from collections.abc import Iterator
 
-from ulti.bots.expert import AuctionEvidence, evidence_weight, read_evidence
-from ulti.bots.expert.discard_model import discard_weight, talon_weight
+from ulti.bots.expert import AuctionEvidence, read_evidence
+from ulti.bots.expert.discard_model import talon_weight
 from ulti.bots.sampling import Sampler, World, analyse
 from ulti.bots.strong import declarer_weight
 from ulti.engine.deal import Deal
 from ulti.lab.played_deals import add_deal_options, chosen_deals
+from ulti.lab.readings import discard_weight, reading_weight
 
 
 def information(deals: Iterator[Deal], worlds: int, seed: int) -> dict[str, list[float]]:
@@ -51,8 +52,8 @@ def information(deals: Iterator[Deal], worlds: int, seed: int) -> dict[str, list
             for name, (ev, fitted) in kinds.items():
                 if (not ev.bids and not ev.passes) or not drawn:
                     continue
-                mean = statistics.fmean(evidence_weight(ev, know, w, fitted) for w in drawn)
-                true_weight = evidence_weight(ev, know, true, fitted)
+                mean = statistics.fmean(reading_weight(ev, know, w, passes=True, fitted_bids=fitted) for w in drawn)
+                true_weight = reading_weight(ev, know, true, passes=True, fitted_bids=fitted)
                 out[name].append(math.log(max(true_weight, 1e-9) / max(mean, 1e-9)))
             discards = discard_weight(view.log, know)
             if discards is not None and drawn:

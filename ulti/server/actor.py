@@ -7,11 +7,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
 from ulti.analysis.coach import noted_bot_action
+from ulti.engine.actions import Kind
+from ulti.engine.deal import Deal
 from ulti.engine.record import action_to_json
 from ulti.server.config import Settings
 from ulti.server.events import Event, bid_note, parse_event
@@ -22,6 +25,15 @@ from ulti.store import EventStore, SeqConflict
 
 if TYPE_CHECKING:
     from ulti.server.seam import TableHost
+
+#: the trick paces a seated person may ask for (the page's setting ``ulti.trickPause``), as factors of
+#: ``Settings.trick_pause``; the table keeps the slowest pace of the people playing at it
+PACE_FACTORS = {"fast": 0.5, "normal": 1.0, "slow": 1.6}
+
+
+def trick_just_taken(deal: Deal) -> bool:
+    """Whether the last action completed a trick (the next one is not led yet)."""
+    return bool(deal.history) and deal.history[-1].kind is Kind.PLAY and not deal.trick and bool(deal.tricks)
 
 
 class TableActor:
@@ -52,11 +64,94 @@ class TableActor:
         #: (deals dealt, monotonic seconds) when this actor first saw that deal's result waiting:
         #: the result's time limit counts from then (from the restart, for a table reloaded meanwhile)
         self._result_since: tuple[int, float] | None = None
+        #: the trick pace each seat's player asked for (``pace``): kept in memory, asked again on reconnect
+        self.paces: dict[int, str] = {}
+        #: when the latest trick was taken here (monotonic seconds): no bot acts before its pause is over
+        self.trick_taken_at = 0.0
+        #: at a table without a time limit: the seats waited for, since when their player went (epoch seconds)
+        self.offline: dict[int, float] = {}
+        #: per waited-for seat, the seats whose players agreed to let a bot play for it
+        self.votes: dict[int, set[int]] = {}
+        self._settling: asyncio.Task[None] | None = None  # lets a bot play where the agreement became whole
 
     @property
     def table_id(self) -> str:
         """The table's id."""
         return self.state.table_id
+
+    @property
+    def trick_pause(self) -> float:
+        """Seconds a finished trick stays on every screen before a bot leads: the slowest pace asked for
+        by the people playing here ("normal" for one who asked nothing, and at a table of bots only)."""
+        factors = [
+            PACE_FACTORS[self.paces.get(i, "normal")]
+            for i, s in enumerate(self.state.seats)
+            if s.kind == "player" and not s.bot and not s.away
+        ]
+        return round(self.settings.trick_pause * max(factors, default=1.0), 3)
+
+    @property
+    def waiting(self) -> list[dict[str, Any]]:
+        """The seats a table without a time limit waits for: whose player went when, from when the others
+        may let a bot play for it, and who agreed so far (docs/protocol.md §14)."""
+        if self.state.status != "playing":
+            return []
+        return [
+            {"seat": seat, "since": round(since, 3), "bot_from": round(since + self.settings.let_bot_after, 3),
+             "agreed": sorted(self.votes.get(seat, ()))}
+            for seat, since in sorted(self.offline.items())
+            if not self.state.seats[seat].away
+        ]
+
+    def voters(self, seat: int) -> list[int]:
+        """The seats whose players decide whether a bot plays for ``seat``: the other people here now."""
+        return [
+            i for i, s in enumerate(self.state.seats)
+            if i != seat and i in self.present and s.kind == "player" and not s.bot and not s.away
+        ]
+
+    def _agreed(self, seat: int) -> bool:
+        """Whether every person whose agreement a bot needs to play for ``seat`` has given it."""
+        votes = self.votes.get(seat)
+        return bool(votes) and set(self.voters(seat)) <= set(votes or ())
+
+    async def _let_agreed_bots_play(self) -> None:
+        """Mark away every waited-for seat whose agreement is whole (call with the lock held)."""
+        for seat in [s for s in sorted(self.offline) if self._agreed(s)]:
+            self.offline.pop(seat, None)
+            self.votes.pop(seat, None)
+            log("a bot plays for an absent player, as the others agreed", table=self.table_id, seat=seat)
+            await self.emit({"type": "away", "seat": seat, "away": True})
+
+    async def let_bot(self, voter: int, seat: int) -> int:
+        """``voter``'s player agrees that a bot plays for the absent player of ``seat``; once every other
+        person here has, the seat is away (a bot plays for it until its player is back). Returns the event
+        number."""
+
+        async def command() -> int:
+            waited = next((w for w in self.waiting if w["seat"] == seat), None)
+            if waited is None or voter == seat:
+                raise CommandError(
+                    "not_waiting", f"the table is not waiting for seat {seat}", params={"seat": seat}
+                )
+            left = self.offline[seat] + self.settings.let_bot_after - time.time()
+            if left > 0:
+                raise CommandError(
+                    "wait_longer",
+                    f"a bot may play for an absent player once they have been away {self.settings.let_bot_after:g} s:"
+                    f" try again in {math.ceil(left)} s",
+                    params={"retry_after": math.ceil(left)},
+                )
+            self.votes.setdefault(seat, set()).add(voter)
+            await self._let_agreed_bots_play()
+            self.host.waiting_changed(self)
+            return self.state.seq
+
+        return int(await self.run(command))
+
+    def set_pace(self, seat: int, pace: str) -> None:
+        """``seat``'s player asked for the trick pace ``pace`` (a key of ``PACE_FACTORS``)."""
+        self.paces[seat] = pace
 
     # ---------------------------------------------------------------- the one way state changes
 
@@ -74,6 +169,8 @@ class TableActor:
             # counted by the process that stored it only (replicas never emit): summing processes is exact
             self.host.action_stored(str(event.get("by", "player")))
         deal_ended = event["type"] == "action" and self.state.deal is not None and self.state.deal.is_over
+        if event["type"] == "action" and self.state.deal is not None and trick_just_taken(self.state.deal):
+            self.trick_taken_at = time.monotonic()
         if deal_ended and self.state.status == "finished" and not await self._match_over():
             return seq  # the table stays "playing" in the store: whoever loads it next records the match
         if event["type"] in ("created", "sit", "leave", "bot", "start", "away", "resign", "expired") or deal_ended:
@@ -182,6 +279,10 @@ class TableActor:
             task = self._absence.pop(seat, None)
             if task is not None:
                 task.cancel()
+            waited = self.offline.pop(seat, None) is not None
+            self.votes.pop(seat, None)
+            if waited:
+                self.host.waiting_changed(self)
             if seat not in self.present:
                 self.present.add(seat)
                 await self.host.presence_changed(self, seat, True)
@@ -201,11 +302,24 @@ class TableActor:
         return int(await self.run(command))
 
     def player_left(self, seat: int) -> None:
-        """The last connection of ``seat``'s player closed: after a grace period a bot plays for it."""
+        """The last connection of ``seat``'s player closed: at a table with a time limit a bot plays for
+        it after a grace period; at one without, the table waits for the player (``waiting``)."""
         if seat in self.present:
             self.present.discard(seat)
             self.host.presence_soon(self, seat, False)
+        # a voter who left no longer holds up the others' agreement (nor counts in it)
+        for agreed in self.votes.values():
+            agreed.discard(seat)
+        if any(self._agreed(s) for s in self.offline) and (self._settling is None or self._settling.done()):
+            self._settling = asyncio.create_task(self._settle())
         if self.state.status != "playing" or seat in self._absence:
+            return
+        info = self.state.seats[seat]
+        if self.state.move_seconds == 0 and info.kind == "player" and not info.bot:
+            # nothing is played in a person's name unseen: the others see whom they wait for, and since when
+            if not info.away and seat not in self.offline:
+                self.offline[seat] = time.time()
+                self.host.waiting_changed(self)
             return
 
         async def absent() -> None:
@@ -292,7 +406,14 @@ class TableActor:
         # short its thinking was: thinking starts at once and the wait comes after it, so a forced card
         # (no search) comes no sooner than a searched one and the answer's time tells nothing of the hand.
         loop = asyncio.get_running_loop()
-        answer_at = loop.time() + self.settings.bot_delay
+        # A bot acts (leads, follows a person's quick lead, or speaks in the kontra chain after trick 1)
+        # only once the trick taken last has been seen and cleared on every screen: the table's trick
+        # pause from when it was taken, the same for any hand. Then its usual pacing.
+        deal = self.state.deal
+        start = loop.time()
+        if deal is not None and deal.tricks:
+            start += max(0.0, self.trick_taken_at + self.trick_pause - time.monotonic())
+        answer_at = start + self.settings.bot_delay
         # The event that began the turn goes out first (its writers are already scheduled): a search
         # started before them would delay it on a busy machine, a hint of a search in the clock again.
         await asyncio.sleep(0)
@@ -330,6 +451,18 @@ class TableActor:
             await self.emit(event)
 
         await self._background(command)
+
+    async def _settle(self) -> None:
+        """The agreement for some waited-for seat became whole when a person left: a bot plays for it."""
+
+        async def command() -> None:
+            await self._let_agreed_bots_play()
+            self.host.waiting_changed(self)
+
+        try:
+            await self.run(command)
+        except SeqConflict:
+            await self.host.lost_table(self.table_id)
 
     async def _timeout(self, seat: int, key: tuple[Any, ...], seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -379,7 +512,7 @@ class TableActor:
 
     def is_busy(self) -> bool:
         """Whether unloading the table now would lose work: an operation, a command, a pending task."""
-        pending = [self._task, *self._absence.values()]
+        pending = [self._task, self._settling, *self._absence.values()]
         return self._users > 0 or self.lock.locked() or any(t is not None and not t.done() for t in pending)
 
     async def expire_if_due(self, after_seconds: float) -> bool:
@@ -400,6 +533,6 @@ class TableActor:
     def close(self) -> None:
         """Stop every pending task (server shutdown, or the table is unloaded or moved)."""
         self.closed = True
-        for task in [self._task, *self._absence.values()]:
+        for task in [self._task, self._settling, *self._absence.values()]:
             if task is not None:
                 task.cancel()

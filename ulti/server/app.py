@@ -47,8 +47,10 @@ from ulti.server.messages import (
     Chat,
     ClientMessage,
     Hint,
+    LetBot,
     LobbyChat,
     OpenTable,
+    Pace,
     Ping,
     Ready,
     SeekGame,
@@ -598,8 +600,15 @@ async def _dispatch(hub: Hub, conn: Connection, message: ClientMessage) -> None:
             view = hub.table_view(source, seat)
             conn.base = view  # the next event's patch is the change from this view
             conn.send({"type": "sync", "seq": source.state.seq, "state": view})
-        case Act() | Chat() | Back() | Ready():
+        case Act() | Chat() | Back() | Ready() | LetBot():
             await _command(hub, conn, message)
+        case Pace(trick_pause=pace):
+            # a seated player's wish, kept by the table's actor; anyone else's is acknowledged and ignored
+            if conn.table_id is None:
+                raise CommandError("no_table", "open a table first: {\"type\": \"open_table\", \"table\": ID}")
+            await hub.execute(conn.table_id, "pace", {"player": conn.player_id, "pace": pace})
+            if client_id is not None:
+                conn.send({"type": "ack", "id": client_id})
         case Hint():
             # answered to this connection only: the hint is priced from its seat's own view
             if conn.table_id is None:
@@ -610,7 +619,7 @@ async def _dispatch(hub: Hub, conn: Connection, message: ClientMessage) -> None:
             conn.send({"type": "hint", "id": client_id, "seq": state.seq, **answer})
 
 
-async def _command(hub: Hub, conn: Connection, message: Act | Chat | Back | Ready) -> None:
+async def _command(hub: Hub, conn: Connection, message: Act | Chat | Back | Ready | LetBot) -> None:
     """A command that changes the table: idempotent by its id, acknowledged with its event number."""
     # nothing was awaited since the frame was read (parsing only): the command's arrival
     started = time.perf_counter()
@@ -633,6 +642,8 @@ async def _command(hub: Hub, conn: Connection, message: Act | Chat | Back | Read
         args.update(name=conn.name, text=message.text, phrase=message.phrase)
     elif isinstance(message, Act):
         args["action"] = message.action
+    elif isinstance(message, LetBot):
+        args["seat"] = message.seat
     seq = await hub.execute(conn.table_id, message.type, args)
     # execute returns once the actor has queued the events in every watcher's outbox
     hub.metrics.command_done(message.type, started)

@@ -29,6 +29,10 @@ class Broadcast(HubCore):
             replica.present = set(data["present"])
             await self.presence_changed(replica, data["seat"], data["connected"])
             return
+        if data.get("kind") == "waiting":
+            replica.waiting = list(data["waiting"])
+            self._send_waiting(replica)
+            return
         seq = data["seq"]
         if seq <= replica.state.seq:
             return
@@ -43,6 +47,8 @@ class Broadcast(HubCore):
                 replica.state.apply(event)
                 outgoing.append(self.filter_event(replica, replica.state.seq, event))
         replica.deadline = data.get("deadline")
+        replica.trick_pause = float(data.get("trick_pause", replica.trick_pause))
+        replica.waiting = list(data.get("waiting", []))
         replica.present = set(data.get("present", []))
         self.broadcast_events(replica, outgoing)
 
@@ -62,6 +68,19 @@ class Broadcast(HubCore):
         """``presence_changed`` from synchronous code."""
         self._spawn(self.presence_changed(source, seat, connected))
 
+    def waiting_changed(self, actor: TableActor) -> None:
+        """Tell the table's watchers (here and in other processes) whom it waits for (docs/protocol.md §14)."""
+        self._send_waiting(actor)
+        if self.cluster is not None:
+            self._spawn(self.cluster.publish_table(
+                actor.table_id, {"table": actor.table_id, "kind": "waiting", "waiting": actor.waiting}
+            ))
+
+    def _send_waiting(self, source: TableSource) -> None:
+        message = {"type": "waiting", "waiting": source.waiting}
+        for conn in self.connections.watching(source.table_id):
+            conn.send(message)
+
     async def publish(self, actor: TableActor, events: list[tuple[int, Event]]) -> None:
         """The owner tells the other processes about its stored events (cluster mode)."""
         if self.cluster is None:
@@ -70,7 +89,7 @@ class Broadcast(HubCore):
             await self.cluster.publish_table(
                 actor.table_id,
                 {"table": actor.table_id, "seq": seq, "event": event, "deadline": actor.deadline,
-                 "present": sorted(actor.present)},
+                 "present": sorted(actor.present), "trick_pause": actor.trick_pause, "waiting": actor.waiting},
             )
 
 
@@ -142,4 +161,6 @@ class Broadcast(HubCore):
             ]
         view["table"] = table
         view["deadline"] = source.deadline
+        view["trick_pause"] = source.trick_pause
+        view["waiting"] = source.waiting
         return view

@@ -178,7 +178,7 @@ class GameClient:
         await self.send({**message, "id": client_id})
         answer = await asyncio.wait_for(future, timeout)
         if answer["type"] == "error":
-            raise ServerError(answer["code"], answer["message"])
+            raise ServerError(answer["code"], answer["message"], answer.get("args"))
         return answer
 
     async def open_table(self, table_id: str) -> None:

@@ -51,14 +51,21 @@ class Settings:
     #: seconds from a bot's turn to its move (its pacing), so that people can follow the play; the bot
     #: thinks meanwhile, and a move whose thinking takes longer is sent when found
     bot_delay: float = 0.7
+    #: seconds a finished trick stays on every screen before a bot leads the next one (the "normal"
+    #: pace; the seated people may ask for a faster or slower one, see actor.PACE_FACTORS): the page
+    #: shows the trick that long, then moves it to its taker, and only then may a bot's card come
+    trick_pause: float = 1.8
     #: seconds between the end of a deal and the next deal when nobody has to click "Next deal"
     #: (only bots and absent players at the table), or at least, once everybody has clicked
     between_deals: float = 4.0
     #: seconds a deal's result waits for the people at the table to click "Next deal" before the
     #: match goes on anyway (counted from the end of the deal, and again after a restart)
     result_seconds: float = 120.0
-    #: seconds a disconnected player's seat waits before a bot plays for it
+    #: seconds a disconnected player's seat waits before a bot plays for it, at a table with a time limit
     disconnect_grace: float = 20.0
+    #: at a table without a time limit a disconnected player's seat waits for them; after this many
+    #: seconds the others may agree to let a bot play for them (the ``let_bot`` message)
+    let_bot_after: float = 60.0
     #: largest client message accepted, in bytes
     max_message_bytes: int = 4096
     #: largest HTTP request body accepted, in bytes
@@ -98,9 +105,11 @@ class Settings:
         return cls(
             db_url=db_url,
             bot_delay=0.0,
+            trick_pause=0.0,
             between_deals=0.0,
             result_seconds=0.5,
             disconnect_grace=1.0,
+            let_bot_after=1.0,
             rate_per_second=500.0,
             quotas=TEST_QUOTAS,
             work=TEST_WORK,

@@ -110,6 +110,8 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
             "resign": self._op_resign,
             "rematch": self._op_rematch,
             "rematch_join": self._op_rematch_join,
+            "pace": self._op_pace,
+            "let_bot": self._op_let_bot,
         }
 
     # ---------------------------------------------------------------- start and stop
@@ -454,6 +456,15 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         seat = self._seat_or_refuse(actor, args["player"])
         await actor.back(seat)
         return actor.state.seq
+
+    async def _op_pace(self, actor: TableActor, args: dict[str, Any]) -> None:
+        seat = actor.state.seat_of(args["player"])
+        if seat is not None:
+            actor.set_pace(seat, str(args["pace"]))
+
+    async def _op_let_bot(self, actor: TableActor, args: dict[str, Any]) -> int:
+        voter = self._seat_or_refuse(actor, args["player"])
+        return await actor.let_bot(voter, int(args["seat"]))
 
     async def _op_left(self, actor: TableActor, args: dict[str, Any]) -> None:
         seat = actor.state.seat_of(args["player"])

@@ -164,6 +164,16 @@ class TableSource(Protocol):
     deadline: float | None
     present: set[int]
 
+    @property
+    def trick_pause(self) -> float:
+        """Seconds a finished trick stays on screen before a bot leads (the page holds it as long)."""
+        ...
+
+    @property
+    def waiting(self) -> list[dict[str, Any]]:
+        """The absent players a table without a time limit waits for (``TableActor.waiting``)."""
+        ...
+
 
 @dataclass
 class Replica:
@@ -173,6 +183,10 @@ class Replica:
     state: TableState
     deadline: float | None = None
     present: set[int] = field(default_factory=set)
+    #: the owner's trick pause, as its latest published event said (0 before any)
+    trick_pause: float = 0.0
+    #: whom the table waits for, as the owner last published
+    waiting: list[dict[str, Any]] = field(default_factory=list)
 
 
 class HubCore:

@@ -100,11 +100,28 @@ class Hint(_Message):
     type: Literal["hint"]
 
 
+class LetBot(_Message):
+    """``let_bot``: the sender agrees that a bot plays for the absent player of ``seat`` (a table
+    without a time limit waits for its absent players until the others agree)."""
+
+    type: Literal["let_bot"]
+    id: ClientId
+    seat: Literal[0, 1, 2]
+
+
+class Pace(_Message):
+    """``pace``: how long the sender wants a finished trick to stay on screen (the table keeps the slowest)."""
+
+    type: Literal["pace"]
+    trick_pause: Literal["fast", "normal", "slow"]
+
+
 ClientMessage = Annotated[
-    Ping | WatchLobby | LobbyChat | SeekGame | CancelSeek | OpenTable | Act | Chat | Back | Ready | Hint,
+    Ping | WatchLobby | LobbyChat | SeekGame | CancelSeek | OpenTable | Act | Chat | Back | Ready | Hint | Pace
+    | LetBot,
     Field(discriminator="type"),
 ]
-COMMANDS = ("act", "chat", "back", "ready")  # the messages that change a table: they need an id
+COMMANDS = ("act", "chat", "back", "ready", "let_bot")  # the messages that change a table: they need an id
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 #: which error code names a fault in which field
 _FIELD_CODES = {"table": "bad_id", "text": "bad_chat", "phrase": "bad_chat", "deals": "bad_seek", "wait": "bad_seek"}
@@ -137,6 +154,10 @@ def _refusal(kind: str, exc: ValidationError) -> BadInput:
         return BadInput("bad_message", 'action must be an object such as {"action": "play", "card": "AS"}')
     if field == "id":
         return BadInput("bad_message", "id must be a string of at most 64 characters or a 64-bit integer")
+    if field == "seat":
+        return BadInput("bad_message", "seat must be 0, 1 or 2")
+    if field == "trick_pause":
+        return BadInput("bad_message", 'trick_pause must be "fast", "normal" or "slow"')
     if field == "table":
         return BadInput("bad_id", "table must be an id of 1 to 64 letters, digits, '_' or '-'")
     expected = "a string" if "str" in error["type"] else error["msg"].lower()

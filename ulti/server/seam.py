@@ -53,6 +53,10 @@ class TableHost(Protocol):
         """``presence_changed`` from synchronous code."""
         ...
 
+    def waiting_changed(self, actor: TableActor) -> None:
+        """Whom a table without a time limit waits for, or who agreed to let a bot play, changed."""
+        ...
+
     async def lost_table(self, table_id: str) -> None:
         """Another process stored an event this actor meant to store: the table is no longer ours."""
         ...

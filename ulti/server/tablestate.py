@@ -108,6 +108,12 @@ class TableState:
     #: learner tables: the built-in bots' reasons for their bids in the current deal, by action index
     #: (the stored action events' ``note``; docs/protocol.md §22.5)
     bot_notes: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: per deal (by index), the actions a bot played in a person's seat (an absent player's, or a slow bot
+    #: account's turn), by action index: the log, the records and the replay mark them as the bot's
+    bot_played: dict[int, list[int]] = field(default_factory=dict)
+    #: per seat, what a bot played for its player since that player last acted: (deal index, action index);
+    #: the returning player is shown it (``played_for_you`` in the seat's view)
+    played_for: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     #: events applied that may change the lobby summary or the score sheet (all but chat, "ready"
     #: and the actions that do not end a deal): ``view`` reuses both until this or the deal changes
     _changes: int = field(default=0, repr=False, compare=False)
@@ -261,7 +267,18 @@ class TableState:
             "chat": list(self.chat),
             **({"rematch": dict(self.rematch)} if self.rematch is not None else {}),
             **({"bot_notes": {str(i): note for i, note in self.bot_notes.items()}} if self.learner else {}),
+            "bot_played": list(self.bot_played.get(len(self.match.deals) - 1, [])) if self.match else [],
+            **({"played_for_you": self.played_for_view(seat)} if seat is not None and seat in self.played_for else {}),
         }
+
+    def played_for_view(self, seat: int) -> list[dict[str, Any]]:
+        """What a bot played in ``seat``'s name since its player last acted: the deal and the action (record
+        form; the seat's own view, so its own discards too)."""
+        assert self.match is not None
+        return [
+            {"deal": k, "action": action_to_json(self.match.deals[k].history[i])}
+            for k, i in self.played_for.get(seat, [])
+        ]
 
     def public_event(self, event: Event, seat: int | None) -> dict[str, Any]:
         """``event`` as ``seat`` may see it (after it has been applied)."""
@@ -343,6 +360,15 @@ class TableState:
             deal.apply(parse_action(event["action"]))
             if "note" in event:
                 self.bot_notes[len(deal.history) - 1] = dict(event["note"])
+            actor_seat = event["action"]["seat"]
+            if self.seats[actor_seat].kind == "player":
+                if event.get("by") == "bot":
+                    assert self.match is not None
+                    mark = (len(self.match.deals) - 1, len(deal.history) - 1)
+                    self.bot_played.setdefault(mark[0], []).append(mark[1])
+                    self.played_for.setdefault(actor_seat, []).append(mark)
+                else:
+                    self.played_for.pop(actor_seat, None)  # the player acts: they have seen the table again
             if deal.is_over:
                 assert self.match is not None
                 if self.match.is_over:
@@ -612,14 +638,24 @@ class TableState:
         """The record of finished deal ``index``."""
         if self.match is None or not 0 <= index < len(self.match.deals) or not self.match.deals[index].is_over:
             raise CommandError("not_found", f"deal {index} of this table is not finished")
-        return deal_to_record(self.match.deals[index])
+        return self._marked(index, deal_to_record(self.match.deals[index]))
+
+    def _marked(self, index: int, record: dict[str, Any]) -> dict[str, Any]:
+        """Deal ``index``'s record with ``"by": "bot"`` on each action a bot played in a person's seat
+        (an optional key of the record format, docs/record.md)."""
+        for i in self.bot_played.get(index, []):
+            record["actions"][i] = {**record["actions"][i], "by": "bot"}
+        return record
 
     def match_record(self) -> dict[str, Any]:
         """The match record with its finished deals only (a deal in progress would show hidden cards)."""
         if self.match is None:
             raise CommandError("not_found", "this table's match has not started")
         record = match_to_record(self.match)
-        record["deals"] = [r for r, d in zip(record["deals"], self.match.deals, strict=True) if d.is_over]
+        record["deals"] = [
+            self._marked(k, r) for k, (r, d) in enumerate(zip(record["deals"], self.match.deals, strict=True))
+            if d.is_over
+        ]
         return record
 
 

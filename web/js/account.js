@@ -1,7 +1,8 @@
 // The account page: register (a guest keeps their matches), log in and out, change the password, delete.
 // Speaks docs/protocol.md §3.2; the session itself is the HttpOnly cookie, which this page never reads.
-import { http, ApiError } from "./api.js";
-import { initPage } from "./common.js";
+import { http } from "./api.js";
+import { initPage, errorText } from "./common.js";
+import { t, lang, onLangChange } from "./i18n.js";
 import { html, setHTML } from "./html.js";
 
 const $ = (id) => document.getElementById(id);
@@ -13,9 +14,8 @@ function fields(form) {
 function showError(e) {
   const box = $("account-error");
   box.hidden = false;
-  let text = e instanceof ApiError ? e.message : String(e);
-  if (e instanceof ApiError && e.args && e.args.retry_after) text += ` (${e.args.retry_after} s)`;
-  box.textContent = text;
+  // worded from the refusal's code in the page's language (protocol §16), its wait included
+  box.textContent = errorText(e);
 }
 
 async function refresh() {
@@ -25,11 +25,11 @@ async function refresh() {
   if (who && who.player) me = await http("GET", "/api/me");
   const status = $("account-status");
   if (me && me.kind === "account") {
-    setHTML(status, html`Logged in as <strong>${me.name}</strong>.`);
+    setHTML(status, html`${t("acct.status.account")} <strong>${me.name}</strong>.`);
   } else if (me) {
-    setHTML(status, html`Playing as the guest <strong>${me.name}</strong>.`);
+    setHTML(status, html`${t("acct.status.guest")} <strong>${me.name}</strong>.`);
   } else {
-    setHTML(status, html`Not logged in.`);
+    setHTML(status, html`${t("acct.status.none")}`);
   }
   $("account-member").hidden = !(me && me.kind === "account");
   if (me && me.kind === "account") $("my-page-link").href = `/@/${encodeURIComponent(me.name)}`;
@@ -40,11 +40,11 @@ async function refresh() {
 // Personal API tokens (docs/bot-api.md): listed without the token itself, which is shown once at creation.
 async function refreshTokens() {
   const data = await http("GET", "/api/account/tokens");
-  const when = (ms) => (ms ? new Date(ms).toLocaleString() : "never");
+  const when = (ms) => (ms ? new Date(ms).toLocaleString(lang() === "hu" ? "hu-HU" : "en-GB") : t("acct.tokens.never"));
   setHTML($("token-list"), html`${data.tokens.map((tk) => html`<li data-testid="token-${tk.id}">
-    <strong>${tk.name}</strong> · ${tk.scopes.join(", ")} · created ${when(tk.created_at)} · last used ${when(tk.last_used_at)}
-    <button type="button" data-revoke="${tk.id}" data-testid="revoke-${tk.id}">Revoke</button></li>`)}`);
-  $("bot-status").textContent = data.bot ? "BOT: this is a bot account; it plays through the bot API only." : "";
+    <strong>${tk.name}</strong> · ${tk.scopes.join(", ")} · ${t("acct.tokens.created", { when: when(tk.created_at) })} · ${t("acct.tokens.used", { when: when(tk.last_used_at) })}
+    <button type="button" data-revoke="${tk.id}" data-testid="revoke-${tk.id}">${t("acct.tokens.revoke")}</button></li>`)}`);
+  $("bot-status").textContent = data.bot ? t("acct.bot") : "";
 }
 
 $("token-form").addEventListener("submit", async (event) => {
@@ -100,3 +100,4 @@ $("logout").addEventListener("click", async () => {
   }
 });
 refresh().catch(showError);
+onLangChange(() => refresh().catch(showError));

@@ -3,31 +3,12 @@
 // Packs: "french" (clubs, spades, diamonds, hearts) and "hungarian", the German-suited pack Hungarian
 // players know: acorns (makk) for C, leaves (zöld) for S, bells (tök) for D, hearts (piros) for H, with
 // the under (alsó) for J and the over (felső) for Q. Every symbol is drawn here as SVG: no images.
-// The pack is a setting of the page, remembered in localStorage ("ulti.pack"); French by default.
-import { t, lang } from "./i18n.js";
+// The pack in force is a setting of the page (pack.js); the words follow it too (i18n.js suitName, cardText).
+import { t, lang, suitName, cardText } from "./i18n.js";
+import { pack } from "./pack.js";
 import { html } from "./html.js";
 
-export const PACKS = ["french", "hungarian"];
-const PACK_KEY = "ulti.pack";
-let currentPack = (() => {
-  try {
-    const saved = localStorage.getItem(PACK_KEY);
-    if (PACKS.includes(saved)) return saved;
-  } catch { /* private mode */ }
-  return "french";
-})();
-
-/** The pack in force: "french" or "hungarian". */
-export function pack() {
-  return currentPack;
-}
-
-/** Choose the pack (remembered); the page re-renders through the caller. */
-export function setPack(p) {
-  currentPack = PACKS.includes(p) ? p : "french";
-  try { localStorage.setItem(PACK_KEY, currentPack); } catch { /* ignore */ }
-  document.documentElement.dataset.pack = currentPack;
-}
+export { PACKS, pack, setPack } from "./pack.js";
 
 export const SUITS = ["C", "S", "D", "H"];
 export const SUIT_SYMBOL = { C: "♣", S: "♠", D: "♦", H: "♥" };
@@ -84,27 +65,29 @@ const ROMAN = { 7: "VII", 8: "VIII", 9: "IX", T: "X" };
 
 /** The index printed in a card's corner: the text index, or in the Hungarian pack Roman numbers and U/O (A/F). */
 export function cornerIndex(rank) {
-  if (currentPack !== "hungarian") return rankFace(rank);
+  if (pack() !== "hungarian") return rankFace(rank);
   if (ROMAN[rank]) return ROMAN[rank];
   if (lang() === "hu") return rankFace(rank);
   return { A: "A", K: "K", Q: "O", J: "U" }[rank] || rank;
 }
 
-/** "♠K" */
+/** "♠K" in the French pack; "leaves U" / "zöld A" in the Hungarian one (its signs are drawings, never glyphs). */
 export function cardShort(code) {
-  return SUIT_SYMBOL[suitOf(code)] + rankFace(rankOf(code));
+  return cardText(code);
 }
 
 /** "king of spades" / "zöld király" */
 export function cardName(code) {
-  const rank = t(`rank.${rankOf(code)}`);
-  const suit = t(`suit.${suitOf(code)}`);
+  const r = rankOf(code);
+  // the Hungarian pack has no queen and jack: its over and under
+  const rank = t(pack() === "hungarian" && (r === "Q" || r === "J") ? `rank.hu.${r}` : `rank.${r}`);
+  const suit = suitName(suitOf(code));
   return lang() === "hu" ? `${suit} ${rank}` : `${rank} ${t("of")} ${suit}`;
 }
 
-/** "♠K (king of spades)" for accessible labels and titles. */
+/** "♠K king of spades" for accessible labels and titles; "zöld felső" in the Hungarian pack (its short form says the same). */
 export function cardLabel(code) {
-  return `${cardShort(code)} ${cardName(code)}`;
+  return pack() === "hungarian" ? cardName(code) : `${cardShort(code)} ${cardName(code)}`;
 }
 
 const PIPS = {
@@ -126,7 +109,7 @@ export function cardSvg(code, { faceDown = false } = {}) {
 <rect x="5" y="5" width="50" height="74" rx="3" class="card-back-inner"/>
 </svg>`;
   }
-  return currentPack === "hungarian" ? hungarianSvg(code) : frenchSvg(code);
+  return pack() === "hungarian" ? hungarianSvg(code) : frenchSvg(code);
 }
 
 function frenchSvg(code) {
@@ -194,7 +177,7 @@ function huSymbol(s, x, y, size) {
 
 /** A suit symbol as a small inline SVG in the pack in force (for buttons and labels); text in the French pack. */
 export function suitIcon(s) {
-  if (currentPack !== "hungarian") return html`<span class="suit-sym suit-${s}" aria-hidden="true">${SUIT_SYMBOL[s]}</span>`;
+  if (pack() !== "hungarian") return html`<span class="suit-sym suit-${s}" aria-hidden="true">${SUIT_SYMBOL[s]}</span>`;
   return html`<svg class="suit-icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false" data-suit-icon="${HU[s].name}">${huShape(s)}</svg>`;
 }
 

@@ -1,8 +1,8 @@
 // What every page shares: the header with the menu and the language switch, the session, toasts.
 import { api, ApiError } from "./api.js";
-import { t, lang, setLang, applyStatic, onLangChange, refusalMessage } from "./i18n.js";
+import { t, lang, setLang, applyStatic, onLangChange, refusalMessage, botName } from "./i18n.js";
 import { html, setHTML } from "./html.js";
-import { pack, setPack, suitIcon } from "./cards.js";
+import { pack, setPack, suitIcon, SUITS } from "./cards.js";
 import { applyPrefs } from "./prefs.js";
 import { openSettings, renderSettings } from "./view/settings.js";
 import { registerWorker } from "./install.js";
@@ -14,7 +14,7 @@ export function initPage(active) {
   if (header) {
     const current = (page) => (active === page ? html`aria-current="page"` : "");
     setHTML(header, html`
-      <a class="brand" href="/index.html" data-testid="brand"><span class="brand-suits" aria-hidden="true">♣♠♦♥</span> <span data-i18n="app.title"></span></a>
+      <a class="brand" href="/index.html" data-testid="brand"><span class="brand-suits" aria-hidden="true"></span> <span data-i18n="app.title"></span></a>
       <nav aria-label="${t("nav.menu")}" data-i18n-label="nav.menu" class="menu">
         <a href="/index.html" data-testid="nav-lobby" ${current("lobby")} data-i18n="nav.lobby"></a>
         <a href="/rules.html" data-testid="nav-rules" ${current("rules")} data-i18n="nav.rules"></a>
@@ -35,6 +35,8 @@ export function initPage(active) {
       setHTML(packBtn, html`${suitIcon("H")}<span class="pack-name">${t(`nav.pack.${pack()}`)}</span>`);
       packBtn.dataset.pack = pack();
       packBtn.title = t("nav.pack.label");
+      // the brand's four suits in the pack in force: the Hungarian pack's drawings, never the French glyphs
+      setHTML(header.querySelector(".brand-suits"), html`${SUITS.map((s) => suitIcon(s))}`);
     };
     showPack();
     onLangChange(showPack);
@@ -160,8 +162,8 @@ export function tableUrl(tableId, extra = {}) {
 export function seatName(seat) {
   if (!seat) return "";
   // a bot's own name from the server ("Bot · strong 2"): two bots of one level read apart
-  if (seat.kind === "bot") return seat.name || t(`seatkind.bot.${seat.level || "heuristic"}`);
+  if (seat.kind === "bot") return seat.name ? botName(seat.name) : t(`seatkind.bot.${seat.level || "heuristic"}`);
   if (seat.kind === "open") return t("seat.free");
   if (seat.kind === "invite") return t("seat.invite");
-  return seat.bot ? `${seat.name} [BOT]` : seat.name; // a bot account (bot API) is marked wherever it is named
+  return seat.bot ? `${seat.name} [${t("seat.botmark")}]` : seat.name; // a bot account (bot API) is marked wherever it is named
 }

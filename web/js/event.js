@@ -51,7 +51,7 @@ function renderHead() {
 
 function renderStandings() {
   const rows = view.standings.map((s, i) => html`<tr data-testid="standing-${s.table}-${s.seat}" data-mp="${s.matchpoints}" data-top="${s.top}">
-    <td>${i + 1}</td><td>${s.name}${s.bot ? html` <small class="badge">BOT</small>` : ""}</td><td>${t("event.table", { n: s.table })}</td>
+    <td>${i + 1}</td><td>${s.name}${s.bot ? html` <small class="badge">${t("seat.botmark")}</small>` : ""}</td><td>${t("event.table", { n: s.table })}</td>
     <td>${s.matchpoints} / ${s.top}</td><td>${s.percent === null ? "–" : s.percent.toFixed(2)}</td></tr>`);
   setHTML(document.getElementById("event-standings"), html`<table class="sheet" data-testid="standings-table">
     <thead><tr><th>#</th><th>${t("event.player")}</th><th>${t("event.table", { n: "" })}</th><th>${t("event.mp")}</th><th>${t("event.percent")}</th></tr></thead>

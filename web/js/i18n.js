@@ -3,6 +3,7 @@
 // The dictionaries themselves, one per language: i18n/en.js and i18n/hu.js.
 import { en } from "./i18n/en.js";
 import { hu } from "./i18n/hu.js";
+import { pack } from "./pack.js";
 
 const DICTS = { en, hu };
 const KEY = "ulti.lang";
@@ -82,11 +83,43 @@ export function chatText(line) {
 const SUIT_SYMBOLS = { C: "♣", S: "♠", D: "♦", H: "♥" };
 const SEAT_ARGS = ["seat", "to_move", "declarer", "leader", "dealer", "want"];
 
-/** "♠K" / "♥10" (Hungarian court letters: "♠K", "♣F", "♦A", "♥Ász"), without importing cards.js. */
-function defaultCard(code) {
+/** The name of suit `s` in the pack in force: "spades" or "leaves" in English; "zöld" in Hungarian (both packs). */
+export function suitName(s) {
+  return t(pack() === "hungarian" ? `suit.hu.${s}` : `suit.${s}`);
+}
+
+/**
+ * A suit in text: "♠ spades" in the French pack; "leaves" / "zöld" in the Hungarian pack, whose signs
+ * are drawings (cards.js suitIcon), never the French glyphs.
+ */
+export function suitText(s) {
+  return pack() === "hungarian" ? suitName(s) : `${SUIT_SYMBOLS[s] || ""} ${suitName(s)}`;
+}
+
+/**
+ * A card in text: "♠K" / "♥10" in the French pack (Hungarian court letters: "♣F", "♦A", "♥Ász");
+ * "leaves U" / "zöld A" in the Hungarian pack (U and O for the under and the over in English).
+ */
+export function cardText(code) {
   const rank = String(code)[0];
-  const face = rank === "T" ? "10" : current === "hu" ? ({ A: "Ász", Q: "F", J: "A" }[rank] || rank) : rank;
-  return (SUIT_SYMBOLS[String(code)[1]] || "") + face;
+  const suit = String(code)[1];
+  let face = rank === "T" ? "10" : current === "hu" ? ({ A: "Ász", Q: "F", J: "A" }[rank] || rank) : rank;
+  if (pack() !== "hungarian") return (SUIT_SYMBOLS[suit] || "") + face;
+  if (current !== "hu") face = { J: "U", Q: "O" }[rank] || face;
+  return `${suitName(suit)} ${face}`;
+}
+const defaultCard = cardText;
+
+const BOT_NAME = /^Bot · (random|heuristic|strong|expert)(?: (\d+))?$/;
+
+/**
+ * A built-in bot's name in the current language: the server names them in English ("Bot · strong 2",
+ * protocol §10), the page says "Gép · erős 2" in Hungarian. Any other name is returned as it is.
+ */
+export function botName(name) {
+  const m = BOT_NAME.exec(name || "");
+  if (!m) return name;
+  return t("bot.name", { level: t(`bot.level.${m[1]}`), n: m[2] ? ` ${m[2]}` : "" });
 }
 
 /** "Seat 2" / "2. hely" for a seat number (0, 1, 2). */
@@ -108,7 +141,7 @@ function wordArgs(args, fmt, forRule) {
     if (SEAT_ARGS.includes(k)) out[k] = seat(v);
     else if (k === "card") out[k] = card(v);
     else if (k === "held") out[k] = (v || []).map(card).join(" ");
-    else if (k === "suit") out[k] = t(`suit.${v}`);
+    else if (k === "suit") out[k] = suitName(v);
     else if (k === "bid" || k === "standing") out[k] = bid(v);
     else if (k === "part") out[k] = partName(v);
     else if (k === "parts") out[k] = (v || []).map(partName).join(", ");

@@ -3,7 +3,7 @@
 // Reads the name from its own address and asks GET /api/players/{name}; every value is text (html`…`).
 import { ApiError } from "./api.js";
 import { initPage, errorText } from "./common.js";
-import { t, partName, onLangChange } from "./i18n.js";
+import { t, partName, onLangChange, botName } from "./i18n.js";
 import { html, setHTML } from "./html.js";
 import { fetchPlayer, playerLink, ratingHtml, signed, when } from "./players.js";
 
@@ -90,8 +90,8 @@ function renderRecent(recent) {
 
 function render() {
   if (!data) return;
-  document.title = `${data.name} – ${t("app.title")}`;
-  setHTML($("player-name"), html`${data.name}${data.bot ? html` <span class="badge bot-badge">${t("player.bot")}</span>` : ""}`);
+  document.title = `${botName(data.name)} – ${t("app.title")}`;
+  setHTML($("player-name"), html`${botName(data.name)}${data.bot ? html` <span class="badge bot-badge">${t("player.bot")}</span>` : ""}`);
   const r = data.rating;
   setHTML($("rating-value"), ratingHtml(r.value, r.provisional));
   $("rating-rank").textContent = data.rank ? t("player.rank", { rank: data.rank }) : t("player.unranked");

@@ -1,6 +1,6 @@
 // What the player page and the leaderboard share: links to player pages, a rating as words, dates.
 import { http } from "./api.js";
-import { t, lang } from "./i18n.js";
+import { t, lang, botName } from "./i18n.js";
 import { html } from "./html.js";
 
 /** The address of a player's page: /@/<name>, the name percent-encoded (it may hold any character). */
@@ -26,7 +26,7 @@ export function ratingHtml(value, provisional) {
 
 /** A player's name as a link to their page (a bot's name carries a mark). */
 export function playerLink(name, bot = false) {
-  return html`<a class="player-link" href="${playerUrl(name)}">${name}</a>${bot ? html` <span class="badge bot-badge">${t("player.bot")}</span>` : ""}`;
+  return html`<a class="player-link" href="${playerUrl(name)}">${botName(name)}</a>${bot ? html` <span class="badge bot-badge">${t("player.bot")}</span>` : ""}`;
 }
 
 /** A moment (epoch ms) as a short local date and time. */

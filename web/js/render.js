@@ -9,6 +9,7 @@
 //   kontra.js    kontra choices and the multipliers panel
 //   log.js       the log of the deal       result.js   a deal's result
 //   sheet.js     the score sheet and its chart
+//   absent.js    the absent players a table waits for, and what a bot played for me
 //   dock.js      on a small screen: the hand and the current decision in a bar fixed at the bottom
 //   matchactions.js  resign (with its confirmation) and rematch
 // Every view builds its markup with html`…` (web/js/html.js): values are escaped by construction.
@@ -25,6 +26,8 @@ export { kontraKey } from "./view/kontra.js";
 import { renderLog } from "./view/log.js";
 import { placeDock } from "./view/dock.js";
 import { renderMatchActions } from "./view/matchactions.js";
+import { renderAbsent } from "./view/absent.js";
+export { tickAbsent } from "./view/absent.js";
 
 export { SEAT_COLORS } from "./view/names.js";
 export { freeChatAllowed, chatWait, noteChat } from "./view/chat.js";
@@ -45,6 +48,7 @@ export function renderTable(S, h) {
     return;
   }
   renderTop(S, h);
+  renderAbsent(S, h);
   renderSeats(S, h);
   renderCenter(S, h);
   renderHand(S, h);

@@ -5,8 +5,8 @@
 import { api, http, loadBids, matchRecordUrl, dealRecordUrl, retryAfter } from "./api.js";
 import { initPage, currentPlayer, askName, toast, errorText, seatName, tableUrl } from "./common.js";
 import { html, join, setHTML } from "./html.js";
-import { t, lang, onLangChange, bidName, stepName, partName } from "./i18n.js";
-import { cardSvg, cardLabel, cardShort, sortHand, SUIT_SYMBOL } from "./cards.js";
+import { t, lang, onLangChange, bidName, stepName, partName, suitText, botName } from "./i18n.js";
+import { cardSvg, cardLabel, cardShort, sortHand } from "./cards.js";
 import { SEAT_COLORS } from "./view/names.js";
 import { resultHtml } from "./view/result.js";
 import { decisionHtml, graphHtml, totalsHtml, valuesChartHtml, badgeHtml, altText, matchAccuracyHtml, pollMatchAccuracy } from "./view/analysis.js";
@@ -73,7 +73,7 @@ async function showDeals(tableId, k = null) {
   pollMatchAccuracy(tableId, (answer) => {
     R.matchAn = answer;
     const box = $("match-accuracy-box");
-    if (box) setHTML(box, matchAccuracyHtml(answer, R.record.players));
+    if (box) setHTML(box, matchAccuracyHtml(answer, R.record.players.map(botName)));
   }, () => R.tableId === tableId);
   if (k !== null && R.record.deals[k]) await showReplay(k);
   else box.scrollIntoView({ behavior: "smooth", block: "start" });
@@ -81,7 +81,7 @@ async function showDeals(tableId, k = null) {
 
 function renderDeals() {
   const rec = R.record;
-  const names = rec.players;
+  const names = rec.players.map(botName);
   const rows = rec.deals.map((d, k) => {
     // the contract and scores as the server's result states them (the engine's, not worked out here)
     const res = R.view && R.view.match && R.view.match.results[k];
@@ -127,7 +127,7 @@ function actionText(a, names) {
       : t("log.bid", { name, bid: bidName(a.bid, R.bids) });
     case "take": return t("log.take", { name });
     case "pass": return t("log.pass", { name });
-    case "trump": return t("log.trump", { name, suit: `${SUIT_SYMBOL[a.suit]} ${t(`suit.${a.suit}`)}` });
+    case "trump": return t("log.trump", { name, suit: suitText(a.suit) });
     case "give_up": return t("log.giveup", { name });
     case "kontra": {
       const step = stepName(a.step);
@@ -136,6 +136,25 @@ function actionText(a, names) {
     case "play": return t("log.play", { name, card: cardLabel(a.card) });
     default: return "";
   }
+}
+
+/** Whether the action of frame `i` (from 1) was a bot's in a person's seat: the record marks it
+ * `"by": "bot"` (docs/record.md), and the replay says so beside it. */
+function byBot(i) {
+  const deal = R.record && R.record.deals[R.k];
+  const a = deal && deal.actions[i - 1];
+  return !!(a && a.by === "bot");
+}
+
+function botMark(i, names) {
+  const a = R.frames[i] && R.frames[i].action;
+  return byBot(i) && a ? html` <span class="by-bot" data-testid="replay-by-bot-${i}">(${t("log.bybot", { name: names[a.seat] })})</span>` : "";
+}
+
+/** The cards of the deal a bot played in a person's seat. */
+function botCardsOfDeal() {
+  const deal = R.record && R.record.deals[R.k];
+  return new Set(deal ? deal.actions.filter((a) => a.by === "bot" && a.action === "play").map((a) => a.card) : []);
 }
 
 /** Who sits where, for resultHtml: the table view when we have it, else the record's names. */
@@ -147,7 +166,7 @@ function resultState(names) {
 function contractHtml(v, names) {
   const c = v.contract;
   if (!c) return "";
-  const trump = c.trump ? ` · ${SUIT_SYMBOL[c.trump]} ${t(`suit.${c.trump}`)}` : "";
+  const trump = c.trump ? ` · ${suitText(c.trump)}` : "";
   const kontra = Object.entries(v.kontra).map(([p, m]) => ` · ${partName(p)} ×${m}`).join("");
   return html`<p data-testid="replay-contract"><strong>${names[c.declarer]}</strong>: ${bidName(c.bid, R.bids)}${trump}${kontra}</p>`;
 }
@@ -159,10 +178,12 @@ function trickHtml(v, names) {
   const shown = current || last;
   if (!shown) return "";
   const winner = current ? null : last.winner;
+  const bots = botCardsOfDeal();
   const cards = shown.cards.map((c, i) => {
     const seat = (shown.leader + i) % 3;
     const won = seat === winner ? " winning" : "";
-    return html`<div class="rp-trick-card${won}" style="--seat-color:${SEAT_COLORS[seat]}"${won ? html` data-testid="replay-winning-card"` : ""}><span class="mini-card">${cardSvg(c)}</span><small><span class="dot"></span> ${names[seat]}${won ? " ★" : ""}</small></div>`;
+    const bot = bots.has(c) ? html` <span class="by-bot" data-testid="replay-bot-card-${c}">(${t("log.bybot.short")})</span>` : "";
+    return html`<div class="rp-trick-card${won}" style="--seat-color:${SEAT_COLORS[seat]}"${won ? html` data-testid="replay-winning-card"` : ""}><span class="mini-card">${cardSvg(c)}</span><small><span class="dot"></span> ${names[seat]}${won ? " ★" : ""}${bot}</small></div>`;
   });
   const note = winner === null ? ""
     : html`<div class="center-note" data-testid="replay-trick-winner" data-seat="${winner}">${t("table.takes", { name: names[winner] })}</div>`;
@@ -172,7 +193,7 @@ function trickHtml(v, names) {
 function renderReplay() {
   const fr = R.frames[R.i];
   const v = fr.view;
-  const names = R.record.players;
+  const names = R.record.players.map(botName);
   const seatsHtml = [0, 1, 2].map((s) => {
     const badges = [];
     if (s === v.dealer) badges.push(html`<span class="badge dealer">${t("replay.dealer")}</span>`);
@@ -186,8 +207,8 @@ function renderReplay() {
   });
   const talon = fr.talon.length ? html`<div class="talon"><span class="lbl">${t("table.talon")}</span>${fr.talon.map((c) => html`<span class="mini-card talon-card" role="img" aria-label="${cardLabel(c)}">${cardSvg(c)}</span>`)}</div>` : "";
   const resHtml = v.result ? resultHtml({ state: resultState(names), bids: R.bids }, v.result, R.k) : "";
-  const logItems = R.frames.slice(1, R.i + 1).map((f) => f.action).filter((a) => a.action !== "play")
-    .map((a) => html`<li>${actionText(a, names)}</li>`);
+  const logItems = R.frames.slice(1, R.i + 1).map((f, j) => ({ a: f.action, i: j + 1 })).filter(({ a }) => a.action !== "play")
+    .map(({ a, i }) => html`<li>${actionText(a, names)}${botMark(i, names)}</li>`);
   setHTML($("replay"), html`<div class="card-panel">
     <h2 data-testid="replay-title">${t("replay.title", { n: R.k + 1 })}</h2>
     <div class="replay-controls" role="toolbar" aria-label="${t("matches.replay")}">
@@ -198,7 +219,7 @@ function renderReplay() {
       <button type="button" class="small" data-go="last" data-testid="replay-last">${t("replay.last")} »</button>
       <span class="muted" data-testid="replay-step">${t("replay.step", { i: R.i, n: R.frames.length - 1 })}</span>
     </div>
-    <p data-testid="replay-action">${fr.action ? actionText(fr.action, names) : t("replay.start")}</p>
+    <p data-testid="replay-action">${fr.action ? html`${actionText(fr.action, names)}${botMark(R.i, names)}` : t("replay.start")}</p>
     ${contractHtml(v, names)}
   </div>
   <div class="felt replay-felt" data-testid="replay-felt">
@@ -371,6 +392,12 @@ async function main() {
     if (R.record) renderDeals();
     if (!$("replay").hidden && R.frames.length) renderReplay();
   });
+  // the analysis graph is drawn narrower on a phone (view/analysis.js graphHtml): drawn again on a turn
+  if (window.matchMedia) {
+    window.matchMedia("(max-width: 519px)").addEventListener("change", () => {
+      if (!$("replay").hidden && R.frames.length) renderReplay();
+    });
+  }
 }
 
 main().catch((e) => toast(t("err.generic", { msg: errorText(e) }), "error"));

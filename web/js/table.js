@@ -41,7 +41,33 @@ export const S = {
   hintId: null, // id of the hint asked for
   hintPending: false,
   coach: {}, // learner tables: per finished deal, its analysis for the lessons
+  cardsShown: new Set(), // trick cards this page has drawn (each comes in from its seat once): trick.js
+  trickShown: null, // {deal, number, at}: the finished trick this page holds, since when: trick.js
+  paceSent: null, // the trick pace last told to the server (protocol §6 `pace`)
+  letBotIds: new Set(), // ids of let_bot commands in flight
+  reportSeen: null, // the "played for you" report this player has dismissed: absent.js
 };
+
+/** The trick pace this browser asked for (the settings' `ulti.trickPause`): fast, normal or slow. */
+function trickPace() {
+  let pace = null;
+  try {
+    pace = localStorage.getItem("ulti.trickPause");
+  } catch {
+    pace = null;
+  }
+  return pace === "fast" || pace === "slow" ? pace : "normal";
+}
+
+/** A seated player tells the table its trick pace (the table keeps the slowest of its people's). */
+function sendPace() {
+  const st = S.state;
+  if (!st || st.you === null || !socket || !socket.open) return;
+  const pace = trickPace();
+  if (pace === S.paceSent) return;
+  S.paceSent = pace;
+  socket.send({ type: "pace", trick_pause: pace });
+}
 
 let socket = null;
 const root = document.getElementById("table-root");
@@ -96,6 +122,17 @@ function sendReady() {
   S.readyId = freshId();
   socket.send({ type: "ready", id: S.readyId });
   render();
+}
+
+/** Agree that a bot plays for the absent player of `seat` (protocol §6 `let_bot`). */
+function sendLetBot(seat) {
+  if (!socket || !socket.open) {
+    toast(t("conn.lost"), "error");
+    return;
+  }
+  const id = freshId();
+  S.letBotIds.add(id);
+  socket.send({ type: "let_bot", id, seat });
 }
 
 function sendBack() {
@@ -232,6 +269,7 @@ export const handlers = {
     }
   },
   back: sendBack,
+  letBot: sendLetBot,
   ready: sendReady,
   /** Ask the coach for a hint (learner tables): answered to this connection only. */
   hint() {
@@ -314,7 +352,14 @@ function accept(state, fromSync) {
   if (ch && ch.kontra) {
     for (const p of [...S.kontraParts]) if (!ch.kontra.parts.includes(p)) S.kontraParts.delete(p);
   }
-  if (prev && prev.deal_index !== state.deal_index) S.showLastTrick = false;
+  if (prev && prev.deal_index !== state.deal_index) {
+    S.showLastTrick = false;
+    S.cardsShown.clear();
+  }
+  if (fromSync && state.deal) {
+    // a trick finished before this page (re)loaded was seen then, or is long gone: no pause for it now
+    S.trickShown = { deal: state.deal_index, number: state.deal.tricks.length - 1, at: -Infinity };
+  }
   updateDeadline(state, fromSync);
   if (state.table.learner && state.you !== null && state.deal && state.deal.phase === "done") loadLessons(S, render);
   if (state.table.status === "finished") loadMatchAccuracy(S, render);
@@ -329,6 +374,7 @@ function onMessage(msg) {
       break;
     case "sync":
       S.awaitingSync = false;
+      S.paceSent = null; // a new connection: the table hears this page's pace again
       accept(msg.state, true);
       break;
     case "event":
@@ -348,6 +394,13 @@ function onMessage(msg) {
         render();
       }
       break;
+    case "waiting":
+      // whom the table waits for (protocol §7): the same as the next view's `waiting`
+      if (S.state) {
+        S.state.waiting = msg.waiting;
+        render();
+      }
+      break;
     case "presence":
       if (S.state) {
         const seat = S.state.table.seats[msg.seat];
@@ -357,6 +410,7 @@ function onMessage(msg) {
       break;
     case "ack":
       if (S.chatIds.delete(msg.id)) break;
+      if (S.letBotIds.delete(msg.id)) break;
       if (msg.id === S.readyId) break;
       if (msg.id === S.pending) {
         S.pending = null;
@@ -381,6 +435,10 @@ function onMessage(msg) {
         // the server dropped messages sent too fast: a chat line in flight is among them
         S.chatIds.clear();
         S.chatError = refusalMessage(msg, refusalFmt());
+      }
+      if (S.letBotIds.delete(msg.id)) {
+        toast(refusalMessage(msg, refusalFmt()), "error");
+        break;
       }
       if (S.chatIds.delete(msg.id)) {
         S.chatError = refusalMessage(msg, refusalFmt());
@@ -442,8 +500,10 @@ export function render() {
   root.dataset.dealsPlayed = st.match ? String(st.match.deals_played) : "0";
   root.dataset.winner = st.match && st.match.winner !== null ? String(st.match.winner) : "";
   root.dataset.mustDiscard = ch && ch.must_discard ? "1" : "0";
+  root.dataset.trickPause = String(st.trick_pause ?? "");
   document.getElementById("table-msg").hidden = true;
   eventLink(st);
+  sendPace(); // read each time: the settings may change it while the table is open
   R.renderTable(S, handlers);
   const dlg = document.getElementById("sheet-dialog");
   if (dlg.open) R.renderSheet(S, handlers);
@@ -463,6 +523,7 @@ function eventLink(st) {
 }
 
 function tick() {
+  R.tickAbsent();
   document.querySelectorAll("[data-countdown]").forEach((el) => {
     if (!S.deadline) { el.textContent = ""; return; }
     const left = Math.max(0, Math.ceil(S.deadline - Date.now() / 1000));

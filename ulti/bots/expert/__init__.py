@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ulti.bots.expert.declarer_model import bid_model_weight, declarer_model_weight
+from ulti.bots.expert.declarer_model import declarer_model_weight
 from ulti.bots.expert.discard_model import talon_weight
 from ulti.bots.expert.played_values import played_value
 from ulti.bots.parts import SearchParts, double_dummy_value, standing_gain
@@ -39,14 +39,10 @@ from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World
 from ulti.bots.strong import StrongBot, bid_trumps, declarer_likelihood
 from ulti.engine.actions import Kind
 from ulti.engine.cards import CardSet
-from ulti.engine.contracts import BIDS_BY_CODE, Bid, Part
+from ulti.engine.contracts import Bid, Part
 from ulti.engine.play import NO_TRUMP
 from ulti.engine.view import LogEntry, SeatView
 
-#: Bids a seat is taken to have wanted when its hand fits them (a pass over a lower bid counts against).
-_STRONG_BIDS = tuple(BIDS_BY_CODE[c] for c in ("N-B", "N-D", "M-SU", "H-SU") if c in BIDS_BY_CODE)
-#: How much a pass weighs against a hand fit for one of those bids (1: excludes it).
-PASS_WEIGHT = 0.6
 #: How much a defender's kontra on a no-trump contract weighs against a world where it looks lost.
 KONTRA_WEIGHT = 0.5
 #: What a defender's raise costs in a world the declarer wins, in stakes of the part before the raise:
@@ -56,11 +52,6 @@ ANSWERED_RAISE_LOSS = 3.0
 #: worlds themselves (docs/lab-journal.md); the strong bot's lazy card decision keeps 96 worlds
 #: within the expert's time targets. ``strong`` keeps 32: it is the fixed yardstick.
 EXPERT_SAMPLES = 96
-
-
-def _fit(bid: Bid, hand: CardSet) -> float:
-    """How well a 10-card ``hand`` fits ``bid`` with its best trump (0..1)."""
-    return max(declarer_likelihood(bid, t, hand) for t in bid_trumps(bid))
 
 
 @dataclass(frozen=True)
@@ -97,60 +88,52 @@ def read_evidence(log: Sequence[LogEntry], viewer: int, declarer: int) -> Auctio
     return AuctionEvidence(bids, passes, tuple(kontra))
 
 
-def bid_weight(bid: Bid, hand: CardSet, fitted: bool = False) -> float:
+def fit(bid: Bid, hand: CardSet) -> float:
+    """How well a 10-card ``hand`` fits ``bid`` with its best trump (0..1)."""
+    return max(declarer_likelihood(bid, t, hand) for t in bid_trumps(bid))
+
+
+def bid_weight(bid: Bid, hand: CardSet) -> float:
     """How likely a seat that bid ``bid`` (and did not declare it) holds ``hand`` at the start of play: the
     strong bot's hand-written fit softened by a square root (the bid was made with 12 cards, two of them
-    laid away), or with ``fitted`` the declarer model of the bid's family (``bid_model_weight``) where the
-    fit has one."""
-    if fitted:
-        weight = bid_model_weight(bid, hand)
-        if weight is not None:
-            return weight
-    return math.sqrt(_fit(bid, hand))
+    laid away)."""
+    return math.sqrt(fit(bid, hand))
 
 
-def evidence_weight(evidence: AuctionEvidence, know: Knowledge, world: World, fitted_bids: bool = False) -> float:
-    """How likely the hands of ``world`` make the other seats' auction actions (0..1, unnormalised); the
-    bids weighed by the fitted declarer model with ``fitted_bids`` (``bid_weight``)."""
+def kontra_weight(evidence: AuctionEvidence, know: Knowledge, world: World) -> float:
+    """How likely the hands of ``world`` make a defender's kontra on a no-trump contract (1 without one): a
+    defender raises a no-trump contract it expects to beat, so worlds where the declarer's hand fits the
+    contract well are less likely."""
+    contract = know.contract
+    if contract is None or contract.has_trumps or not evidence.kontra_against:
+        return 1.0
+    return 1.0 - KONTRA_WEIGHT * declarer_likelihood(contract, NO_TRUMP, know.start_hand(world, know.declarer))
+
+
+def evidence_weight(evidence: AuctionEvidence, know: Knowledge, world: World) -> float:
+    """How likely the hands of ``world`` make the other seats' bids and kontra (0..1, unnormalised); passes
+    are not read (they carry almost no information: docs/lab-journal.md)."""
     w = 1.0
     for s, bid in evidence.bids.items():
-        w *= bid_weight(bid, know.start_hand(world, s), fitted_bids)
-    for s, standings in evidence.passes.items():
-        if s == know.declarer:
-            continue  # the declarer's passes came before the hand it declared with
-        hand = know.start_hand(world, s)
-        low = min(standings, key=lambda b: b.key)
-        fits = [_fit(bid, hand) for bid in _STRONG_BIDS if bid.key > low.key]
-        if fits:
-            w *= 1.0 - PASS_WEIGHT * max(fits)
-    contract = know.contract
-    if contract is not None and not contract.has_trumps and evidence.kontra_against:
-        # a defender raises a no-trump contract it expects to beat: worlds where the declarer's hand
-        # fits the contract well are less likely
-        fit = declarer_likelihood(contract, NO_TRUMP, know.start_hand(world, know.declarer))
-        w *= 1.0 - KONTRA_WEIGHT * fit
+        w *= bid_weight(bid, know.start_hand(world, s))
+    k = kontra_weight(evidence, know, world)
+    if k != 1.0:
+        w *= k
     return w
 
 
 def weighted_by_evidence(
-    base: Callable[[World], float] | None,
-    log: Sequence[LogEntry],
-    know: Knowledge,
-    *,
-    read_passes: bool = False,
-    fitted_bids: bool = False,
+    base: Callable[[World], float] | None, log: Sequence[LogEntry], know: Knowledge
 ) -> Callable[[World], float] | None:
-    """The likelihood ``base`` (None: every world alike) times the evidence of ``log`` about the hands of
-    the seats other than ``know.seat`` (``evidence_weight``; passes only with ``read_passes``); ``base``
-    itself when the log holds no such evidence."""
+    """The likelihood ``base`` (None: every world alike) times the evidence of ``log``'s bids and kontra
+    about the hands of the seats other than ``know.seat`` (``evidence_weight``); ``base`` itself when the
+    log holds no such evidence."""
     evidence = read_evidence(log, know.seat, know.declarer)
-    if not read_passes:
-        evidence = AuctionEvidence(evidence.bids, {}, evidence.kontra_against)
-    if not evidence.bids and not evidence.passes and not evidence.kontra_against:
+    if not evidence.bids and not evidence.kontra_against:
         return base
 
     def weight(world: World) -> float:
-        w = evidence_weight(evidence, know, world, fitted_bids)
+        w = evidence_weight(evidence, know, world)
         return w * base(world) if base is not None else w
 
     return weight
@@ -282,6 +265,8 @@ __all__ = [
     "evidence_weight",
     "expert_parts",
     "expert_weight",
+    "fit",
+    "kontra_weight",
     "read_evidence",
     "weighted_by_evidence",
 ]

@@ -22,7 +22,7 @@ from ulti.bots.families import family
 from ulti.bots.heuristic import betli_risk, has_card
 from ulti.bots.sampling import Knowledge, World
 from ulti.bots.strong import declarer_weight
-from ulti.bots.strong.hand import bid_trumps, durchmars_losers
+from ulti.bots.strong.hand import durchmars_losers
 from ulti.engine.cards import ACE, JACK, KING, QUEEN, SUIT_MASKS, TEN, CardSet, count
 from ulti.engine.contracts import Bid, Part
 from ulti.engine.play import NO_TRUMP, seven_of
@@ -114,14 +114,3 @@ def declarer_model_weight(know: Knowledge) -> Callable[[World], float] | None:
         return fitted_weight(coefficients, hand_features(family, know.start_hand(world, declarer), trump))
 
     return weight
-
-
-def bid_model_weight(bid: Bid, hand: CardSet) -> float | None:
-    """The fitted weight of a 10-card start ``hand`` for a seat that bid ``bid`` without declaring it (outbid
-    or raised later): the model of the bid's family, with the trump that suits the hand best (a bid names no
-    trump but hearts); None for a family the fit had too few hands of."""
-    family = model_family(bid)
-    coefficients = COEFFICIENTS.get(family)
-    if coefficients is None:
-        return None
-    return max(fitted_weight(coefficients, hand_features(family, hand, t)) for t in bid_trumps(bid))

@@ -28,9 +28,8 @@ from dataclasses import dataclass
 
 from ulti.bots.expert.discard_fitted import COEFFICIENTS
 from ulti.bots.heuristic import trump_strength
-from ulti.bots.sampling import Knowledge, World, discarder_before
+from ulti.bots.sampling import Knowledge, World
 from ulti.bots.strong.hand import bid_trumps
-from ulti.engine.actions import Kind
 from ulti.engine.cards import (
     KING,
     PLAIN_ORDER_STRENGTH,
@@ -45,7 +44,6 @@ from ulti.engine.cards import (
 )
 from ulti.engine.contracts import Bid, Part
 from ulti.engine.play import NO_TRUMP
-from ulti.engine.view import LogEntry
 
 #: The discard families: a betli lays its high cards away, a no-trump durchmars its losers, a bid with
 #: trumps its short side suits.
@@ -177,36 +175,7 @@ def discard_probability(coefficients: Sequence[float], hand: CardSet, bid: Bid, 
     return chosen / total
 
 
-@dataclass(frozen=True)
-class SeenDiscard:
-    """A discard the viewer saw (it took that talon): who laid it away, with which bid, and the cards."""
-
-    seat: int
-    bid: Bid
-    pair: CardSet
-
-
-def seen_discards(log: Sequence[LogEntry], viewer: int) -> list[SeenDiscard]:
-    """The discards ``viewer`` picked up whose discarder's hand has not changed since (it took no talon
-    after): their cards tell of the hand it holds now (with the cards it has played)."""
-    out = []
-    for i, entry in enumerate(log):
-        if entry.action is not Kind.TAKE or entry.seat != viewer or entry.cards is None:
-            continue
-        k = discarder_before(log, i)
-        if k < 0:
-            continue
-        bid_entry = log[k]
-        seat = bid_entry.seat
-        if seat == viewer or bid_entry.bid is None:
-            continue
-        if any(e.action is Kind.TAKE and e.seat == seat for e in log[k + 1 :]):
-            continue  # it took a talon again: the hand the pair came from is gone
-        out.append(SeenDiscard(seat, bid_entry.bid, entry.cards))
-    return out
-
-
-class _ProbabilityCache:
+class ProbabilityCache:
     """``discard_probability`` remembered by hand, pair and bid: a sampler's chain tries the same hands again
     and again (emptied past ``limit`` entries, to bound its memory)."""
 
@@ -228,24 +197,6 @@ class _ProbabilityCache:
         return p
 
 
-def discard_weight(log: Sequence[LogEntry], know: Knowledge) -> Callable[[World], float] | None:
-    """The likelihood of each world by the discards the viewer (``know.seat``) saw: the product over them of
-    the model's probability that the discarder, holding in that world the cards it holds now (and has
-    played) plus the pair, laid that pair away; None when the viewer saw no discard of a fitted family."""
-    seen = [d for d in seen_discards(log, know.seat) if discard_family(d.bid) in COEFFICIENTS]
-    if not seen:
-        return None
-    cache = _ProbabilityCache()
-
-    def weight(world: World) -> float:
-        w = 1.0
-        for d in seen:
-            w *= cache.probability(know.start_hand(world, d.seat) | d.pair, d.bid, d.pair)
-        return w
-
-    return weight
-
-
 def talon_weight(know: Knowledge) -> Callable[[World], float] | None:
     """The likelihood of each world by the talon a defender cannot see: the declarer laid it away with the
     contract's bid, so a world weighs the model's probability that the declarer, holding there its start
@@ -260,7 +211,7 @@ def talon_weight(know: Knowledge) -> Callable[[World], float] | None:
     if discard_family(contract) not in COEFFICIENTS or contract.has(Part.DURCHMARS):
         return None
     declarer = know.declarer
-    cache = _ProbabilityCache()
+    cache = ProbabilityCache()
 
     def weight(world: World) -> float:
         return cache.probability(know.start_hand(world, declarer) | world.talon, contract, world.talon)

@@ -3,9 +3,9 @@
 // each action (inline SVG built here), each seat's totals, the costliest decisions as lessons, and each
 // seat's accuracy over the match.
 // Every number is the server's: nothing is priced here.
-import { t } from "../i18n.js";
+import { t, suitText } from "../i18n.js";
 import { html } from "../html.js";
-import { cardLabel, cardShort, SUIT_SYMBOL } from "../cards.js";
+import { cardLabel, cardShort } from "../cards.js";
 import { SEAT_COLORS } from "./names.js";
 import { http, retryAfter } from "../api.js";
 
@@ -15,7 +15,7 @@ const signed = (n) => `${n > 0 ? "+" : ""}${Math.round(n * 100) / 100}`;
 export function altText(kind, key) {
   if (kind === "play") return cardShort(key);
   if (kind === "kontra") return key === "none" ? t("an.kontra.none") : t("an.kontra.parts", { parts: key.split("+").join(", ") });
-  if (kind === "trump") return key === "give_up" ? t("an.giveup") : `${SUIT_SYMBOL[key] || ""} ${t(`suit.${key}`)}`;
+  if (kind === "trump") return key === "give_up" ? t("an.giveup") : suitText(key);
   if (kind === "discard") return t("an.discard", { cards: key.split("+").map(cardShort).join(" ") });
   return key;
 }
@@ -56,27 +56,71 @@ export function valuesChartHtml(kind, values, best, chosen, testid = "an-values"
     <line x1="${L + zero}" y1="0" x2="${L + zero}" y2="${height}" class="an-zero"></line>${rows}</svg>`;
 }
 
-/** The graph of the double-dummy value (per defender, for the declarer) after each action; `at` marks a frame. */
+/** Round tick values for an axis from `lo` to `hi` (about four steps of 1, 2 or 5 × 10^k; 0 among them). */
+export function axisTicks(lo, hi) {
+  const raw = (hi - lo) / 4 || 1;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * mag).find((v) => v >= raw) || 10 * mag;
+  const ticks = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) ticks.push(Math.round(v * 100) / 100);
+  return { ticks, step };
+}
+
+/**
+ * The graph of the double-dummy value (per defender, for the declarer) after each action: a y axis with
+ * its values and its label, the zero line (the declarer neither wins nor pays), the tricks along the x
+ * axis, the costly decisions as dots, and frame `at` (the replay's current move) marked with its value.
+ */
 export function graphHtml(analysis, frames, at) {
   const pts = analysis.graph;
   if (!pts.length) return html`<p class="muted" data-testid="an-graph-none">${t("an.graph.none")}</p>`;
-  const W = 420;
-  const H = 120;
-  const pad = 6;
+  // a narrower drawing on a phone: scaled to the screen, its words keep a readable size
+  const W = typeof window !== "undefined" && window.innerWidth <= 519 ? 340 : 480;
+  const H = 230;
+  const left = 48; // the y axis's values and its label
+  const right = 12;
+  const top = 12;
+  const bottom = 40; // the trick numbers and the x axis's label
   const values = pts.map((p) => p.value);
-  const lo = Math.min(0, ...values);
-  const hi = Math.max(0, ...values);
+  const { ticks, step } = axisTicks(Math.min(0, ...values), Math.max(0, ...values));
+  const lo = Math.min(ticks[0], ...values);
+  const hi = Math.max(ticks[ticks.length - 1], ...values, lo + step);
   const span = hi - lo || 1;
   const x0 = pts[0].index;
-  const xs = (i) => pad + ((i - x0) / Math.max(1, frames - x0)) * (W - 2 * pad);
-  const ys = (v) => pad + ((hi - v) / span) * (H - 2 * pad);
-  const path = pts.map((p, k) => `${k ? "L" : "M"}${xs(p.index).toFixed(1)},${ys(p.value).toFixed(1)}`).join(" ");
+  const xs = (i) => left + ((i - x0) / Math.max(1, frames - x0)) * (W - left - right);
+  const ys = (v) => top + ((hi - v) / span) * (H - top - bottom);
+  const f = (n) => n.toFixed(1);
+  const path = pts.map((p, k) => `${k ? "L" : "M"}${f(xs(p.index))},${f(ys(p.value))}`).join(" ");
+  const yAxis = ticks.map((v) => html`<g class="an-ytick" data-testid="an-ytick" data-value="${v}">
+    <line class="${v === 0 ? "an-zero" : "an-grid"}" ${v === 0 ? html`data-testid="an-zero"` : ""} x1="${left}" y1="${f(ys(v))}" x2="${W - right}" y2="${f(ys(v))}"></line>
+    <text class="an-tick" x="${left - 5}" y="${f(ys(v) + 4)}" text-anchor="end">${v > 0 ? "+" : ""}${v}</text></g>`);
+  // the x axis: each trick's number where its first card was played
+  const firsts = [];
+  for (const d of analysis.decisions) {
+    if (d.kind === "play" && d.trick && !firsts.some((x) => x.trick === d.trick)) firsts.push(d);
+  }
+  const xAxis = firsts.map((d) => html`<g class="an-xtick" data-testid="an-xtick" data-trick="${d.trick}">
+    <line class="an-grid" x1="${f(xs(d.index + 1))}" y1="${H - bottom}" x2="${f(xs(d.index + 1))}" y2="${H - bottom + 4}"></line>
+    <text class="an-tick" x="${f(xs(d.index + 1))}" y="${H - bottom + 15}" text-anchor="middle">${d.trick}</text></g>`);
   const marks = analysis.decisions.filter((d) => d.label === "mistake" || d.label === "blunder")
-    .map((d) => html`<circle class="an-mark ${d.label}" cx="${xs(d.index + 1).toFixed(1)}" cy="${ys(d.dd ?? 0).toFixed(1)}" r="3"><title>${t(`an.label.${d.label}`)}</title></circle>`);
-  const cursor = at >= x0 ? html`<line class="an-cursor" data-testid="an-cursor" x1="${xs(at).toFixed(1)}" y1="0" x2="${xs(at).toFixed(1)}" y2="${H}"></line>` : "";
-  return html`<svg class="an-graph" data-testid="an-graph" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${t("an.graph")}">
-    <line class="an-zero" x1="0" y1="${ys(0).toFixed(1)}" x2="${W}" y2="${ys(0).toFixed(1)}"></line>
-    <path class="an-line" data-testid="an-graph-line" d="${path}"></path>${marks}${cursor}</svg>`;
+    .map((d) => html`<circle class="an-mark ${d.label}" cx="${f(xs(d.index + 1))}" cy="${f(ys(d.dd ?? 0))}" r="3.5"><title>${t(`an.label.${d.label}`)}</title></circle>`);
+  let cursor = "";
+  if (at >= x0) {
+    // the value in force at the current move: the last point at or before it
+    const here = [...pts].reverse().find((p) => p.index <= at) || pts[0];
+    const cx = xs(Math.min(at, frames));
+    const anchor = cx > W - 90 ? "end" : "start";
+    cursor = html`<line class="an-cursor" data-testid="an-cursor" x1="${f(cx)}" y1="${top}" x2="${f(cx)}" y2="${H - bottom}"></line>
+      <circle class="an-here" data-testid="an-here" cx="${f(cx)}" cy="${f(ys(here.value))}" r="5"></circle>
+      <text class="an-here-label" data-testid="an-here-label" x="${f(cx + (anchor === "end" ? -8 : 8))}" y="${f(Math.max(top + 10, ys(here.value) - 8))}" text-anchor="${anchor}">${t("an.graph.here", { n: `${here.value > 0 ? "+" : ""}${here.value}` })}</text>`;
+  }
+  return html`<figure class="an-figure"><svg class="an-graph" data-testid="an-graph" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${t("an.graph")}">
+    <line class="an-axis" x1="${left}" y1="${top}" x2="${left}" y2="${H - bottom}"></line>
+    <line class="an-axis" x1="${left}" y1="${H - bottom}" x2="${W - right}" y2="${H - bottom}"></line>
+    ${yAxis}${xAxis}
+    <text class="an-axis-label" data-testid="an-ylabel" transform="translate(12 ${f((top + H - bottom) / 2)}) rotate(-90)" text-anchor="middle">${t("an.graph.y")}</text>
+    <text class="an-axis-label" data-testid="an-xlabel" x="${f((left + W - right) / 2)}" y="${H - 4}" text-anchor="middle">${t("an.graph.x")}</text>
+    <path class="an-line" data-testid="an-graph-line" d="${path}"></path>${marks}${cursor}</svg></figure>`;
 }
 
 /** Each seat's total cost in this deal and its accuracy. */

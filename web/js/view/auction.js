@@ -1,5 +1,5 @@
 // The auction: the discard hint, pass and take, the ladder of bids; then naming trumps.
-import { t, bidName } from "../i18n.js";
+import { t, bidName, suitName } from "../i18n.js";
 import { html } from "../html.js";
 import { suitIcon } from "../cards.js";
 
@@ -19,7 +19,7 @@ export function auctionChoicesHtml(S, ch, busy) {
 
 /** The declarer names trumps (or gives up a plain minor Simple game). */
 export function trumpChoicesHtml(S, ch, busy) {
-  return html`<p>${t("act.choosetrump")}</p><div class="btn-row">${ch.trumps.map((s) => html`<button type="button" class="act big trump-btn trump-${s}" data-testid="act-trump-${s}" data-trump="${s}" ${busy ? "disabled" : ""}>${suitIcon(s)} ${t(`suit.${s}`)}</button>`)}</div>${
+  return html`<p>${t("act.choosetrump")}</p><div class="btn-row">${ch.trumps.map((s) => html`<button type="button" class="act big trump-btn trump-${s}" data-testid="act-trump-${s}" data-trump="${s}" ${busy ? "disabled" : ""}>${suitIcon(s)} ${suitName(s)}</button>`)}</div>${
     ch.may_give_up ? html`<div class="btn-row"><button type="button" class="act warn" data-testid="act-giveup" data-do="giveup" ${busy ? "disabled" : ""}>${t("act.giveup")}</button></div>` : ""}`;
 }
 

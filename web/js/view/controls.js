@@ -1,13 +1,23 @@
 // The controls beside the felt: what this seat may do now (auction, trumps, kontra, a hint for the
 // play), whose turn it is otherwise, and the deal's result once it is over.
-import { t } from "../i18n.js";
+import { t, stepName } from "../i18n.js";
 import { html, updateHTML } from "../html.js";
-import { $, nameOf } from "./names.js";
+import { $, nameOf, turnSeats } from "./names.js";
 import { auctionChoicesHtml, trumpChoicesHtml, ladderHtml } from "./auction.js";
 import { kontraHtml } from "./kontra.js";
-import { resultHtml } from "./result.js";
+import { glanceHtml, explainHtml } from "./result.js";
 import { nextDealHtml } from "./between.js";
 import { hintHtml, afterDealHtml } from "./coach.js";
+
+/** Whom the table waits for, when it is not this seat: one name, or both defenders in the kontra chain. */
+function waitingText(S) {
+  const d = S.state.deal;
+  const seats = turnSeats(S);
+  if (seats.length > 1) {
+    return t("table.waitfor.defenders", { a: nameOf(S, seats[0]), b: nameOf(S, seats[1]), step: stepName(d.chain.step) });
+  }
+  return seats.length ? t("table.waitfor", { name: nameOf(S, seats[0]) }) : "";
+}
 
 function controlsHtml(S) {
   const st = S.state;
@@ -15,19 +25,22 @@ function controlsHtml(S) {
   const ch = d.choices;
   const busy = !!S.pending;
   if (d.phase === "done") {
-    // the result's button first: on a phone it stays in view above a long result
-    return html`<div class="btn-row result-actions"><button type="button" class="act primary" data-open-sheet data-testid="result-sheet-btn">${t("table.sheet")}</button></div>${
-      nextDealHtml(S)}${afterDealHtml(S)}${resultHtml(S, d.result, st.deal_index)}`;
+    // the bottom line first (on a wide screen it stands on the felt instead: trick.js renderCenter), then the
+    // buttons, then the explanation: on a phone all of the first two stay in view above a long result
+    return html`<div class="deal-result" data-testid="deal-result">${glanceHtml(S, d.result, st.deal_index)}<div class="btn-row result-actions"><button type="button" class="act primary" data-open-sheet data-testid="result-sheet-btn">${t("table.sheet")}</button></div>${
+      nextDealHtml(S)}${afterDealHtml(S)}${explainHtml(S, d.result, st.deal_index)}</div>`;
   }
   if (!ch) {
     const watching = st.you === null ? html`<p class="hint watching-hint" data-testid="watching-hint">${t("hint.watching")}</p>` : "";
-    return html`${watching}<p class="status-line" data-testid="status-line">${d.to_move >= 0 ? t("table.waitfor", { name: nameOf(S, d.to_move) }) : ""}</p>${
+    return html`${watching}<p class="status-line" data-testid="status-line">${waitingText(S)}</p>${
       d.phase === "auction" ? html`<div class="watch-ladder">${ladderHtml(S, null, busy)}</div>` : ""}`;
   }
   let phase = "";
   if (d.phase === "auction") phase = auctionChoicesHtml(S, ch, busy);
   else if (d.phase === "trump") phase = trumpChoicesHtml(S, ch, busy);
-  return html`<p class="status-line your-turn" data-testid="your-turn">${t("table.yourturn")}</p>${phase}${
+  const either = turnSeats(S).length > 1;
+  const turn = either ? t("table.eitherdefender", { step: stepName(d.chain.step) }) : t("table.yourturn");
+  return html`<p class="status-line your-turn" data-testid="your-turn" data-either="${either ? 1 : 0}">${turn}</p>${phase}${
     ch.kontra ? kontraHtml(S, ch.kontra, d, busy) : ""}${
     ch.cards && ch.cards.length && d.phase === "play" ? html`<p class="hint" data-testid="play-hint">${t("act.playhint")}</p>` : ""}${
     hintHtml(S)}`;

@@ -16,10 +16,15 @@ function small() {
   return !!query && query.matches;
 }
 
-/** The dock's height as --dock-h (and the hand's as --hand-h) on <html>: the page leaves that much room below its content. */
+/**
+ * The dock's height as --dock-h (and the hand's as --hand-h) on <html>: the page leaves that much room
+ * below its content; the header's as --head-h: on a phone on its side the dock stops below the header.
+ */
 function watchHeight(dock) {
   if (observer || !window.ResizeObserver) return;
   observer = new ResizeObserver(() => {
+    const header = document.getElementById("site-header");
+    if (header) document.documentElement.style.setProperty("--head-h", `${Math.ceil(header.getBoundingClientRect().height)}px`);
     const h = dock.hidden ? 0 : Math.ceil(dock.getBoundingClientRect().height);
     const hand = $("hand");
     const handH = dock.hidden || !hand ? 0 : Math.ceil(hand.getBoundingClientRect().height);
@@ -27,6 +32,7 @@ function watchHeight(dock) {
     document.documentElement.style.setProperty("--hand-h", `${handH}px`); // a phone on its side: the hand's bar only
   });
   observer.observe(dock);
+  if (document.getElementById("site-header")) observer.observe(document.getElementById("site-header"));
   if ($("hand")) observer.observe($("hand"));
 }
 

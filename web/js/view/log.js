@@ -61,9 +61,17 @@ function kontraLines(S, d) {
   });
 }
 
-/** One line per finished trick, at the place of its third card: "Trick 3: Anna ♠A, … – Anna takes it". */
+/** The cards of this deal a bot played in a person's seat (the view's `bot_played`, protocol §14). */
+function botCards(S, d) {
+  const marked = S.state.bot_played || [];
+  return new Set(marked.map((i) => d.log[i]).filter((e) => e && e.action === "play").map((e) => e.card));
+}
+
+/** One line per finished trick, at the place of its third card: "Trick 3: Anna ♠A, … – Anna takes it";
+ * a card a bot played for someone says so. */
 function trickLines(S, d) {
   let played = 0;
+  const byBot = botCards(S, d);
   return d.log.map((e) => {
     if (e.action !== "play") return null;
     played += 1;
@@ -71,8 +79,10 @@ function trickLines(S, d) {
     const k = played / 3 - 1;
     const trick = d.tricks[k];
     if (!trick) return null;
-    const cards = trick.cards.map((c, i) => `${nameOf(S, (trick.leader + i) % 3)} ${cardShort(c)}`).join(", ");
-    return { trick: k, text: t("log.trick", { n: k + 1, cards, name: nameOf(S, trick.winner) }) };
+    const cards = trick.cards.map((c, i) => `${nameOf(S, (trick.leader + i) % 3)} ${cardShort(c)}${
+      byBot.has(c) ? ` (${t("log.bybot.short")})` : ""}`).join(", ");
+    const bot = trick.cards.some((c) => byBot.has(c));
+    return { trick: k, bot, text: t("log.trick", { n: k + 1, cards, name: nameOf(S, trick.winner) }) };
   });
 }
 
@@ -88,18 +98,21 @@ export function renderLog(S, h) {
   const d = st.deal;
   const kl = kontraLines(S, d);
   const tl = trickLines(S, d);
+  const byBot = new Set(st.bot_played || []);
+  // an action a bot took in a person's seat is marked as the bot's (protocol §14)
+  const mark = (i) => (byBot.has(i) ? html` <span class="by-bot" data-testid="by-bot-${i}">(${t("log.bybot", { name: nameOf(S, d.log[i].seat) })})</span>` : "");
   const lines = d.log.map((e, i) => {
-    if (e.action === "kontra") return kl[i] && html`<li>${kl[i]}</li>`;
-    if (e.action === "play") return tl[i] && html`<li class="trick-line" data-testid="log-trick-${tl[i].trick}">${tl[i].text}</li>`;
+    if (e.action === "kontra") return kl[i] && html`<li>${kl[i]}${mark(i)}</li>`;
+    if (e.action === "play") return tl[i] && html`<li class="trick-line ${tl[i].bot ? "by-bot-line" : ""}" data-testid="log-trick-${tl[i].trick}" data-by-bot="${tl[i].bot ? 1 : 0}">${tl[i].text}</li>`;
     const line = logLine(S, e);
     const note = noteText(S, e, st.bot_notes && st.bot_notes[String(i)]);
-    return line && html`<li>${line}${note ? html`<br><small class="bot-note" data-testid="bot-note">${note}</small>` : ""}</li>`;
+    return line && html`<li>${line}${mark(i)}${note ? html`<br><small class="bot-note" data-testid="bot-note">${note}</small>` : ""}</li>`;
   }).filter(Boolean);
   const results = st.match ? st.match.results.length : 0;
   const last = results
     ? html`<button type="button" class="small ghost" data-testid="last-deal-btn" data-last-deal>${t("table.lastdeal")}</button>` : "";
   const box = $("log");
-  if (!updateHTML(box, html`<div class="log-head"><h3>${t("table.log")}</h3>${last}</div>${tallyHtml(d)}<ol class="log-list" data-testid="log-list">${lines}</ol>`)) return;
+  if (!updateHTML(box, html`<div class="log-head"><h3 data-testid="log-title">${t(`log.title.${d.phase === "trump" ? "auction" : d.phase}`)}</h3>${last}</div>${tallyHtml(d)}<ol class="log-list" data-testid="log-list">${lines}</ol>`)) return;
   const list = box.querySelector(".log-list");
   if (list) list.scrollTop = list.scrollHeight; // the newest line in view
   const lb = box.querySelector("[data-last-deal]");

@@ -1,11 +1,13 @@
-// The result of a deal: the parts won and lost, silent bonuses in words, where the points came from
-// (card points, the talon, the last trick, marriages: each its own line) and what each seat scores.
-// Shown in the controls when a deal is over, in the "Last deal" dialog (any earlier deal of the
-// match, also opened from the score sheet) and by the replay of past matches. Every number comes
-// from the server's result (its `detail`, docs/protocol.md §10.2): nothing is worked out here.
+// The result of a deal, its bottom line first: who won what and each seat's score ("at a glance"),
+// then the explanation under headings that say what they hold: the contract's parts, the silent
+// bonuses, where the card points came from (card points, the talon, the last trick, marriages: each
+// its own line). Shown in the controls when a deal is over (the glance also on the felt: trick.js renderCenter),
+// in the "Last deal" dialog (any earlier deal of the match, also opened from the score sheet) and by
+// the replay of past matches. Every number comes from the server's result (its `detail`,
+// docs/protocol.md §10.2): nothing is worked out here.
 import { t, partName } from "../i18n.js";
 import { html, setHTML } from "../html.js";
-import { SEAT_COLORS, nameOf, bidLabel, suitWord } from "./names.js";
+import { SEAT_COLORS, nameOf, bidLabel, suitHtml } from "./names.js";
 
 const signed = (n) => `${n > 0 ? "+" : ""}${n}`;
 
@@ -32,14 +34,43 @@ function silentLine(s) {
   return html`<li data-testid="res-silent-${s.bonus}">${t(key, { n: signed(s.per_defender) })}</li>`;
 }
 
-/** The result `r` of deal `index` (0-based); `S` gives the seats' names and the bids. Empty without a result. */
-export function resultHtml(S, r, index) {
+/** "Anna won the game" / "Anna lost the game" / "Anna won Parti and lost Ulti" / "Anna gave up". */
+function verdictText(S, r) {
+  const name = nameOf(S, r.declarer);
+  if (r.given_up) return t("res.givenup", { name });
+  const parts = r.parts || [];
+  const won = parts.filter((p) => p.won).map((p) => partName(p.part));
+  const lost = parts.filter((p) => !p.won).map((p) => partName(p.part));
+  if (!parts.length) return r.per_defender >= 0 ? t("res.verdict.won", { name }) : t("res.verdict.lost", { name });
+  if (!lost.length) return t("res.verdict.won", { name });
+  if (!won.length) return t("res.verdict.lost", { name });
+  return t("res.verdict.mixed", { name, won: won.join(", "), lost: lost.join(", ") });
+}
+
+/**
+ * The bottom line of deal `index`'s result `r`: the contract, who won what, what each defender pays
+ * and each seat's score, large. `testid` names the box (the felt's copy is "felt-result").
+ */
+export function glanceHtml(S, r, index, testid = "res-glance") {
   if (!r) return html``;
-  const name = (s) => nameOf(S, s);
-  const tr = r.trump ? ` · ${suitWord(r.trump)}` : "";
-  const body = [html`<h3 data-testid="result-title">${t("res.title", { n: index + 1 })}</h3>
-    <p><strong>${name(r.declarer)}</strong>: ${bidLabel(S, r.bid)}${tr}</p>`];
-  if (r.given_up) body.push(html`<p data-testid="given-up">${t("res.givenup", { name: name(r.declarer) })}</p>`);
+  const mine = testid === "res-glance"; // the test ids of the scores belong to the first copy only
+  const tr = r.trump ? html` · ${suitHtml(r.trump)}` : "";
+  const verdictClass = r.per_defender > 0 ? "won" : r.per_defender < 0 ? "lost" : "";
+  const scores = r.scores.map((s, i) => html`<li style="--seat-color:${SEAT_COLORS[i]}" ${mine ? html`data-testid="res-score-${i}"` : ""} data-seat="${i}"><span class="dot"></span><span class="res-name">${nameOf(S, i)}</span>: <strong class="${s > 0 ? "pos" : s < 0 ? "neg" : ""}">${signed(s)}</strong></li>`);
+  return html`<div class="res-glance" data-testid="${testid}">
+    <h3 data-testid="${mine ? "result-title" : "felt-result-title"}">${t("res.title", { n: index + 1 })}</h3>
+    <p class="res-contract"><strong>${nameOf(S, r.declarer)}</strong>: ${bidLabel(S, r.bid)}${tr}</p>
+    <p class="res-verdict ${verdictClass}" data-testid="${mine ? "res-verdict" : "felt-res-verdict"}">${verdictText(S, r)}</p>
+    <p class="res-perdef">${r.per_defender >= 0 ? t("res.perdef", { n: r.per_defender }) : t("res.perdef.neg", { n: -r.per_defender })}</p>
+    <ul class="scores res-scores" aria-label="${t("res.scores")}">${scores}</ul>
+  </div>`;
+}
+
+/** The explanation of result `r`, each part under a heading that says what it holds. */
+export function explainHtml(S, r, index) {
+  if (!r) return html``;
+  const body = [];
+  if (r.given_up) body.push(html`<p data-testid="given-up">${t("res.givenup", { name: nameOf(S, r.declarer) })}</p>`);
   const lostUlti = r.detail && r.detail.lost_ulti;
   if (r.parts && r.parts.length) {
     const rows = r.parts.map((p) => {
@@ -50,17 +81,22 @@ export function resultHtml(S, r, index) {
     if (lostUlti) {
       rows.push(html`<tr class="lost" data-testid="result-ulti-extra"><td colspan="4">${t("res.ultiextra")}</td><td>${signed(lostUlti.extra)}</td></tr>`);
     }
-    body.push(html`<table class="result-table"><thead><tr><th>${t("res.part")}</th><th>${t("res.outcome")}</th><th>${t("res.value")}</th><th>${t("res.mult")}</th><th>${t("res.amount")}</th></tr></thead><tbody>
+    body.push(html`<h4 data-testid="res-h-parts">${t("res.h.parts")}</h4><table class="result-table"><thead><tr><th>${t("res.part")}</th><th>${t("res.outcome")}</th><th>${t("res.value")}</th><th>${t("res.mult")}</th><th>${t("res.amount")}</th></tr></thead><tbody>
       ${rows}</tbody></table>`);
   }
   if (r.silent && r.silent.length) {
-    body.push(html`<p class="silent"><strong>${t("res.silent")}:</strong></p><ul class="silent" data-testid="res-silent">${r.silent.map(silentLine)}</ul>`);
+    body.push(html`<h4 class="silent" data-testid="res-h-silent">${t("res.silent")}</h4><ul class="silent" data-testid="res-silent">${r.silent.map(silentLine)}</ul>`);
   }
-  body.push(pointsHtml(r));
-  body.push(html`<p>${r.per_defender >= 0 ? t("res.perdef", { n: r.per_defender }) : t("res.perdef.neg", { n: -r.per_defender })}</p>`);
-  body.push(html`<ul class="scores">${r.scores.map((s, i) => html`<li style="--seat-color:${SEAT_COLORS[i]}"><span class="dot"></span>${name(i)}: <strong class="${s > 0 ? "pos" : s < 0 ? "neg" : ""}">${signed(s)}</strong></li>`)}</ul>`);
+  const points = pointsHtml(r);
+  if (r.detail || r.points) body.push(html`<h4 data-testid="res-h-points">${t("res.h.points")}</h4>${points}`);
   body.push(parLine(S, index));
-  return html`<div class="deal-result" data-testid="deal-result">${body}</div>`;
+  return html`<div class="res-explain" data-testid="res-explain">${body}</div>`;
+}
+
+/** The result `r` of deal `index` (0-based), bottom line first; `S` gives the seats' names and the bids. Empty without a result. */
+export function resultHtml(S, r, index) {
+  if (!r) return html``;
+  return html`<div class="deal-result" data-testid="deal-result">${glanceHtml(S, r, index)}${explainHtml(S, r, index)}</div>`;
 }
 
 /** Solo duplicate (protocol §23.5): the player's score on deal `index` beside the strong bot's with the same cards. */

@@ -3,7 +3,7 @@
 import { t } from "../i18n.js";
 import { trumpOf } from "../cards.js";
 import { html, updateHTML } from "../html.js";
-import { $, nameOf, bidLabel, suitWord } from "./names.js";
+import { $, nameOf, bidLabel, suitHtml } from "./names.js";
 import { matchEndHtml } from "./coach.js";
 
 function phaseKey(st) {
@@ -18,7 +18,7 @@ function contractHtml(S) {
     const tr = trumpOf(c);
     return html`<span class="contract" data-testid="contract"><span class="lbl">${t("table.contract")}:</span>
       <strong>${bidLabel(S, c.bid)}</strong> · ${nameOf(S, c.declarer)}
-      · <span class="lbl">${t("table.trumps")}:</span> ${tr ? html`<span class="suit-${tr}">${suitWord(tr)}</span>` : (c.bid.startsWith("N-") ? t("table.notrumps") : "?")}</span>`;
+      · <span class="lbl">${t("table.trumps")}:</span> ${tr ? suitHtml(tr) : (c.bid.startsWith("N-") ? t("table.notrumps") : "?")}</span>`;
   }
   if (d.auction && d.auction.bid) {
     return html`<span class="contract" data-testid="contract"><span class="lbl">${t("table.standing")}:</span>
