@@ -36,7 +36,7 @@ check: $(STAMP)
 	$(BIN)/mypy ulti tests benchmarks
 	$(BIN)/lint-imports
 
-## bench: speed and load (medians and ratios against a baseline run in the same process): engine, views, server load on 1 and 3 processes, floods, long work beside strong bots and people, bad input, solver, bots' decision times, deal analysis and hint, puzzles cut per CPU-minute, account (Argon2id login), player page, duplicate event, bot API
+## bench: speed and load (medians and ratios against a baseline run in the same process): engine, views, server load on 1 and 3 processes, floods, long work beside strong bots and people, bad input, solver, bots' decision times, deal analysis and hint, puzzles cut per CPU-minute, account (Argon2id login), player page, duplicate event, bot API, tournament seating (3,000 and 300 players) and standings
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.engine_bench
 	$(BIN)/python -m benchmarks.view_bench
@@ -55,6 +55,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.player_bench
 	$(BIN)/python -m benchmarks.event_bench --tables 20
 	$(BIN)/python -m benchmarks.botapi_bench --seconds 20
+	$(BIN)/python -m benchmarks.tournament_bench
 
 ## lab: the bots' strength research (ulti/lab; rows of docs/lab-journal.md): the expert's evidence, where its worlds place the unseen cards, card decisions priced against the true deal, what seeing every card would win in card play, the auction's estimates against declarations played out
 lab: $(STAMP)

@@ -1,4 +1,5 @@
-"""The ``ulti`` command: ``ulti score`` (docs/record.md) and ``ulti play`` (a bot match in the terminal)."""
+"""The ``ulti`` command: ``ulti score`` (docs/record.md), ``ulti play`` (a bot match in the terminal),
+``ulti tournament schedule`` (a tournament's rounds and tables without a server) and more."""
 
 from __future__ import annotations
 
@@ -31,6 +32,10 @@ def score_text(text: str) -> dict[str, Any]:
         from ulti.events.record import score_event
 
         return score_event(record)  # every table's deals, their cards compared, the matchpoints recomputed
+    if isinstance(record, dict) and record.get("format") == "ulti-tournament/1":
+        from ulti.tournaments.record import score_tournament
+
+        return score_tournament(record)  # the log replayed, the seatings checked, the standings recomputed
     return score_record(record)
 
 
@@ -112,6 +117,19 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         print(json.dumps(analysis, ensure_ascii=False, indent=1))
     else:
         print(format_table(analysis))
+    return 0
+
+
+def cmd_tournament_schedule(args: argparse.Namespace) -> int:
+    """``ulti tournament schedule``: a format's rounds and tables for N players (docs/record.md)."""
+    from ulti.tournaments.plan import schedule_json, schedule_text
+
+    try:
+        schedule = schedule_json(args.players, args.format, args.rounds, args.seed)
+    except ValueError as exc:
+        print(f"ulti tournament schedule: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(schedule, indent=1) if args.json else schedule_text(schedule))
     return 0
 
 
@@ -327,6 +345,16 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--worlds", type=int, default=None, help="sampled worlds per decision (default 64)")
     analyse.add_argument("--seed", type=int, default=1, help="seed of the sampled worlds (default 1)")
     analyse.set_defaults(func=cmd_analyse)
+    tournament = sub.add_parser("tournament", help="tournament tools without a server")
+    tsub = tournament.add_subparsers(dest="tournament_command", required=True)
+    schedule = tsub.add_parser("schedule", help="print a format's rounds and tables for N players")
+    schedule.add_argument("--players", type=int, required=True, help="the number of players")
+    schedule.add_argument("--format", required=True,
+                          help="everyone (everyone meets everyone), teams, standings, duplicate or arena")
+    schedule.add_argument("--rounds", type=int, default=None, help="print only the first R rounds")
+    schedule.add_argument("--seed", type=int, default=0, help="seed of a drawn first round (default 0)")
+    schedule.add_argument("--json", action="store_true", help="the schedule as JSON")
+    schedule.set_defaults(func=cmd_tournament_schedule)
     play = sub.add_parser("play", help="watch bots play a match in the terminal")
     play.add_argument("--deals", type=int, choices=(6, 9, 12), default=6)
     play.add_argument("--seed", type=int, default=None, help="seed for the shuffles (default: random)")
