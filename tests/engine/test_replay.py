@@ -31,8 +31,8 @@ def example_deals(examples_dir: Path) -> list[tuple[str, dict[str, Any]]]:
         record = json.loads(path.read_text())
         if record.get("format") == "ulti-match/1":
             out += [(f"{path.stem}[{k}]", d) for k, d in enumerate(record["deals"])]
-        else:
-            out.append((path.stem, record))
+        elif record.get("format") == "ulti-deal/1":
+            out.append((path.stem, record))  # a tournament or event record holds no deal of its own here
     return out
 
 
