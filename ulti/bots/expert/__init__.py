@@ -116,10 +116,7 @@ def evidence_weight(evidence: AuctionEvidence, know: Knowledge, world: World) ->
     w = 1.0
     for s, bid in evidence.bids.items():
         w *= bid_weight(bid, know.start_hand(world, s))
-    k = kontra_weight(evidence, know, world)
-    if k != 1.0:
-        w *= k
-    return w
+    return w * kontra_weight(evidence, know, world)  # x * 1.0 is x exactly: no kontra changes nothing
 
 
 def weighted_by_evidence(
