@@ -16,6 +16,10 @@ and hints at a learner table of its own (a hint, then a random move, so each hin
 Refused, it waits the refusal's ``retry_after`` (``--ignore-retry-after``: it asks again at once, which
 turns it into a flood of refused requests, the load ``benchmarks/flood_bench.py`` measures).
 
+``--burner``: the attack round's attacker is replaced by one process that only spins the CPU at long
+work's priority (``longwork.lower_priority``: nice 19 and ``SCHED_IDLE``), sending no request: what any
+long work running beside the tables costs them on this machine, whatever the quotas.
+
 Printed per round: the strong table's median time per action, the human table's acknowledgement p50
 and p95, and what the attacker got done and was refused; at the end the medians of the attack rounds
 over those of the quiet rounds (the goal: both within 1.20).
@@ -41,6 +45,7 @@ import httpx2
 import uvloop
 
 from ulti.server.client import GameClient, ServerError
+from ulti.server.longwork import lower_priority
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.flood_bench import LIVE_ARGS, THINK, p95
@@ -268,6 +273,21 @@ def run_attacker(base_url: str, tables: list[str], seconds: float, kinds: str) -
     print(json.dumps(uvloop.run(attack(base_url, tables, seconds, kinds))))
 
 
+def burn(seconds: float) -> None:
+    """The burner process (``--burn SECONDS``): spin the CPU at long work's priority, then print an empty tally."""
+    lower_priority()
+    stop_at = time.monotonic() + seconds
+    while time.monotonic() < stop_at:
+        sum(range(10_000))
+    print(json.dumps({}))
+
+
+def start_burner(seconds: float) -> subprocess.Popen[str]:
+    """Start the burner process."""
+    command = [sys.executable, "-m", "benchmarks.work_bench", "--burn", str(seconds)]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parent.parent)
+
+
 def start_attacker(
     base_url: str, tables: list[str], seconds: float, kinds: str, honour: bool
 ) -> subprocess.Popen[str]:
@@ -315,6 +335,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2, help="quiet/attack pairs")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each round")
+    parser.add_argument("--burner", action="store_true",
+                        help="instead of the attacker, a process spinning the CPU at long work's priority")
+    parser.add_argument("--burn", type=float, default=0.0, help=argparse.SUPPRESS)  # the burner process itself
     parser.add_argument("--attacker", default="", help=argparse.SUPPRESS)  # the attacker process itself
     parser.add_argument("--targets", default="", help=argparse.SUPPRESS)
     parser.add_argument("--kinds", default="analysis,whatif,hint", help="the long work the attacker asks for")
@@ -323,6 +346,9 @@ def main() -> None:
     args = parser.parse_args()
     global HONOUR_RETRY_AFTER
     HONOUR_RETRY_AFTER = not args.ignore_retry_after
+    if args.burn:
+        burn(args.burn)
+        return
     if args.attacker:
         run_attacker(args.attacker, args.targets.split(","), args.seconds, args.kinds)
         return
@@ -338,7 +364,9 @@ def main() -> None:
                 targets = uvloop.run(finished_matches(server.base_url, TARGET_MATCHES))
                 for attacking in (False, True):
                     process = None
-                    if attacking:
+                    if attacking and args.burner:
+                        process = start_burner(args.seconds + 3)
+                    elif attacking:
                         process = start_attacker(server.base_url, targets, args.seconds + 3, args.kinds,
                                                  not args.ignore_retry_after)
                         time.sleep(3)  # the queue is full and every quota in use before the tables are measured
@@ -356,7 +384,8 @@ def main() -> None:
                     per_action[attacking].append(1000 * sum(intervals) / max(1, len(intervals)))
                     ack_p95[attacking].append(p95(latencies))
                     done = f"{got.get('analyses', 0)}a {got.get('whatif', 0)}w {got.get('hints', 0)}h" if got else "-"
-                    print(f"{'attack' if attacking else 'quiet':>7} {per_action[attacking][-1]:>17.1f} "
+                    label = ("burner" if args.burner else "attack") if attacking else "quiet"
+                    print(f"{label:>7} {per_action[attacking][-1]:>17.1f} "
                           f"{len(intervals):>8} {len(latencies):>6} {1000 * statistics.median(latencies):>11.1f} "
                           f"{ack_p95[attacking][-1]:>11.1f} {done + ' / ' + str(got.get('refused', '-')):>24} "
                           f"{cpu[0]:>9.1f} {cpu[1]:>6.1f} {cpu[2]:>9.1f} {others:>7.1f}")
@@ -366,9 +395,10 @@ def main() -> None:
             assert "Traceback" not in log, log[-2000:]
     strong = statistics.median(per_action[True]) / statistics.median(per_action[False])
     acks = statistics.median(ack_p95[True]) / statistics.median(ack_p95[False])
-    print(f"strong bots' time per action with the attacker / without: {statistics.median(per_action[True]):.1f} ms / "
+    load = "burner" if args.burner else "attacker"
+    print(f"strong bots' time per action with the {load} / without: {statistics.median(per_action[True]):.1f} ms / "
           f"{statistics.median(per_action[False]):.1f} ms = {strong:.2f} (goal: within 1.20)")
-    print(f"human table's acknowledgement p95 with the attacker / without: {statistics.median(ack_p95[True]):.1f} ms / "
+    print(f"human table's acknowledgement p95 with the {load} / without: {statistics.median(ack_p95[True]):.1f} ms / "
           f"{statistics.median(ack_p95[False]):.1f} ms = {acks:.2f} (goal: within 1.20)")
 
 

@@ -13,7 +13,8 @@ import time
 
 import pytest
 
-from ulti.server.longwork import NICENESS, BotTurns, LongWork
+from ulti.server import longwork
+from ulti.server.longwork import NICENESS, BotTurns, LongWork, PeopleAtPlay
 
 
 def niceness() -> int:
@@ -55,5 +56,54 @@ async def test_someone_waiting_for_an_answer_goes_before_background_jobs() -> No
         await asyncio.wait_for(asyncio.gather(busy, *queued), 60)
         # the what-if and the hint (asked last) ran before the analysis chunk and the par decision
         assert started == ["par", "analysis", "whatif", "hint", "analysis", "par"]
+    finally:
+        work.close()
+
+
+@pytest.mark.asyncio
+async def test_long_work_waits_for_a_pause_in_peoples_play_but_a_hint_does_not() -> None:
+    started: list[str] = []
+    people = PeopleAtPlay(quiet=1.0)
+    work = LongWork(1, started.append, people=people)
+    try:
+        await work.call("par", niceness)  # the worker is up
+        people.acted()  # a person plays a card
+        analysis = asyncio.create_task(work.call("analysis", niceness))
+        await asyncio.sleep(0.5)
+        assert started == ["par"] and not analysis.done()  # still within the person's quiet second
+        assert await asyncio.wait_for(work.call("hint", niceness), 60) == NICENESS  # the learner's hint goes
+        people.acted()  # and the person plays on: the analysis waits on
+        await asyncio.sleep(0.6)
+        assert not analysis.done()
+        await asyncio.wait_for(analysis, 60)  # a second without a person's action: it runs
+        assert started == ["par", "hint", "analysis"]
+    finally:
+        work.close()
+
+
+@pytest.mark.asyncio
+async def test_people_who_never_pause_delay_long_work_but_do_not_starve_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(longwork, "PEOPLE_PATIENCE", 1.0)
+    people = PeopleAtPlay(quiet=0.3)
+    starts: list[float] = []
+    work = LongWork(2, lambda kind: starts.append(time.monotonic()), people=people)
+    try:
+        await asyncio.gather(work.call("par", niceness), work.call("par", niceness))  # both workers are up
+        starts.clear()
+
+        async def play_without_pause() -> None:
+            while True:
+                people.acted()
+                await asyncio.sleep(0.05)
+
+        player = asyncio.create_task(play_without_pause())
+        began = time.monotonic()
+        calls = [work.call(kind, niceness) for kind in ("whatif", "analysis", "par")]
+        assert await asyncio.wait_for(asyncio.gather(*calls), 60) == [NICENESS] * 3
+        player.cancel()
+        assert people.playing()
+        # each waited its patience out, then ran beside the play, one per second although two workers were free
+        assert starts[0] - began >= 1.0
+        assert starts[1] - starts[0] >= 0.95 and starts[2] - starts[1] >= 0.95
     finally:
         work.close()

@@ -40,7 +40,7 @@ from ulti.server.hubcore import (
 )
 from ulti.server.lobby import Lobby
 from ulti.server.logs import log
-from ulti.server.longwork import BotTurns, CountedExecutor
+from ulti.server.longwork import BotTurns, CountedExecutor, PeopleAtPlay
 from ulti.server.metrics import Metrics
 from ulti.server.ownership import Ownership
 from ulti.server.results import record_if_unrecorded
@@ -90,8 +90,11 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         self._processes: CountedExecutor | None = None
         #: the strong bots' turns thinking now: long work starts nothing while there is one
         self.bot_turns = BotTurns()
+        #: when a person last acted here: long work waits for a pause in people's play
+        self.people = PeopleAtPlay()
         #: long work (analyses, par replays, what-if lines, hints): its own low-priority workers, never the bots'
-        self.desk = Desk(settings.long_work_processes, settings.work, self.metrics.long_work_started, self.bot_turns)
+        self.desk = Desk(settings.long_work_processes, settings.work, self.metrics.long_work_started, self.bot_turns,
+                         self.people)
         self.metrics.watch_long_work(self.desk.work)
         #: told of every command's stored events by the table's owner (the bot API's account events)
         self.commit_listeners: list[Callable[[TableState, list[tuple[int, Event]]], None]] = []
@@ -147,8 +150,10 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         return self.process_executor() if level_searches(level) else self.executor
 
     def action_stored(self, by: str) -> None:
-        """Count a stored action."""
+        """Count a stored action; a person's tells long work they are playing."""
         self.metrics.action_done(by)
+        if by == "player":
+            self.people.acted()
 
     async def events_committed(
         self, actor: TableActor, outgoing: list[Filtered], stored: list[tuple[int, Event]]

@@ -9,6 +9,12 @@ rules keep it out of the bots' way:
   long work but do not starve it): a bot's search has the machine to itself but for a piece of long
   work already running, and pieces are small (an analysis prices a few decisions per piece, a par
   replay plays one decision), so that overlap is short.
+- **It keeps out of people's way.** While a person acts at a table of this process (an action within
+  ``PEOPLE_QUIET`` seconds), a piece other than a hint (a learner at a live table waits for that one)
+  waits for a pause in their play, or ``PEOPLE_PATIENCE`` seconds at most. Even at the lowest CPU
+  priority a piece running beside the event loop slows its acknowledgements on a small box (a 2-core
+  virtual machine measures it: ``benchmarks/work_bench.py --burner``), so on a box where people play
+  without pause long work runs one piece per ``PEOPLE_PATIENCE`` (the rest belongs on worker machines).
 - **Its processes run at the lowest CPU priority** (Linux's ``SCHED_IDLE`` policy where there is one,
   ``os.nice`` 19 besides): a piece that is running when a bot turn starts, or the event loop, gives way
   to them for the CPU at once rather than after its slice.
@@ -30,6 +36,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -43,11 +50,17 @@ NICENESS = 19
 #: seconds a piece of long work waits for the bots to rest before it starts beside them anyway (at the
 #: lowest priority), so that busy bots delay long work but never starve it
 PATIENCE = 2.0
+#: seconds after a person's action during which long work counts them as playing and waits
+PEOPLE_QUIET = 1.0
+#: seconds a piece of long work waits for a pause in people's play before it starts anyway
+PEOPLE_PATIENCE = 15.0
+#: the kinds of long work that do not wait for people: a learner at a live table is waiting for a hint
+PEOPLE_WAIT_FOR = frozenset({"hint"})
 #: prctl's option asking for a signal when the parent process dies (linux/prctl.h)
 PR_SET_PDEATHSIG = 1
 
 
-def _lower_priority() -> None:
+def lower_priority() -> None:
     """The long-work workers' initializer: give up CPU to every process of normal priority, and (on
     Linux) end with the server process, so that a server killed mid-job leaves no worker computing."""
     os.nice(NICENESS)
@@ -113,6 +126,40 @@ class BotTurns:
                 await self._idle.wait()
 
 
+class PeopleAtPlay:
+    """When a person last acted at a table of this process; long work waits for a pause in their play.
+
+    Pieces that wait out their patience while people play on pass one at a time, ``patience`` seconds
+    apart, however many are waiting: people who never pause get one piece beside them per ``patience``.
+    """
+
+    def __init__(self, quiet: float = PEOPLE_QUIET, clock: Callable[[], float] = time.monotonic) -> None:
+        """Nobody has acted yet; an action counts as play for ``quiet`` seconds of ``clock``."""
+        self.quiet = quiet
+        self.clock = clock
+        self._last: float | None = None
+        self._forced: float | None = None  # when the last piece passed while people played
+
+    def acted(self) -> None:
+        """A person's action was stored (on the event loop)."""
+        self._last = self.clock()
+
+    def playing(self) -> bool:
+        """Whether a person acted within the last ``quiet`` seconds."""
+        return self._last is not None and self.clock() - self._last < self.quiet
+
+    async def wait_pause(self, patience: float) -> None:
+        """Return once no person has acted for ``quiet`` seconds, or once this call has waited ``patience``
+        seconds and no other piece passed in the last ``patience`` seconds."""
+        began = self.clock()
+        while self._last is not None and (pause_in := self._last + self.quiet - self.clock()) > 0:
+            allowed = max(began, self._forced if self._forced is not None else began) + patience
+            if self.clock() >= allowed:
+                self._forced = self.clock()
+                return
+            await asyncio.sleep(min(pause_in, allowed - self.clock()))
+
+
 class CountedExecutor(Executor):
     """An executor that tells ``turns`` of each call it runs (the bots' worker processes)."""
 
@@ -141,25 +188,28 @@ class LongWork:
     """This process's long-work pool and its priority dispatcher (``Settings.long_work_processes``)."""
 
     def __init__(
-        self, processes: int, on_run: Callable[[str], None] | None = None, bots: BotTurns | None = None
+        self, processes: int, on_run: Callable[[str], None] | None = None, bots: BotTurns | None = None,
+        people: PeopleAtPlay | None = None,
     ) -> None:
         """At most ``processes`` calls run at once, each in a low-priority worker process, none starting
-        while one of ``bots``' turns is thinking.
+        while one of ``bots``' turns is thinking or (hints aside) while ``people`` are playing.
 
         ``on_run`` is told the kind of each call as it starts (the metrics count them).
         """
         self.processes = max(1, processes)
         self.on_run = on_run
         self.bots = bots if bots is not None else BotTurns()
+        self.people = people if people is not None else PeopleAtPlay()
         self._pool: ProcessPoolExecutor | None = None
         self._busy = 0
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
+        self._at_gate = 0  # calls waiting for a pause in people's play
 
     @property
     def waiting(self) -> int:
-        """Calls waiting for a worker."""
-        return sum(1 for *_, fut in self._waiting if not fut.done())
+        """Calls waiting for a worker or for a pause in people's play."""
+        return self._at_gate + sum(1 for *_, fut in self._waiting if not fut.done())
 
     def pool(self) -> ProcessPoolExecutor:
         """The low-priority worker processes (made on first use)."""
@@ -167,12 +217,19 @@ class LongWork:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.processes,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority,
+                initializer=lower_priority,
             )
         return self._pool
 
     async def call(self, kind: str, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a long-work worker, once a worker is free and no call of a higher priority waits."""
+        if kind not in PEOPLE_WAIT_FOR:
+            # a pause in people's play first (without holding a worker, so a hint need not wait for it)
+            self._at_gate += 1
+            try:
+                await self.people.wait_pause(PEOPLE_PATIENCE)
+            finally:
+                self._at_gate -= 1
         await self._acquire(PRIORITY[kind])
         try:
             # a bot's turn first; but a server whose strong bots never rest still gets its long work done

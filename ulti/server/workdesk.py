@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-from ulti.server.longwork import BotTurns, LongWork
+from ulti.server.longwork import BotTurns, LongWork, PeopleAtPlay
 from ulti.server.workquota import WorkLimiter, WorkQuotas
 
 
@@ -58,11 +58,11 @@ class Desk:
 
     def __init__(
         self, processes: int, quotas: WorkQuotas, on_run: Callable[[str], None] | None = None,
-        bots: BotTurns | None = None,
+        bots: BotTurns | None = None, people: PeopleAtPlay | None = None,
     ) -> None:
-        """A pool of ``processes`` low-priority workers giving way to ``bots``' turns, the counters of
-        ``quotas``, an empty memory."""
-        self.work = LongWork(processes, on_run, bots)
+        """A pool of ``processes`` low-priority workers giving way to ``bots``' turns and ``people``'s play,
+        the counters of ``quotas``, an empty memory."""
+        self.work = LongWork(processes, on_run, bots, people)
         self.limiter = WorkLimiter(quotas)
         self.memo = Memo(quotas.memo_entries)
         self._computing: dict[Hashable, asyncio.Future[Any]] = {}
