@@ -21,7 +21,7 @@ RuleArg = int | str | list[str]
 #: Every rule that refuses an action: its code, and its English wording with ``{name}`` fields for
 #: its arguments. ``{x:label}`` words a card code as a label ("KS" -> "♠K"), ``{x:name}`` a suit
 #: letter as its English name, ``{x:cards}`` a list of card codes (space-separated) and ``{x:list}``
-#: a list of names (comma-separated). The codes are part of the protocol (docs/protocol.md §16.1):
+#: a list of names (comma-separated). The codes are part of the protocol (docs/protocol/errors.md §16.1):
 #: never rename one; a new rule gets a new code.
 RULES: dict[str, str] = {
     # any time

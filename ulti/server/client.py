@@ -1,4 +1,4 @@
-"""A client of the server's protocol (docs/protocol.md): scripted players, tests and load runs."""
+"""A client of the server's protocol (docs/protocol/README.md): scripted players, tests and load runs."""
 
 from __future__ import annotations
 
