@@ -40,7 +40,7 @@ from pathlib import Path
 import httpx2
 import uvloop
 
-from ulti.server.client import GameClient, ServerError
+from ulti.client import GameClient, ServerError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.flood_bench import LIVE_ARGS, THINK, p95
