@@ -68,7 +68,7 @@ class OldDeal(Deal):
             if step:
                 ch.kontra_step, ch.kontra_parts = step, parts
             # While the chain is open a live table asks for kontra steps only; a record may still
-            # close the chain with the trick-2 lead (RECORD.md: declines need not be recorded).
+            # close the chain with the trick-2 lead (docs/record.md: declines need not be recorded).
             if seat == self.to_move and not self.in_chain:
                 hand = self.hands[seat]
                 led, top, seven = self.led_suit(), self.top_card(), self.held_seven(seat)

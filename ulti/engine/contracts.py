@@ -231,7 +231,7 @@ def parse_bid(code: object) -> Bid:
         bid = BIDS_BY_CODE.get(code.upper())
         if bid is not None:
             return bid
-    raise RecordError(f"unknown bid {code!r} (a bid is one of the 38 codes of RULES.md §1.4, e.g. M-S, H-SU, N-B)")
+    raise RecordError(f"unknown bid {code!r} (a bid is one of the 38 codes of docs/rules.md §1.4, e.g. M-S, H-SU, N-B)")
 
 
 def parse_part(code: object) -> Part:

@@ -1,4 +1,4 @@
-"""One deal as a state machine (RULES.md §2–§6): auction, trump, play with kontra, settlement.
+"""One deal as a state machine (docs/rules.md §2–§6): auction, trump, play with kontra, settlement.
 
 ``Deal.apply(action)`` either changes the state or raises ``IllegalAction`` naming the rule, and
 then nothing has changed: every check runs before the first write. ``choices(seat)`` lists what a
@@ -119,7 +119,7 @@ class Deal:
         self._top: Card = -1
         self._top_seat = -1
         self._higher: tuple[CardSet, ...] = HIGHER_PLAIN_ORDER  # "beats within its suit" of the contract
-        # how the contract's play may end before trick 10 (RULES.md §3.6), set when the play starts:
+        # how the contract's play may end before trick 10 (docs/rules.md §3.6), set when the play starts:
         # 0 never (trump contracts), 1 when the declarer takes a trick (betli), 2 when he loses one
         self._early_end = 0
         # the legal cards computed last (legal_card_mask, choices) for the hand on turn, until the next
@@ -276,7 +276,7 @@ class Deal:
             if step:
                 ch.kontra_step, ch.kontra_parts = step, parts
             # While the chain is open a live table asks for kontra steps only; a record may still
-            # close the chain with the trick-2 lead (RECORD.md: declines need not be recorded).
+            # close the chain with the trick-2 lead (docs/record.md: declines need not be recorded).
             if seat == self.to_move and not self.chain_level:
                 hand = self.hands[seat]
                 led, top, seven = self._led, self._top, self.held_seven(seat)

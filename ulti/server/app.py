@@ -520,7 +520,7 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
         if message is None:
             break
         try:
-            # orjson: the views are re-encoded for every watcher after every action (STACK.md §4: 15x stdlib)
+            # orjson: the views are re-encoded for every watcher after every action (docs/stack.md §4: 15x stdlib)
             text = orjson.dumps(message).decode()
         except TypeError:
             # Everything sent was checked at the edge: a message that cannot be encoded is a bug. Say

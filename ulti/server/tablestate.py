@@ -550,7 +550,7 @@ class TableState:
             name = bot_name(level, names)
             names.append(name)
             events.append({"type": "bot", "seat": i, "level": level, "player": bot_player_id(name)})
-        # RULES.md §7 recommends a random first dealer; drawn like the deals (deal_rng).
+        # docs/rules.md §7 recommends a random first dealer; drawn like the deals (deal_rng).
         events.append({"type": "start", "first_dealer": self.deal_rng("first-dealer").randrange(3)})
         return events
 

@@ -42,7 +42,7 @@ function noteText(S, e, note) {
   return "";
 }
 
-/** The kontra steps in the log: the step is implied by the order (RECORD.md). */
+/** The kontra steps in the log: the step is implied by the order (docs/record.md). */
 function kontraLines(S, d) {
   const steps = ["kontra", "rekontra", "szubkontra", "hirskontra", "mordkontra", "fedáksári"];
   let played = 0;
