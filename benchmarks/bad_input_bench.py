@@ -50,8 +50,8 @@ import orjson
 import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 
+from ulti.client import GameClient, ServerError
 from ulti.engine.record import score_record
-from ulti.server.client import GameClient, ServerError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.load_bench import cpu_seconds

@@ -30,9 +30,9 @@ from benchmarks.load_bench import player_loop, seat_table
 from tests.server.conftest import ServerProcess
 from ulti.botclient import match_over, my_turn, position
 from ulti.bots.random_bot import RandomBot
+from ulti.client import GameClient
 from ulti.engine.record import action_to_json
 from ulti.engine.view import SeatView
-from ulti.server.client import GameClient
 
 BOTS = 100
 TABLES = 34

@@ -34,9 +34,9 @@ import uvloop
 from websockets.asyncio.client import connect
 
 from ulti.bots.random_bot import RandomBot
+from ulti.client import GameClient, ServerError
 from ulti.engine.record import action_to_json
 from ulti.engine.view import SeatView
-from ulti.server.client import GameClient, ServerError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.load_bench import cpu_seconds

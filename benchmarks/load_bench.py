@@ -23,7 +23,7 @@ from typing import Any
 import httpx2
 import uvloop
 
-from ulti.server.client import GameClient, ServerError
+from ulti.client import GameClient, ServerError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.ceiling import CeilingProcess, run_ceiling

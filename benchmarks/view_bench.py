@@ -1,6 +1,6 @@
 """Views per action (``make bench``): what a server spends building the table views after each action.
 
-After every action a server builds the view of every watcher (docs/protocol.md §10) and, for a
+After every action a server builds the view of every watcher (docs/protocol/views.md §10) and, for a
 connection of the patch form, the change from its last view (§9.1). This run plays whole matches of
 random legal actions in process (``TableState``, no sockets, no store) and times, per action, the
 deal views of the three seats and of one spectator, two ways, interleaved action by action on the

@@ -44,7 +44,7 @@ from pathlib import Path
 import httpx2
 import uvloop
 
-from ulti.server.client import GameClient, ServerError
+from ulti.client import GameClient, ServerError
 from ulti.server.longwork import lower_priority
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))

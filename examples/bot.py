@@ -40,7 +40,7 @@ def lines(api, path, **params):
 
 
 def choose(deal):
-    """A random legal action, read from the view's choices (docs/protocol.md §10.4 and §11)."""
+    """A random legal action, read from the view's choices (docs/protocol/views.md §10.4 and §11)."""
     c = deal["choices"]
     if c["cards"]:
         return {"action": "play", "card": random.choice(c["cards"])}

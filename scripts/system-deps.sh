@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests need (STACK.md §2): Chromium for the browser tests,
+# Installs the Debian packages the tests need (docs/stack.md §2): Chromium for the browser tests,
 # PostgreSQL, Redis and nginx for the store and scale-out tests (private instances are started by the tests).
 # Idempotent and quick when everything is there; needs root (CI and the dev machines run as root).
 set -euo pipefail

@@ -1,4 +1,4 @@
-"""Throwaway PostgreSQL and Redis servers for tests (the commands of STACK.md §2), on free ports.
+"""Throwaway PostgreSQL and Redis servers for tests (the commands of docs/stack.md §2), on free ports.
 
 PostgreSQL and Redis are installed by ``scripts/system-deps.sh``; these helpers start private
 instances under a temporary folder and stop them at the end.

@@ -33,7 +33,7 @@ TOKEN_REFUSED = (401,)
 
 
 class BotApiError(Exception):
-    """The server refused a bot API request; ``code`` is its error code (docs/protocol.md §16)."""
+    """The server refused a bot API request; ``code`` is its error code (docs/protocol/errors.md §16)."""
 
     def __init__(self, status: int, code: str, message: str) -> None:
         """An error as the server named it."""

@@ -335,7 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ulti", description="Ulti, the Hungarian card game: tools.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    score = sub.add_parser("score", help="score a deal or match record (RECORD.md)")
+    score = sub.add_parser("score", help="score a deal or match record (docs/record.md)")
     score.add_argument("file", help="the record file, or - for standard input")
     score.add_argument("--jsonl", action="store_true", help="one record per line in, one result per line out")
     score.set_defaults(func=cmd_score)

@@ -17,6 +17,7 @@ from ulti.engine.choices import Choices
 from ulti.engine.contracts import Part, bids_above
 from ulti.engine.deal import MINOR_SUITS, Deal
 from ulti.engine.errors import IllegalAction
+from ulti.engine.kontra import close_chain, kontra_window
 from ulti.engine.phase import Phase
 from ulti.engine.play import TRICKS_PER_DEAL, legal_cards, refusals, trick_winner_index
 from ulti.engine.scoring import Trick
@@ -63,11 +64,11 @@ class OldDeal(Deal):
                 ch.trumps = list(MINOR_SUITS)
                 ch.may_give_up = self._may_give_up()
         elif self.phase is Phase.PLAY:
-            step, parts = self._kontra_window(seat)
+            step, parts = kontra_window(self, seat)
             if step:
                 ch.kontra_step, ch.kontra_parts = step, parts
             # While the chain is open a live table asks for kontra steps only; a record may still
-            # close the chain with the trick-2 lead (RECORD.md: declines need not be recorded).
+            # close the chain with the trick-2 lead (docs/record.md: declines need not be recorded).
             if seat == self.to_move and not self.in_chain:
                 hand = self.hands[seat]
                 led, top, seven = self.led_suit(), self.top_card(), self.held_seven(seat)
@@ -96,7 +97,7 @@ class OldDeal(Deal):
         if not legal_cards(hand, led, top, self.trump, seven) >> card & 1:
             raise self._play_error(seat, card, hand, led, top, seven)
         if self.in_chain:
-            self._close_chain()
+            close_chain(self)
         self.hands[seat] = hand ^ (1 << card)
         trick.append(card)
         if len(trick) < 3:

@@ -14,8 +14,8 @@ from tests.cluster.conftest import Cluster
 from tests.server.botapi_helpers import FOREVER, Reader, new_account, play_over_api
 from tests.server.conftest import ServerProcess
 from tests.services import nginx_from_docs
+from ulti.client import GameClient, play_randomly
 from ulti.engine.record import score_record
-from ulti.server.client import GameClient, play_randomly
 
 
 @pytest.fixture

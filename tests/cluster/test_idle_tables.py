@@ -12,7 +12,7 @@ import pytest
 from tests.cluster.conftest import Cluster
 from tests.server.helpers import until
 from tests.services import Postgres, Redis
-from ulti.server.client import GameClient
+from ulti.client import GameClient
 
 BOTS = [{"kind": "bot", "level": "random"}] * 3
 ME, OPEN = {"kind": "me"}, {"kind": "open"}

@@ -13,8 +13,8 @@ from websockets.typing import Origin
 from tests.cluster.conftest import Cluster
 from tests.server.helpers import three_players
 from tests.services import nginx_from_docs
+from ulti.client import GameClient, play_randomly
 from ulti.engine.record import score_record
-from ulti.server.client import GameClient, play_randomly
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 from tests.cluster.conftest import Cluster
 from tests.server.helpers import until
-from ulti.server.client import GameClient
+from ulti.client import GameClient
 from ulti.server.results import CRASH_ENV
 from ulti.store import EventStore
 from ulti.store.models import match_players, match_results, ratings

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.cluster.conftest import Cluster
-from ulti.server.client import GameClient
+from ulti.client import GameClient
 
 
 async def lobby_watcher(base: str, name: str) -> GameClient:

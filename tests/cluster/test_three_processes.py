@@ -12,8 +12,8 @@ import pytest
 from tests.cluster.conftest import Cluster
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
+from ulti.client import GameClient, play_randomly
 from ulti.engine.record import score_record
-from ulti.server.client import GameClient, play_randomly
 
 SEED = 777
 

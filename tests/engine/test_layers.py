@@ -1,8 +1,11 @@
-"""DESIGN.md: the engine imports only the standard library and itself, and does no I/O."""
+"""docs/design.md, the layers: the engine imports only the standard library and itself, does no I/O,
+and builds its classes from collaborators, not from mixins that share one object's state."""
 
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
 import sys
 from pathlib import Path
 
@@ -42,3 +45,21 @@ def test_engine_calls_no_io_builtins() -> None:
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 assert node.func.id not in FORBIDDEN_CALLS, f"{path.name} calls {node.func.id}()"
+
+
+def test_engine_has_no_mixins() -> None:
+    # A class of ours built on another class of ours shares all its state with it (the old
+    # Deal(DealViews(KontraChain)) re-declared the deal's attributes in each part): the engine's
+    # classes stand alone and work with collaborators. Exceptions may form a hierarchy.
+    seen = 0
+    for path in sorted(ENGINE_DIR.glob("*.py")):
+        module = importlib.import_module(f"ulti.engine.{path.stem}" if path.stem != "__init__" else "ulti.engine")
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ != module.__name__:
+                continue
+            seen += 1
+            ours = [base for base in cls.__mro__[1:] if base.__module__.startswith("ulti.")]
+            if issubclass(cls, BaseException):
+                continue
+            assert not ours, f"{cls.__module__}.{cls.__name__} inherits from {ours[0].__module__}.{ours[0].__name__}"
+    assert seen >= 20

@@ -339,7 +339,7 @@ def test_rule_codes_are_stable_snake_case_and_templates_name_only_their_values()
 
 
 def test_card_refusals_keep_the_record_wording() -> None:
-    # RECORD.md's examples word these refusals so (tests/data/examples/refused-*.txt)
+    # the example records word these refusals so (tests/data/examples/refused-*.txt)
     with pytest.raises(IllegalAction) as info:
         CASES["beat"][0]()
     assert str(info.value) == "seat 2 must beat QS (holds KS)"

@@ -12,7 +12,7 @@ import pytest
 from ulti.engine import actions as act
 from ulti.engine.actions import Action
 from ulti.engine.cards import Card, CardSet, iter_cards, mask_of, parse_card, parse_suit
-from ulti.engine.contracts import BIDS, BIDS_BY_CODE, Bid, Kind, Part, bids_above, parse_bid
+from ulti.engine.contracts import BIDS, BIDS_BY_CODE, Bid, Part, TrumpKind, bids_above, parse_bid
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.errors import IllegalAction, RecordError
 from ulti.engine.play import NO_TRUMP, beats, legal_cards, trick_winner_index
@@ -193,7 +193,7 @@ def test_bid_table_matches_rules_1_4() -> None:
         assert dict(b.parts) == parts, code
         assert b.value == value, code
         assert sum(parts.values()) == value, code  # the transcription is consistent
-        assert b.kind is Kind(code[0]), code
+        assert b.kind is TrumpKind(code[0]), code
         assert b.is_open == ("O" in code[2:]), code
 
 
@@ -207,8 +207,8 @@ def test_rung_keys_listed_in_1_5() -> None:
 
 def test_count_verification_1_5() -> None:
     kinds = Counter(b.kind for b in BIDS)
-    assert kinds == {Kind.MINOR: 16, Kind.HEARTS: 16, Kind.NO_TRUMP: 6}
-    no_trump = [b for b in BIDS if b.kind is Kind.NO_TRUMP]
+    assert kinds == {TrumpKind.MINOR: 16, TrumpKind.HEARTS: 16, TrumpKind.NO_TRUMP: 6}
+    no_trump = [b for b in BIDS if b.kind is TrumpKind.NO_TRUMP]
     assert Counter(b.parts[0][0] for b in no_trump) == {B: 3, D: 3}
 
 
@@ -217,15 +217,15 @@ def test_part_values_1_1() -> None:
     hearts = {S: 2, U: 8, P40: 8, P20: 16}
     for b in BIDS:
         values = dict(b.parts)
-        if b.kind is Kind.NO_TRUMP:
+        if b.kind is TrumpKind.NO_TRUMP:
             price = {"B": 5, "HB": 10, "OB": 20, "D": 6, "HD": 12, "OD": 24}[b.code[2:]]
             assert len(values) == 1 and next(iter(values.values())) == price
             continue
-        table = minor if b.kind is Kind.MINOR else hearts
+        table = minor if b.kind is TrumpKind.MINOR else hearts
         for part, value in values.items():
             if part is D:
                 # §9 A1: open durchmars is 24 in every bid; closed is 6, or 12 in hearts
-                closed = 6 if b.kind is Kind.MINOR else 12
+                closed = 6 if b.kind is TrumpKind.MINOR else 12
                 assert value == (24 if b.is_open else closed), b.code
             else:
                 assert value == table[part], b.code
@@ -243,7 +243,7 @@ def test_trump_bids_are_exactly_the_1_2_combinations() -> None:
             parts.add(D)
         expected.add((frozenset(parts), durch == "O"))
     assert len(expected) == 16
-    for kind in (Kind.MINOR, Kind.HEARTS):
+    for kind in (TrumpKind.MINOR, TrumpKind.HEARTS):
         got = {(b.part_set, b.is_open) for b in BIDS if b.kind is kind}
         assert got == expected
         assert sum(1 for b in BIDS if b.kind is kind and not b.has(D)) == 6
@@ -260,7 +260,7 @@ def test_not_bids_1_2() -> None:
         assert not (b.has(P40) and b.has(P20)), b.code
         if b.has(B):
             assert len(b.parts) == 1, b.code  # betli never combines
-        if b.kind is not Kind.NO_TRUMP:
+        if b.kind is not TrumpKind.NO_TRUMP:
             assert b.has(S) or b.has(P40) or b.has(P20) or b.has(D), b.code  # no ulti without a base
             if b.has(D):
                 assert b.has(U) or b.has(P40) or b.has(P20), b.code  # no stand-alone trump durchmars

@@ -13,7 +13,7 @@ import pytest
 
 from tests.engine.test_properties import random_action
 from ulti.engine.cards import KING, QUEEN
-from ulti.engine.contracts import BIDS, PART_ORDER, Bid, Kind, Part
+from ulti.engine.contracts import BIDS, PART_ORDER, Bid, Part, TrumpKind
 from ulti.engine.deal import Deal
 from ulti.engine.dealing import deal_hands
 from ulti.engine.play import NO_TRUMP
@@ -56,7 +56,7 @@ def test_bid_part_tables_match_its_parts(bid: Bid) -> None:
 
 
 def test_a_bid_listing_a_part_twice_keeps_the_first_value() -> None:
-    bid = Bid("X-X", "test", "teszt", Kind.MINOR, ((Part.ULTI, 4), (Part.SIMPLE, 1), (Part.ULTI, 9)), False)
+    bid = Bid("X-X", "test", "teszt", TrumpKind.MINOR, ((Part.ULTI, 4), (Part.SIMPLE, 1), (Part.ULTI, 9)), False)
     assert bid.part_value(Part.ULTI) == 4
     assert bid.ordered_parts == ((Part.SIMPLE, 1), (Part.ULTI, 4))
     assert not bid.has(Part.BETLI)
@@ -103,4 +103,4 @@ def test_settled_results_equal_the_constructors_and_stay_frozen() -> None:
         assert result.to_json() == again.to_json() and result.view_json() == again.view_json()
         with pytest.raises(dataclasses.FrozenInstanceError):
             result.per_defender = 0  # type: ignore[misc]
-    assert seen_kinds >= {Kind.MINOR, Kind.HEARTS, Kind.NO_TRUMP}
+    assert seen_kinds >= {TrumpKind.MINOR, TrumpKind.HEARTS, TrumpKind.NO_TRUMP}

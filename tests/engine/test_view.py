@@ -21,6 +21,7 @@ from ulti.engine.cards import SUIT_LETTERS, CardSet, card_str, count, iter_cards
 from ulti.engine.contracts import KONTRA_STEP_NAMES
 from ulti.engine.deal import Choices, Deal, Phase
 from ulti.engine.dealing import deal_hands
+from ulti.engine.kontra import ordered_parts
 from ulti.engine.play import NO_TRUMP
 from ulti.engine.scoring import counting_marriages, marriages_of
 from ulti.engine.view import (
@@ -154,11 +155,11 @@ def reference_view(deal: Deal, seat: int | None) -> dict[str, Any]:
             if contract
             else None
         ),
-        "kontra": {p.value: deal.multiplier(p) for p in deal._ordered(deal.levels)} if contract else {},
+        "kontra": {p.value: deal.multiplier(p) for p in ordered_parts(contract, deal.levels)} if contract else {},
         "chain": (
             {
                 "step": KONTRA_STEP_NAMES[deal.chain_level],
-                "parts": [p.value for p in deal._ordered(deal.chain_prev)],
+                "parts": [p.value for p in ordered_parts(contract, deal.chain_prev)] if contract else [],
                 "declined": sorted(deal.chain_declined),
             }
             if deal.in_chain

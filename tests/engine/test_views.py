@@ -1,4 +1,4 @@
-"""Hidden information: no view shows a card its viewer may not see (DESIGN.md, docs/rules.md §2.1, §3.5).
+"""Hidden information: no view shows a card its viewer may not see (docs/design.md, docs/rules.md §2.1, §3.5).
 
 Random bots play many deals; at every step each seat's view, serialised to JSON text, must not name
 a card of another seat's hidden hand or a talon card the seat never handled, and the spectator's

@@ -10,9 +10,9 @@ from typing import Any
 import httpx2
 
 from ulti.bots.random_bot import RandomBot
+from ulti.client import GameClient
 from ulti.engine.record import action_to_json
 from ulti.engine.view import SeatView
-from ulti.server.client import GameClient
 
 
 async def three_players(

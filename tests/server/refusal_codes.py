@@ -2,7 +2,7 @@
 
 The engine's rule codes come from its registry (``ulti.engine.errors.RULES``); the server's error
 codes are collected from the source (``CommandError("…"``, ``BadInput("…"``, ``"code": "…"``, the
-HTTP guard's and the framework's refusals) and from the complete list in docs/protocol.md §16.
+HTTP guard's and the framework's refusals) and from the complete list in docs/protocol/errors.md §16.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SERVER_SOURCES = sorted((ROOT / "ulti" / "server").glob("*.py"))
 I18N = ROOT / "web" / "js" / "i18n.js"  # the wording functions and the phrase keys
 I18N_DICTIONARIES = ROOT / "web" / "js" / "i18n"  # one dictionary per language
-PROTOCOL = ROOT / "docs" / "protocol.md"
+PROTOCOL = ROOT / "docs" / "protocol" / "errors.md"  # §16: the complete list of error codes
 
 #: the values (``args``) each server error code carries; every other code carries none
 ERROR_ARGS: dict[str, set[str]] = {
@@ -65,7 +65,7 @@ def server_error_codes() -> set[str]:
 
 
 def protocol_error_codes() -> set[str]:
-    """The codes of docs/protocol.md §16 (the complete list of error codes)."""
+    """The codes of docs/protocol/errors.md §16 (the complete list of error codes)."""
     text = PROTOCOL.read_text()
     section = text.split("## 16. Error codes", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
     return set(re.findall(r"^\| `([a-z_]+)` \|", section, flags=re.MULTILINE))

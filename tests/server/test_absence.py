@@ -15,7 +15,7 @@ import pytest
 
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
-from ulti.server.client import GameClient, play_randomly
+from ulti.client import GameClient, play_randomly
 
 
 def events(client: GameClient, kind: str) -> list[dict[str, Any]]:

@@ -16,7 +16,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.server.conftest import ServerProcess
-from ulti.server.client import GameClient, play_randomly
+from ulti.client import GameClient, play_randomly
 
 PASSWORD = "correct horse battery"
 
@@ -93,7 +93,7 @@ async def test_a_guest_who_registers_keeps_their_id_and_matches_and_their_guest_
     assert account["token"] != guest["token"] and browser.cookies["ulti_session"] == account["token"]
     assert (await browser.get("/api/me")).json() == {
         "id": guest["player"]["id"], "name": "Anna K", "kind": "account",
-        "rating": {"value": 1500, "provisional": True, "matches": 0},  # a newcomer's (docs/protocol.md §20.3)
+        "rating": {"value": 1500, "provisional": True, "matches": 0},  # a newcomer's (docs/protocol/players.md §20.3)
     }
     matches = (await browser.get("/api/me/matches")).json()["matches"]
     assert [m["table_id"] for m in matches] == [table["table_id"]]

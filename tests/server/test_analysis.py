@@ -1,4 +1,4 @@
-"""Deal analyses at the server (docs/protocol.md §22): who may see them, the queue, what-if lines, hints.
+"""Deal analyses at the server (docs/protocol/analysis.md §22): who may see them, the queue, what-if lines, hints.
 
 Real ``ulti serve`` processes (tests/server/conftest.py). The analysis route answers with the job's
 status until the analysis is stored; the analysis it then serves is ``ulti analyse --json`` of the
@@ -23,9 +23,9 @@ from tests.server.helpers import play_first_deal_randomly
 from tests.server.test_ratings import account_client
 from ulti.analysis.review import discard_index
 from ulti.analysis.whatif import parse_line, what_if
+from ulti.client import GameClient, ServerError
 from ulti.engine.cards import parse_card
 from ulti.engine.record import deal_from_record
-from ulti.server.client import GameClient, ServerError
 from ulti.store import EventStore
 
 BOTS = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
@@ -214,7 +214,7 @@ async def test_everybody_sees_the_analysis_once_the_match_is_over(server: Server
         if view["table"]["status"] == "finished":
             break
         await asyncio.sleep(0.1)
-    # a visitor without a session starts no work (docs/protocol.md §22.6); anybody with one may
+    # a visitor without a session starts no work (docs/protocol/analysis.md §22.6); anybody with one may
     path = f"/api/tables/{table_id}/deals/2/analysis"
     status, body = await get(server, path)
     assert status == 401 and body["error"]["code"] == "login_to_analyse"

@@ -1,4 +1,4 @@
-"""Nothing is done in a player's name unseen (docs/protocol.md §14, a table without a time limit).
+"""Nothing is done in a player's name unseen (docs/protocol/table.md §14, a table without a time limit).
 
 A disconnected player's seat waits: the others are told whom they wait for and from when they may let
 a bot play; a bot plays only once every other person there has agreed. What it played is marked as the
@@ -19,8 +19,8 @@ from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
 from tests.server.test_absence import away_events, bot_moves_for, events, no_traceback, playing
 from tests.server.test_actor import HOST, RecordingHost, create, new_actor, start, stop
+from ulti.client import GameClient, ServerError
 from ulti.engine.record import action_to_json, score_record
-from ulti.server.client import GameClient, ServerError
 from ulti.server.events import Event, parse_event
 from ulti.server.tablestate import TableState, bot_action
 from ulti.store import EventStore

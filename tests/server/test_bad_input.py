@@ -40,11 +40,11 @@ from websockets.exceptions import InvalidStatus
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
 from ulti.bots.random_bot import RandomBot
+from ulti.client import GameClient, ServerError
 from ulti.engine.cards import card_str
 from ulti.engine.contracts import BIDS, Part
 from ulti.engine.record import action_to_json
 from ulti.engine.view import SeatView
-from ulti.server.client import GameClient, ServerError
 from ulti.server.tablestate import BOT_LEVELS, PRESET_PHRASES
 
 T = TypeVar("T")
@@ -749,7 +749,7 @@ def msg_open_unknown(d: Draw, ctx: WsCtx) -> Msg:
     return Msg(message, {"bad_id"}, cid)
 
 
-#: the fields of each message type (docs/protocol.md §6): any other is refused
+#: the fields of each message type (docs/protocol/messages.md §6): any other is refused
 FIELDS = {"ping": {"type", "id"}, "watch_lobby": {"type", "id"}, "lobby_chat": {"type", "id", "text"},
           "open_table": {"type", "id", "table"}, "act": {"type", "id", "action"},
           "chat": {"type", "id", "text", "phrase"}, "back": {"type", "id"}}
@@ -1816,7 +1816,7 @@ async def test_a_flood_is_rate_limited_while_another_client_is_served(
         # meanwhile the other connection is served as usual
         for i in range(5):
             assert (await other.request({"type": "ping"}))["type"] == "pong"
-            if i < 4:  # a player says at most 4 chat lines in 8 s (docs/protocol.md, `chat`)
+            if i < 4:  # a player says at most 4 chat lines in 8 s (docs/protocol/messages.md §6, `chat`)
                 assert (await other.request({"type": "chat", "text": f"still here {i}"}))["type"] == "ack"
         # the burst and what the rate refilled meanwhile are served; the rest is dropped unread,
         # with one refusal a second (id unknown: the messages were never parsed)

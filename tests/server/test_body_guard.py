@@ -20,7 +20,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from tests.server.conftest import ServerProcess
-from ulti.server.client import GameClient
+from ulti.client import GameClient
 from ulti.server.httpguard import RequestGuard
 from ulti.server.inputs import MAX_DEPTH
 

@@ -1,4 +1,4 @@
-"""A bot's answer time tells nothing about its hand (docs/protocol.md §14).
+"""A bot's answer time tells nothing about its hand (docs/protocol/table.md §14).
 
 Three strong bots play at a real server whose bot pacing is short; a spectator times every card from
 the event that began the bot's turn to the card's own event. A forced card (the only legal one: the
@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from tests.server.conftest import ServerProcess
+from ulti.client import GameClient
 from ulti.engine.cards import count
 from ulti.engine.deal import Deal
 from ulti.engine.record import deal_from_record
-from ulti.server.client import GameClient
 
 PACING = 0.2
 DEALS = 3

@@ -13,7 +13,7 @@ import pytest
 from tests.server.botapi_helpers import SCOPES, Reader, new_account, play_over_api
 from tests.server.conftest import ServerProcess
 from tests.server.test_no_leak import Watcher, card_strings, leaks, records_of, timeline
-from ulti.server.client import GameClient, ServerError, play_randomly
+from ulti.client import GameClient, ServerError, play_randomly
 from ulti.server.throttle import Quotas
 
 

@@ -14,8 +14,8 @@ import pytest
 
 from tests.server.botapi_helpers import new_account
 from tests.server.conftest import ServerProcess
+from ulti.client import GameClient, ServerError, play_randomly
 from ulti.engine.record import score_record
-from ulti.server.client import GameClient, ServerError, play_randomly
 
 ROOT = Path(__file__).resolve().parents[2]
 #: the fields of an action everybody sees (a discard is the discarding seat's secret until the deal ends)

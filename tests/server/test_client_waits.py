@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from ulti.server.client import GameClient
+from ulti.client import GameClient
 
 
 @pytest.mark.asyncio

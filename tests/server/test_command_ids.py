@@ -1,5 +1,5 @@
 """A command re-sent with its id is never carried out twice, and is answered the same way before and
-after a restart (docs/protocol.md §5.3): a command the table carried out gets an ``ack`` with its
+after a restart (docs/protocol/connection.md §5.3): a command the table carried out gets an ``ack`` with its
 original event number; the id of a refused command is ``duplicate_id`` while the process remembers it,
 and after a restart that command is simply checked again.
 """
@@ -13,7 +13,7 @@ import pytest
 
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
-from ulti.server.client import GameClient
+from ulti.client import GameClient
 
 # A long grace: the restart must not make anyone "away" (a bot would then act and move the table on).
 ARGS = ("--fast", "--disconnect-grace", "60")

@@ -1,6 +1,6 @@
 """Solo duplicate against real ``ulti serve`` processes: each deal's par is a real deal on the same cards.
 
-docs/protocol.md §23.5. The person plays random legal actions; the par replays (the strong bot in
+docs/protocol/duplicate.md §23.5. The person plays random legal actions; the par replays (the strong bot in
 their seat) run in the server's bot workers in the background, and their records are checked with
 ``ulti score``, as anyone could check a downloaded one.
 """
@@ -18,7 +18,7 @@ import pytest
 
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import until
-from ulti.server.client import GameClient, ServerError, play_randomly
+from ulti.client import GameClient, ServerError, play_randomly
 
 SEATS = [{"kind": "me"}, {"kind": "bot", "level": "heuristic"}, {"kind": "bot", "level": "heuristic"}]
 

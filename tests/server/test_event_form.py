@@ -1,4 +1,4 @@
-"""The ``patch`` event form (docs/protocol.md §9.1): a client that applies each event's patch holds
+"""The ``patch`` event form (docs/protocol/events.md §9.1): a client that applies each event's patch holds
 exactly the view the full form carries, over whole matches, for every seat and for spectators."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
 from ulti.bots.random_bot import RandomBot
+from ulti.client import GameClient, play_randomly
 from ulti.engine.record import action_to_json
-from ulti.server.client import GameClient, play_randomly
 from ulti.server.patches import apply_patch, view_patch
 from ulti.server.tablestate import TableState
 

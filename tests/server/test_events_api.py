@@ -1,6 +1,6 @@
 """Duplicate events against real ``ulti serve`` processes: same cards everywhere, no peeking, kill -9.
 
-docs/protocol.md §23. Each test drives the server over HTTP and WebSockets as a client would.
+docs/protocol/duplicate.md §23. Each test drives the server over HTTP and WebSockets as a client would.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import pytest
 
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import until
+from ulti.client import GameClient, ServerError
 from ulti.events import event_hands
-from ulti.server.client import GameClient, ServerError
 
 
 async def guest(base_url: str, name: str) -> GameClient:

@@ -19,9 +19,9 @@ from websockets.exceptions import InvalidStatus
 
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
+from ulti.client import GameClient, ServerError, play_randomly
 from ulti.engine.cards import card_str, iter_cards
 from ulti.engine.dealing import deal_hands
-from ulti.server.client import GameClient, ServerError, play_randomly
 
 SURROGATE_CHAT = '{"type": "chat", "id": "s1", "text": "hi \\ud800"}'  # the JSON escape of a lone surrogate
 # A server as in production (quotas, rate limits, secret seeds), but with no waiting.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.server.conftest import ServerProcess
-from ulti.server.client import GameClient, ServerError
+from ulti.client import GameClient, ServerError
 
 
 @pytest.mark.asyncio

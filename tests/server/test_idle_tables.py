@@ -19,7 +19,7 @@ import pytest
 
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import until
-from ulti.server.client import GameClient, ServerError, apply_lobby_update
+from ulti.client import GameClient, ServerError, apply_lobby_update
 
 BOTS = [{"kind": "bot", "level": "random"}] * 3
 ME, OPEN = {"kind": "me"}, {"kind": "open"}

@@ -12,9 +12,9 @@ import pytest
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
 from ulti.bots.random_bot import RandomBot
+from ulti.client import GameClient, ServerError
 from ulti.engine.record import action_to_json, deal_from_record
 from ulti.engine.view import SeatView
-from ulti.server.client import GameClient, ServerError
 
 ME = {"kind": "me"}
 OPEN = {"kind": "open"}

@@ -1,4 +1,4 @@
-"""Long work at the server (docs/protocol.md §22.6): who starts it, its quotas, what is done once, and
+"""Long work at the server (docs/protocol/analysis.md §22.6): who starts it, its quotas, what is done once, and
 that a table's bots never wait for it.
 
 Real ``ulti serve`` processes (tests/server/conftest.py). What the server computed is read from its
@@ -19,8 +19,8 @@ import pytest
 
 from tests.server.conftest import ServerProcess
 from ulti.analysis.review import count_decisions
+from ulti.client import GameClient
 from ulti.server.analysis import CHUNK
-from ulti.server.client import GameClient
 
 RANDOM_BOTS = [{"kind": "bot", "level": "random"}] * 3
 STRONG_BOTS = [{"kind": "bot", "level": "strong"}] * 3

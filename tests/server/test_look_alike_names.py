@@ -11,7 +11,7 @@ import httpx2
 import pytest
 
 from tests.server.conftest import ServerProcess
-from ulti.server.client import GameClient, play_randomly
+from ulti.client import GameClient, play_randomly
 
 PASSWORD = "correct horse battery"
 

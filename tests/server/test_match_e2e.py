@@ -13,8 +13,8 @@ import pytest
 
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
+from ulti.client import GameClient, play_randomly
 from ulti.engine.record import score_record
-from ulti.server.client import GameClient, play_randomly
 
 
 async def play_match(srv: ServerProcess, seed: int, deals: int = 6) -> tuple[str, list[GameClient]]:

@@ -1,4 +1,4 @@
-"""The statistics stored with each seat of a finished match (docs/protocol.md §20.4), from known deals."""
+"""The statistics stored with each seat of a finished match (docs/protocol/players.md §20.4), from known deals."""
 
 from __future__ import annotations
 

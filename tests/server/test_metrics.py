@@ -24,8 +24,8 @@ from websockets.typing import Origin
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
 from tests.services import nginx_from_docs
+from ulti.client import GameClient, ServerError
 from ulti.server import logs
-from ulti.server.client import GameClient, ServerError
 from ulti.server.metrics import Metrics
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]

@@ -20,12 +20,12 @@ import pytest
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
 from ulti.bots.random_bot import RandomBot
+from ulti.client import GameClient, play_randomly
 from ulti.engine.actions import Kind
 from ulti.engine.cards import card_str, iter_cards
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.record import action_to_json, deal_from_record, parse_action
 from ulti.engine.view import SeatView
-from ulti.server.client import GameClient, play_randomly
 
 CARD_CODES = frozenset(card_str(c) for c in range(32))
 ALL_CARDS = frozenset(CARD_CODES)

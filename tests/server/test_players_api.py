@@ -1,4 +1,4 @@
-"""Player pages and the leaderboard over a real server process (docs/protocol.md §4.3).
+"""Player pages and the leaderboard over a real server process (docs/protocol/players.md §21).
 
 Accounts are registered through the API; their finished matches and ratings are written straight
 into the server's SQLite file through the models (the match-end writer has its own tests).

@@ -22,9 +22,9 @@ from tests.server.helpers import until
 from tests.server.test_actor import HOST, RecordingHost, new_actor, stop
 from ulti.accounts.names import name_skeleton
 from ulti.bots.random_bot import RandomBot
+from ulti.client import GameClient, ServerError
 from ulti.engine.record import action_to_json
 from ulti.server.actor import TableActor
-from ulti.server.client import GameClient, ServerError
 from ulti.server.errors import CommandError
 from ulti.server.events import SeatSpec, parse_event
 from ulti.server.match_stats import match_stats

@@ -10,10 +10,10 @@ import pytest
 
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import play_first_deal_randomly
+from ulti.client import GameClient
 from ulti.engine.cards import parse_card
 from ulti.engine.record import deal_from_record
 from ulti.engine.replay import replay_frames
-from ulti.server.client import GameClient
 
 
 async def get(srv: ServerProcess, path: str) -> tuple[int, Any]:

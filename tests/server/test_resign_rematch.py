@@ -13,7 +13,7 @@ from tests.server.botapi_helpers import new_account
 from tests.server.conftest import ServerProcess
 from tests.server.test_actor import RecordingHost, new_actor, stop
 from tests.server.test_ratings import add_account, begin, create_rated, seat_rows, sit, until_recorded
-from ulti.server.client import GameClient, ServerError
+from ulti.client import GameClient, ServerError
 from ulti.server.errors import CommandError
 from ulti.server.events import SeatSpec
 from ulti.store import EventStore

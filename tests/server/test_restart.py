@@ -12,7 +12,7 @@ import pytest
 
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import three_players
-from ulti.server.client import GameClient, play_randomly
+from ulti.client import GameClient, play_randomly
 
 SEED = 4242
 # Long grace: the crash must not make anyone "away" (a bot would then play other cards than the run without it).

@@ -33,10 +33,10 @@ from tests.server.refusal_codes import (
     server_error_codes,
 )
 from ulti.bots.random_bot import RandomBot
+from ulti.client import GameClient
 from ulti.engine.errors import CARD_HINTS, RULES, IllegalAction
 from ulti.engine.record import action_to_json
 from ulti.engine.view import SeatView
-from ulti.server.client import GameClient
 from ulti.server.errors import CommandError
 from ulti.server.inputs import MAX_DEPTH, BadInput, decode_json
 from ulti.server.tablestate import PRESET_PHRASES, TableState
@@ -83,7 +83,7 @@ def test_every_refused_card_rule_is_worded_in_english_and_hungarian() -> None:
 def test_every_server_error_code_is_worded_in_english_and_hungarian() -> None:
     codes = server_error_codes()
     assert {"illegal", "seat_taken", "not_your_turn", "chat_closed", "bad_chat", "too_large", "internal"} <= codes
-    assert codes <= protocol_error_codes(), "docs/protocol.md §16 lists every error code"
+    assert codes <= protocol_error_codes(), "docs/protocol/errors.md §16 lists every error code"
     for code in codes | protocol_error_codes() | CLIENT_CODES:
         en, hu = EN.get(f"error.{code}"), HU.get(f"error.{code}")
         assert en and hu and en != hu, code

@@ -7,7 +7,7 @@ import pytest
 from tests.server.botapi_helpers import Reader, new_account
 from tests.server.conftest import ServerProcess
 from tests.server.test_botapi import host_table
-from ulti.server.client import GameClient, ServerError
+from ulti.client import GameClient, ServerError
 from ulti.store import EventStore
 
 

@@ -11,7 +11,7 @@ import pytest
 from tests.server.botapi_helpers import Reader, new_account
 from tests.server.conftest import ServerProcess
 from tests.server.test_botapi import host_table
-from ulti.server.client import GameClient, ServerError
+from ulti.client import GameClient, ServerError
 from ulti.server.lobby import has_people
 from ulti.server.seeks import Seek, check_seek, pair
 from ulti.server.tablestate import CommandError

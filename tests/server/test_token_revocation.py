@@ -14,7 +14,7 @@ import pytest
 from tests.server.botapi_helpers import SCOPES, Reader, new_account
 from tests.server.conftest import ServerProcess
 from tests.server.test_botapi_processes import invite_until_seated
-from ulti.server.client import GameClient
+from ulti.client import GameClient
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""A bot never acts before the finished trick has been seen (docs/protocol.md §14, the trick pause).
+"""A bot never acts before the finished trick has been seen (docs/protocol/table.md §14, the trick pause).
 
 A real server with a short bot pacing and a trick pause: a watcher times every card. A card a bot
 leads after a trick was taken comes the trick pause and the pacing after the card that took it
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from tests.server.conftest import ServerProcess
+from ulti.client import GameClient, ServerError, play_randomly
 from ulti.server.actor import PACE_FACTORS
-from ulti.server.client import GameClient, ServerError, play_randomly
 
 PAUSE = 0.6
 PACING = 0.1

@@ -26,8 +26,8 @@ from starlette.routing import BaseRoute, Mount
 from tests.server.botapi_helpers import new_account
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import until
+from ulti.client import GameClient, ServerError
 from ulti.server.app import create_app
-from ulti.server.client import GameClient, ServerError
 from ulti.server.config import Settings
 from ulti.server.errors import CommandError
 from ulti.server.visibility import MARK, listed, shows_tables

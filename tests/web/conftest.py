@@ -1,6 +1,6 @@
 """Browser tests of the web front end: a real server process and Debian's chromium through Playwright.
 
-No pytest-playwright (STACK.md §7): a module-scoped browser fixture of our own, sync API, plain tests.
+No pytest-playwright (docs/stack.md §7.1): a module-scoped browser fixture of our own, sync API, plain tests.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian chromium, headless, one per module (module scope releases the loop: STACK.md §7)."""
+    """Debian chromium, headless, one per module (module scope releases the loop: docs/stack.md §7.1)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from ulti.server.client import GameClient
+from ulti.client import GameClient
 
 T = TypeVar("T")
 

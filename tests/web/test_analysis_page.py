@@ -1,6 +1,6 @@
 """The analysis in the page: a learner's hint with its bar chart, then the finished deal's analysis
 (badges, the graph, the what-if explorer) opened from the end-of-deal screen; the bots' reasons in a
-learner table's bidding log; each seat's accuracy over the match (docs/protocol.md §22)."""
+learner table's bidding log; each seat's accuracy over the match (docs/protocol/analysis.md §22)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ from tests.server.helpers import three_players as server_three_players
 from tests.web.conftest import DESKTOP, PHONE, SCREENSHOTS
 from tests.web.driver import click, sign_in, snapshot, wait_sent
 from tests.web.test_phone import three_players, web_server  # noqa: F401  (the module's server: deals 3 s apart)
-from ulti.server.client import GameClient, play_randomly
+from ulti.client import GameClient, play_randomly
 
 COLOR_JS = """(el) => {
   const sym = el.querySelector('.suit-sym') || el;

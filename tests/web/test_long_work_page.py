@@ -1,4 +1,4 @@
-"""The replay page under the long-work request rate (docs/protocol.md §22.6): refused with
+"""The replay page under the long-work request rate (docs/protocol/analysis.md §22.6): refused with
 ``retry_after`` while it polls a deal's analysis, it waits as told and goes on until the analysis shows."""
 
 from __future__ import annotations

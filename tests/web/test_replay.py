@@ -17,9 +17,9 @@ from typing import Any
 from tests.web.conftest import DESKTOP, SCREENSHOTS
 from tests.web.driver import sign_in
 from ulti.bots.random_bot import RandomBot
+from ulti.client import GameClient
 from ulti.engine.record import action_to_json
 from ulti.engine.view import SeatView
-from ulti.server.client import GameClient
 
 SEATS = [{"kind": "me"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
 

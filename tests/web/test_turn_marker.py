@@ -10,7 +10,7 @@ from typing import Any
 from tests.server.helpers import three_players
 from tests.web.conftest import DESKTOP, SCREENSHOTS
 from tests.web.scripted import Scripted, to_defenders_step
-from ulti.server.client import GameClient, ServerError
+from ulti.client import GameClient, ServerError
 
 ON_TURN_JS = "() => [0, 1, 2].filter((s) => document.querySelector(`[data-testid=seat-${s}]`)?.dataset.onTurn === '1')"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 class AccountError(Exception):
-    """A refused account request; ``code`` is stable (docs/protocol.md §3.2), ``message`` is for people.
+    """A refused account request; ``code`` is stable (docs/protocol/accounts.md §3.1), ``message`` is for people.
 
     ``retry_after`` (seconds) is set on a refusal that lifts by itself (too many failed logins).
     """

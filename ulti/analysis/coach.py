@@ -17,7 +17,7 @@ for a bid, estimates the chance of making it by solving sampled worlds at the st
 ``noted_bot_action(level, view, seed)`` is a built-in bot's action with, for a bid, the bot's own reason
 (the bidding log of learner tables shows it): the strong bot's share of its simulated deals in which the
 bid was won, the heuristic bot's hand strength. It reads the bot's own view only, but it tells the table
-about the bot's hand, which is what a learner table shows it for (docs/protocol.md §22.5).
+about the bot's hand, which is what a learner table shows it for (docs/protocol/analysis.md §22.5).
 """
 
 from __future__ import annotations

@@ -323,7 +323,7 @@ def analyse_deal(
     ``{"format": "ulti-analysis/1", "worlds", "seed", "declarer", "bid", "trump", "per_defender",
     "thresholds", "decisions": [one object per priced action], "graph": [...], "seats": [...]}``; a
     decision is ``{"seat", "index", "kind", "action", "key", "trick", "dd", "forced", "worlds",
-    "values": {alternative: mean value}, "best", "cost", "error", "label"}`` (docs/protocol.md §22).
+    "values": {alternative: mean value}, "best", "cost", "error", "label"}`` (docs/protocol/analysis.md §22).
     ``progress(done, total)`` is called after each decision.
     """
     if not deal.is_over:

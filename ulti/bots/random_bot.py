@@ -63,7 +63,7 @@ def random_legal_action(deal: Deal, rng: random.Random, kontra_rate: float = 0.2
     seat = deal.to_move
     phase = deal.phase
     if phase is Phase.PLAY:
-        if deal.in_chain or deal._first_trick_turn(seat):
+        if deal.in_chain or deal.kontra_time(seat):
             ch = deal.choices(seat)
             if ch.kontra_step and (not ch.cards or rng.random() < kontra_rate):
                 return act.kontra(seat, tuple(p for p in ch.kontra_parts if rng.random() < 0.5))

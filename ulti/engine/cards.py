@@ -33,8 +33,6 @@ SUIT_LETTERS = "CSDH"
 RANK_LETTERS = "789TJQKA"
 SUIT_SYMBOLS = "♣♠♦♥"
 SUIT_NAMES_EN = ("clubs", "spades", "diamonds", "hearts")
-SUIT_NAMES_HU = ("makk", "zöld", "tök", "piros")
-RANK_NAMES_HU = ("VII", "VIII", "IX", "X", "alsó", "felső", "király", "ász")
 
 SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(8)
 

@@ -35,7 +35,7 @@ KONTRA_STEP_NAMES = ("", "kontra", "rekontra", "szubkontra", "hirskontra", "mord
 MAX_KONTRA_LEVEL = 6
 
 
-class Kind(StrEnum):
+class TrumpKind(StrEnum):
     """What kind of trumps a bid has."""
 
     MINOR = "M"  # the declarer names clubs, spades or diamonds after the auction
@@ -57,7 +57,7 @@ class Bid:
     code: str
     name_en: str
     name_hu: str
-    kind: Kind
+    kind: TrumpKind
     parts: tuple[tuple[Part, int], ...]
     is_open: bool
     rung: int = field(default=0, compare=False)
@@ -110,20 +110,20 @@ class Bid:
     @property
     def has_trumps(self) -> bool:
         """Whether the contract is played with a trump suit."""
-        return self.kind is not Kind.NO_TRUMP
+        return self.kind is not TrumpKind.NO_TRUMP
 
     @property
     def is_hearts(self) -> bool:
         """Hearts bid or a "heart" no-trump price: silent bonuses and the ulti extra double."""
-        return self.kind is Kind.HEARTS
+        return self.kind is TrumpKind.HEARTS
 
     def __str__(self) -> str:
         return self.code
 
 
-def _trump_parts(kind: Kind, letters: str) -> tuple[tuple[Part, int], ...]:
+def _trump_parts(kind: TrumpKind, letters: str) -> tuple[tuple[Part, int], ...]:
     """Parts of a trump bid from its code letters (S, U, 40, 20, D, O), valued per §1.1."""
-    double = 2 if kind is Kind.HEARTS else 1
+    double = 2 if kind is TrumpKind.HEARTS else 1
     parts: list[tuple[Part, int]] = []
     if "S" in letters:
         parts.append((Part.SIMPLE, 1 * double))
@@ -196,9 +196,9 @@ _BID_NAMES: tuple[tuple[str, str, str], ...] = (
 def _build_bids() -> tuple[Bid, ...]:
     unranked = []
     for code, en, hu in _BID_NAMES:
-        kind = Kind(code[0])
+        kind = TrumpKind(code[0])
         letters = code[2:]
-        if kind is Kind.NO_TRUMP:
+        if kind is TrumpKind.NO_TRUMP:
             parts = _NO_TRUMP_PARTS[letters]
             is_open = letters.startswith("O")
         else:
@@ -231,7 +231,7 @@ def parse_bid(code: object) -> Bid:
         bid = BIDS_BY_CODE.get(code.upper())
         if bid is not None:
             return bid
-    raise RecordError(f"unknown bid {code!r} (a bid is one of the 38 codes of RULES.md §1.4, e.g. M-S, H-SU, N-B)")
+    raise RecordError(f"unknown bid {code!r} (a bid is one of the 38 codes of docs/rules.md §1.4, e.g. M-S, H-SU, N-B)")
 
 
 def parse_part(code: object) -> Part:

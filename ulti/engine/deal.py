@@ -1,4 +1,4 @@
-"""One deal as a state machine (RULES.md §2–§6): auction, trump, play with kontra, settlement.
+"""One deal as a state machine (docs/rules.md §2–§6): auction, trump, play with kontra, settlement.
 
 ``Deal.apply(action)`` either changes the state or raises ``IllegalAction`` naming the rule, and
 then nothing has changed: every check runs before the first write. ``choices(seat)`` lists what a
@@ -6,16 +6,19 @@ seat may do now (with the reason for each refused card), and ``seat_view(seat)``
 meant to leave the engine for a player: exactly what that seat may see, as an immutable ``SeatView``
 (``ulti.engine.view``) whose ``to_json()`` is the wire form (``view(seat)``).
 
-The parts ``Deal`` is built from: ``phase`` (``Phase``), ``choices`` (``Choices``, what a seat may do),
-``kontra`` (``KontraChain``, the kontra rules and the chain after trick 1) and ``dealviews``
-(``DealViews``, what each seat may see).
+The parts ``Deal`` works with: ``phase`` (``Phase``), ``choices`` (``Choices``, what a seat may do),
+``kontra`` (functions: the kontra rules and the chain after trick 1, over the deal's kontra state) and
+``dealviews`` (``DealViews``, the view keeper each deal holds: what each seat may see). The deal owns
+all of its state; none of them re-declares it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from ulti.engine import actions as act
+from ulti.engine import dealviews
 from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import (
     HIGHER_PLAIN_ORDER,
@@ -32,17 +35,11 @@ from ulti.engine.cards import (
     mask_of,
 )
 from ulti.engine.choices import MINOR_SUITS, Choices
-from ulti.engine.contracts import (
-    TOP_RUNG,
-    Bid,
-    Part,
-    bids_above,
-)
-from ulti.engine.contracts import (
-    Kind as BidKind,
-)
+from ulti.engine.contracts import TOP_RUNG, Bid, Part, TrumpKind, bids_above
+from ulti.engine.dealing import opener_of
 from ulti.engine.dealviews import DealViews
 from ulti.engine.errors import IllegalAction, RecordError
+from ulti.engine.kontra import close_chain, first_trick_turn, kontra_window, say_kontra
 from ulti.engine.phase import Phase
 from ulti.engine.play import (
     NO_TRUMP,
@@ -59,13 +56,7 @@ from ulti.engine.scoring import (
     give_up_result,
     settle,
 )
-from ulti.engine.view import (
-    LogEntry,
-    PlayedTrick,
-    PointsTally,
-    SeatMarriages,
-    card_codes,
-)
+from ulti.engine.view import Marriages, PointsTally, SeatView, card_codes
 
 __all__ = ["MINOR_SUITS", "Choices", "Deal", "Phase"]
 
@@ -76,7 +67,7 @@ def _validate_hands(hands: Sequence[CardSet], dealer: int) -> None:
         raise RecordError(f"dealer must be 0, 1 or 2, not {dealer!r}")
     if len(hands) != 3:
         raise RecordError(f"hands: expected 3 hands, got {len(hands)}")
-    opener = (dealer + 1) % 3
+    opener = opener_of(dealer)
     seen = 0
     for seat, hand in enumerate(hands):
         want = 12 if seat == opener else 10
@@ -88,7 +79,7 @@ def _validate_hands(hands: Sequence[CardSet], dealer: int) -> None:
         seen |= hand
 
 
-class Deal(DealViews):
+class Deal:
     """The state of one deal. Build it from the dealt hands, then ``apply`` actions."""
 
     def __init__(self, hands: Sequence[CardSet | Iterable[Card]], dealer: int) -> None:
@@ -96,7 +87,7 @@ class Deal(DealViews):
         masks = [h if isinstance(h, int) else mask_of(h) for h in hands]
         _validate_hands(masks, dealer)
         self.dealer = dealer
-        self.opener = (dealer + 1) % 3
+        self.opener = opener_of(dealer)
         self.dealt: tuple[CardSet, ...] = tuple(masks)
         self.hands: list[CardSet] = list(masks)
         self.history: list[Action] = []
@@ -104,9 +95,9 @@ class Deal(DealViews):
         self.to_move = self.opener
         # auction
         self.talon: CardSet = 0
-        self.talon_by = -1  # the seat whose discards are the talon now
+        self.talon_by: int | None = None  # the seat whose discards are the talon now
         self.high_bid: Bid | None = None
-        self.high_bidder = -1
+        self.high_bidder: int | None = None  # who holds the high bid (None before the first bid)
         self.passes = 0
         self.obliged = True  # the seat on turn holds 12 cards: must discard 2 and bid
         # after the auction
@@ -128,7 +119,7 @@ class Deal(DealViews):
         self._top: Card = -1
         self._top_seat = -1
         self._higher: tuple[CardSet, ...] = HIGHER_PLAIN_ORDER  # "beats within its suit" of the contract
-        # how the contract's play may end before trick 10 (RULES.md §3.6), set when the play starts:
+        # how the contract's play may end before trick 10 (docs/rules.md §3.6), set when the play starts:
         # 0 never (trump contracts), 1 when the declarer takes a trick (betli), 2 when he loses one
         self._early_end = 0
         # the legal cards computed last (legal_card_mask, choices) for the hand on turn, until the next
@@ -137,17 +128,13 @@ class Deal(DealViews):
         # an empty hand could be two seats', and it has no legal card whoever holds it).
         self._legal_hand: CardSet = -1
         self._legal: CardSet = 0
-        # the chain after trick 1 (RULES.md §6.3): the level the next step reaches, 0 = no chain
+        # the chain after trick 1 (docs/rules.md §6.3): the level the next step reaches, 0 = no chain;
+        # the parts the last step raised; the defenders who declined the step now asked (ulti.engine.kontra)
         self.chain_level = 0
         self.chain_prev: frozenset[Part] = frozenset()
         self.chain_declined: set[int] = set()
-        # what views share, extended as the deal goes (see _public_log and seat_view)
-        self._log_cache: dict[tuple[int | None, bool], tuple[list[LogEntry], CardSet]] = {}
-        self._plain_log: list[LogEntry] = []  # the log as a seat that did not act sees it
-        self._played: list[PlayedTrick] = []  # self.tricks as views show them
-        self._marriages: SeatMarriages | None = None  # once all three seats have announced
-        self._tally: tuple[tuple[int, int, int], PointsTally | None] = ((-1, -1, -1), None)  # (its play counts, tally)
-        self._view_json = None
+        # what views share, extended as the deal goes (ulti.engine.dealviews)
+        self._views = DealViews()
 
     # ------------------------------------------------------------------ construction helpers
 
@@ -163,7 +150,7 @@ class Deal(DealViews):
     ) -> Deal:
         """A deal at the start of play with the given 10-card hands and talon (benches, bots)."""
         dealt = list(hands)
-        opener = (dealer + 1) % 3
+        opener = opener_of(dealer)
         dealt[opener] |= talon
         deal = cls(dealt, dealer)
         deal.talon, deal.talon_by = talon, opener
@@ -186,10 +173,7 @@ class Deal(DealViews):
         other.tricks = list(self.tricks)
         other.won = list(self.won)
         other.chain_declined = set(self.chain_declined)
-        other._log_cache = {}
-        other._plain_log = []
-        other._played = []
-        other._view_json = None
+        other._views = self._views.fork()
         return other
 
     # ------------------------------------------------------------------ queries
@@ -198,6 +182,48 @@ class Deal(DealViews):
     def is_over(self) -> bool:
         """Whether the deal has ended (result available)."""
         return self.phase is Phase.DONE
+
+    @property
+    def in_chain(self) -> bool:
+        """Whether the kontra chain after trick 1 is open."""
+        return self.chain_level > 0
+
+    def multiplier(self, part: Part) -> int:
+        """The kontra multiplier (1..64) of ``part``."""
+        return 1 << self.levels.get(part, 0)
+
+    def kontra_time(self, seat: int) -> bool:
+        """Whether ``seat`` is a defender about to play its card to trick 1 (it may say kontra first)."""
+        return first_trick_turn(self, seat)
+
+    def hands_open(self) -> bool:
+        """Whether all hands are face up: an open contract after trick 1 and its kontra chain."""
+        return dealviews.hands_open(self)
+
+    def marriage_announcement(self, seat: int) -> Marriages | None:
+        """The marriages ``seat`` announced with its card to trick 1 (trump contracts), else None."""
+        return dealviews.marriage_announcement(self, seat)
+
+    def points_tally(self) -> PointsTally | None:
+        """The points each side has taken so far (trump contracts, from the first card played on)."""
+        return self._views.points_tally(self)
+
+    def public_entry(self, index: int, viewer: int | None) -> dict[str, Any]:
+        """Action ``index`` of the history as ``viewer`` may see it (discards and taken cards only if own)."""
+        return self._views.public_entry(self, index, viewer)
+
+    def seat_view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may see now (``None``: a spectator, who sees no hidden card before the end)."""
+        return self._views.seat_view(self, seat)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """``seat_view(seat)`` as JSON: the wire form (docs/protocol/views.md §10, the table view's ``deal``).
+
+        Built from the spectator's view of this moment with the seat's own parts put in (``DealViews.view``);
+        tests/engine/test_views.py holds it equal to ``seat_view(seat).to_json()``. The dicts inside are
+        shared between viewers: read them, never change them.
+        """
+        return self._views.view(self, seat)
 
     def held_seven(self, seat: int) -> Card:
         """The trump 7 ``seat`` must hold back under the ulti rule, or -1."""
@@ -246,12 +272,12 @@ class Deal(DealViews):
                 ch.trumps = list(MINOR_SUITS)
                 ch.may_give_up = self._may_give_up()
         elif self.phase is Phase.PLAY:
-            step, parts = self._kontra_window(seat)
+            step, parts = kontra_window(self, seat)
             if step:
                 ch.kontra_step, ch.kontra_parts = step, parts
             # While the chain is open a live table asks for kontra steps only; a record may still
-            # close the chain with the trick-2 lead (RECORD.md: declines need not be recorded).
-            if seat == self.to_move and not self.in_chain:
+            # close the chain with the trick-2 lead (docs/record.md: declines need not be recorded).
+            if seat == self.to_move and not self.chain_level:
                 hand = self.hands[seat]
                 led, top, seven = self._led, self._top, self.held_seven(seat)
                 ch.cards = self._legal_for(seat, hand)
@@ -277,7 +303,7 @@ class Deal(DealViews):
                 raise IllegalAction("play_needs_card")
             self.play(action.seat, action.card)
         elif kind is Kind.KONTRA:
-            self._kontra(action.seat, action.parts or ())
+            say_kontra(self, action.seat, action.parts or ())
         elif kind is Kind.BID:
             if action.bid is None:
                 raise IllegalAction("bid_needs_bid")
@@ -351,19 +377,19 @@ class Deal(DealViews):
             raise IllegalAction("take_above_top", bid=self.high_bid.code)
         self.hands[seat] |= self.talon
         self.talon = 0
-        self.talon_by = -1
+        self.talon_by = None
         self.obliged = True
 
     def _finish_auction(self) -> None:
-        bid = self.high_bid
-        assert bid is not None
-        self.declarer = self.high_bidder
+        bid, bidder = self.high_bid, self.high_bidder
+        assert bid is not None and bidder is not None
+        self.declarer = bidder
         self.contract = bid
         self.to_move = self.declarer
-        if bid.kind is BidKind.MINOR:
+        if bid.kind is TrumpKind.MINOR:
             self.phase = Phase.TRUMP
         else:
-            self._start_play(3 if bid.kind is BidKind.HEARTS else NO_TRUMP)
+            self._start_play(3 if bid.kind is TrumpKind.HEARTS else NO_TRUMP)
 
     def _name_trump(self, seat: int, suit: int) -> None:
         if self.phase is not Phase.TRUMP:
@@ -423,7 +449,7 @@ class Deal(DealViews):
                 raise IllegalAction("card_not_held", seat=seat, card=card_str(card))
             raise self._play_error(seat, card, hand, self._led, self._top, self.seven if seat == self.declarer else -1)
         if chain:
-            self._close_chain()
+            close_chain(self)
         hands[seat] = hand ^ bit
         self._legal_hand = -1
         trick = self.trick

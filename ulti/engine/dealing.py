@@ -7,6 +7,15 @@ import random
 from ulti.engine.cards import CardSet, mask_of
 
 
+def opener_of(dealer: int) -> int:
+    """The seat that opens the auction and is dealt 12 cards: the one after ``dealer`` (docs/rules.md §0.3).
+
+    >>> [opener_of(dealer) for dealer in (0, 1, 2)]
+    [1, 2, 0]
+    """
+    return (dealer + 1) % 3
+
+
 def deal_hands(rng: random.Random, dealer: int) -> list[CardSet]:
     """Shuffle the 32 cards with ``rng`` and deal 12 to the opener (after ``dealer``), 10 to the others.
 
@@ -23,7 +32,7 @@ def deal_hands(rng: random.Random, dealer: int) -> list[CardSet]:
     """
     deck = list(range(32))
     rng.shuffle(deck)
-    opener = (dealer + 1) % 3
+    opener = opener_of(dealer)
     hands = [0, 0, 0]
     start = 0
     for offset in range(3):

@@ -1,24 +1,23 @@
-"""What each seat may see of a deal: the view half of ``Deal`` (RULES.md §5.3, §6, §7).
+"""What each seat may see of a deal (docs/rules.md §5.3, §6, §7): its ``SeatView`` and wire view.
 
-``DealViews`` builds a seat's ``SeatView`` (``ulti.engine.view``) from the deal's state; ``Deal``
-inherits it and owns the state it reads (declared here for the type checker, as ``KontraChain``
-does). Views are built after every action for every watcher, so the parts that only grow (the log,
-the played tricks, the announced marriages) are cached and extended, never rebuilt.
+``DealViews`` is the deal's view keeper: ``Deal`` holds one and asks it for ``seat_view`` and ``view``,
+passing itself. Views are built after every action for every watcher, so the parts that only grow
+(the log, the played tricks, the announced marriages) are kept here and extended, never rebuilt; the
+deal's own state stays on the deal. ``hands_open`` and ``marriage_announcement`` need nothing kept and
+are plain functions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ulti.engine.actions import Action, Kind
+from ulti.engine.actions import Kind
 from ulti.engine.cards import CardSet, card_points
-from ulti.engine.choices import Choices
-from ulti.engine.contracts import KONTRA_STEP_NAMES, Bid
-from ulti.engine.kontra import KontraChain
+from ulti.engine.contracts import KONTRA_STEP_NAMES
+from ulti.engine.kontra import ordered_parts
 from ulti.engine.phase import Phase
 from ulti.engine.play import NO_TRUMP, TRICKS_PER_DEAL
-from ulti.engine.scoring import LAST_TRICK_BONUS, DealResult, counting_marriages, marriages_of
+from ulti.engine.scoring import LAST_TRICK_BONUS, counting_marriages, marriages_of
 from ulti.engine.view import (
     AuctionState,
     ChainState,
@@ -35,104 +34,105 @@ from ulti.engine.view import (
     entries_json,
 )
 
+if TYPE_CHECKING:  # the deal holds its view keeper: a type-only import, no circle at run time
+    from ulti.engine.deal import Deal
+
 _NO_MARRIAGES: SeatMarriages = (None, None, None)
 
 
-class DealViews(KontraChain):
-    """The per-seat views of a deal (mixed into ``Deal``, which sets every attribute below)."""
+def hands_open(deal: Deal) -> bool:
+    """Whether all hands are face up: an open contract after trick 1 and its kontra chain."""
+    contract = deal.contract
+    return (
+        contract is not None and contract.is_open and deal.phase is Phase.PLAY
+        and bool(deal.tricks) and not deal.chain_level
+    )
 
-    dealer: int
-    opener: int
-    dealt: tuple[CardSet, ...]
-    hands: list[CardSet]
-    history: list[Action]
-    talon: CardSet
-    talon_by: int
-    high_bid: Bid | None
-    high_bidder: int
-    passes: int
-    obliged: bool
-    trump: int
-    result: DealResult | None
-    start_hands: tuple[CardSet, ...]
-    won: list[int]
-    #: everything ``seat`` may do now (``Deal.choices``)
-    choices: Callable[[int], Choices]
-    # what views share, extended as the deal goes (see _public_log and seat_view)
-    _log_cache: dict[tuple[int | None, bool], tuple[list[LogEntry], CardSet]]
-    #: the spectator's wire view and the moment it shows (actions applied, phase): see ``view``
-    _view_json: tuple[tuple[int, Phase], dict[str, Any]] | None
-    _plain_log: list[LogEntry]  # the log as a seat that did not act sees it
-    _played: list[PlayedTrick]  # self.tricks as views show them
-    _marriages: SeatMarriages | None  # once all three seats have announced
-    _tally: tuple[tuple[int, int, int], PointsTally | None]  # the last tally and the play counts it was made at
 
-    def hands_open(self) -> bool:
-        """Whether all hands are face up: an open contract after trick 1 and its kontra chain."""
-        contract = self.contract
-        return (
-            contract is not None and contract.is_open and self.phase is Phase.PLAY
-            and bool(self.tricks) and not self.in_chain
-        )
+def marriage_announcement(deal: Deal, seat: int) -> Marriages | None:
+    """The marriages ``seat`` announced with its card to trick 1 (trump contracts), else None."""
+    if not deal.start_hands or deal.trump == NO_TRUMP or deal.contract is None:
+        return None
+    played = bool(deal.tricks) or (seat - deal.leader) % 3 < len(deal.trick)
+    if not played:
+        return None
+    forty, twenties = marriages_of(deal.start_hands[seat], deal.trump)
+    counting = counting_marriages(deal.contract, seat == deal.declarer, forty, twenties)
+    return Marriages(forty, twenties, counting)
 
-    def marriage_announcement(self, seat: int) -> Marriages | None:
-        """The marriages ``seat`` announced with its card to trick 1 (trump contracts), else None."""
-        if not self.start_hands or self.trump == NO_TRUMP or self.contract is None:
-            return None
-        played = bool(self.tricks) or (seat - self.leader) % 3 < len(self.trick)
-        if not played:
-            return None
-        forty, twenties = marriages_of(self.start_hands[seat], self.trump)
-        counting = counting_marriages(self.contract, seat == self.declarer, forty, twenties)
-        return Marriages(forty, twenties, counting)
 
-    def _seat_marriages(self) -> SeatMarriages:
+class DealViews:
+    """What a deal's views share and extend as the deal goes; one per deal (``Deal.copy`` forks it)."""
+
+    __slots__ = ("_log_cache", "_marriages", "_plain_log", "_played", "_tally", "_view_json")
+
+    def __init__(
+        self,
+        marriages: SeatMarriages | None = None,
+        tally: tuple[tuple[int, int, int], PointsTally | None] = ((-1, -1, -1), None),
+    ) -> None:
+        """Empty caches; ``marriages`` and ``tally`` carry over what a copied deal had found."""
+        #: each viewer's log and the talon it has seen, per (viewer, deal over)
+        self._log_cache: dict[tuple[int | None, bool], tuple[list[LogEntry], CardSet]] = {}
+        self._plain_log: list[LogEntry] = []  # the log as a seat that did not act sees it
+        self._played: list[PlayedTrick] = []  # the deal's tricks as views show them
+        self._marriages = marriages  # once all three seats have announced
+        self._tally = tally  # the last tally and the play counts it was made at
+        #: the spectator's wire view and the moment it shows (actions applied, phase): see ``view``
+        self._view_json: tuple[tuple[int, Phase], dict[str, Any]] | None = None
+
+    def fork(self) -> DealViews:
+        """The keeper of a copy of the deal: the lists the copy would extend are its own, the fixed
+        parts (the announced marriages, the last tally) carry over."""
+        return DealViews(self._marriages, self._tally)
+
+    def _seat_marriages(self, deal: Deal) -> SeatMarriages:
         # Fixed once a seat has announced: computed until all three have, then kept.
         if self._marriages is not None:
             return self._marriages
-        if not self.start_hands or self.trump == NO_TRUMP:
+        if not deal.start_hands or deal.trump == NO_TRUMP:
             return _NO_MARRIAGES
-        a, b, c = (self.marriage_announcement(s) for s in range(3))
+        a, b, c = (marriage_announcement(deal, s) for s in range(3))
         if a is not None and b is not None and c is not None:
             self._marriages = (a, b, c)
         return (a, b, c)
 
-    def points_tally(self) -> PointsTally | None:
+    def points_tally(self, deal: Deal) -> PointsTally | None:
         """The points each side has taken so far (trump contracts, from the first card played on)."""
         # Built for every viewer after every action, it changes only when the play starts and when a
         # card is played (a trick taken, a marriage announced with a card to trick 1): remembered per
         # count of cards played.
-        key = (len(self.start_hands), len(self.tricks), len(self.trick))
+        key = (len(deal.start_hands), len(deal.tricks), len(deal.trick))
         made_at, tally = self._tally
         if made_at != key:
-            tally = self._count_tally()
+            tally = self._count_tally(deal)
             self._tally = (key, tally)
         return tally
 
-    def _count_tally(self) -> PointsTally | None:
-        if not self.start_hands or self.trump == NO_TRUMP or self.contract is None:
+    def _count_tally(self, deal: Deal) -> PointsTally | None:
+        if not deal.start_hands or deal.trump == NO_TRUMP or deal.contract is None:
             return None
-        declarer = self.declarer
+        declarer = deal.declarer
         taken = [0, 0]  # card points of the declarer's tricks, of the defenders' tricks
-        for trick in self.tricks:
+        for trick in deal.tricks:
             side = 0 if trick.winner == declarer else 1
             taken[side] += card_points((1 << trick.cards[0]) | (1 << trick.cards[1]) | (1 << trick.cards[2]))
-        if len(self.tricks) == TRICKS_PER_DEAL:
-            taken[0 if self.tricks[-1].winner == declarer else 1] += LAST_TRICK_BONUS
+        if len(deal.tricks) == TRICKS_PER_DEAL:
+            taken[0 if deal.tricks[-1].winner == declarer else 1] += LAST_TRICK_BONUS
         marriages = [0, 0]
-        for seat, announced in enumerate(self._seat_marriages()):
+        for seat, announced in enumerate(self._seat_marriages(deal)):
             if announced is not None:
                 marriages[0 if seat == declarer else 1] += announced.counting
         return PointsTally(taken[0], taken[1], marriages[0], marriages[1])
 
-    def _public_log(self, viewer: int | None) -> list[LogEntry]:
+    def _public_log(self, deal: Deal, viewer: int | None) -> list[LogEntry]:
         # Views are built after every action for every watcher: extend a cached log, never rebuild it.
         # A spectator's entries change once, when the deal ends (discards become visible).
         # The list is the cache itself: callers copy it.
-        done = self.phase is Phase.DONE
+        done = deal.phase is Phase.DONE
         key = (viewer, done)
         entries, talon = self._log_cache.get(key, ([], 0))
-        history = self.history
+        history = deal.history
         if len(entries) < len(history):
             plain = self._plain_log
             plain.extend(LogEntry.of(action, False, 0) for action in history[len(plain) :])
@@ -152,17 +152,17 @@ class DealViews(KontraChain):
             self._log_cache[key] = (entries, talon)
         return entries
 
-    def public_entry(self, index: int, viewer: int | None) -> dict[str, Any]:
+    def public_entry(self, deal: Deal, index: int, viewer: int | None) -> dict[str, Any]:
         """Action ``index`` of the history as ``viewer`` may see it (discards and taken cards only if own)."""
-        return self._public_log(viewer)[index].to_json()
+        return self._public_log(deal, viewer)[index].to_json()
 
-    def seat_view(self, seat: int | None) -> SeatView:
+    def seat_view(self, deal: Deal, seat: int | None) -> SeatView:
         """What ``seat`` may see now (``None``: a spectator, who sees no hidden card before the end)."""
-        phase = self.phase
+        phase = deal.phase
         done = phase is Phase.DONE
-        hands = self.hands
+        hands = deal.hands
         shown: Hands
-        if done or self.hands_open():
+        if done or hands_open(deal):
             shown = (hands[0], hands[1], hands[2])
         else:
             shown = (
@@ -170,67 +170,67 @@ class DealViews(KontraChain):
                 hands[1] if seat == 1 else None,
                 hands[2] if seat == 2 else None,
             )
-        contract = self.contract
-        high_bid = self.high_bid
-        talon = self.talon
-        won = self.won
+        contract = deal.contract
+        high_bid = deal.high_bid
+        talon = deal.talon
+        won = deal.won
         choices = None
         if seat is not None:
-            ch = self.choices(seat)
+            ch = deal.choices(seat)
             if ch.any():
                 choices = ch.freeze()
-        dealt = self.dealt
+        dealt = deal.dealt
         played = self._played
-        if len(played) < len(self.tricks):
-            played.extend(PlayedTrick.of(t) for t in self.tricks[len(played) :])
+        if len(played) < len(deal.tricks):
+            played.extend(PlayedTrick.of(t) for t in deal.tricks[len(played) :])
         # positional, in field order: views are built per seat per event, and keywords cost here
         return SeatView(
             seat,
-            self.dealer,
-            self.opener,
+            deal.dealer,
+            deal.opener,
             phase,
-            self.to_move,
+            deal.to_move,
             shown,  # hands
             (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count()),  # hand_sizes
-            tuple(self._public_log(seat)),  # log
+            tuple(self._public_log(deal, seat)),  # log
             AuctionState(
                 high_bid,
-                self.high_bidder if high_bid else None,
-                self.passes,
-                self.obliged if phase is Phase.AUCTION else False,
+                deal.high_bidder if high_bid else None,
+                deal.passes,
+                deal.obliged if phase is Phase.AUCTION else False,
             ),
-            talon if talon and (done or (seat is not None and seat == self.talon_by)) else None,
+            talon if talon and (done or (seat is not None and seat == deal.talon_by)) else None,
             (
                 ContractState(
                     contract,
-                    self.declarer,
-                    None if self.trump == NO_TRUMP or phase is Phase.TRUMP else self.trump,
+                    deal.declarer,
+                    None if deal.trump == NO_TRUMP or phase is Phase.TRUMP else deal.trump,
                 )
                 if contract
                 else None
             ),
-            tuple((p, self.multiplier(p)) for p in self._ordered(self.levels)) if contract else (),  # kontra
+            tuple((p, deal.multiplier(p)) for p in ordered_parts(contract, deal.levels)) if contract else (),  # kontra
             (
                 ChainState(
-                    KONTRA_STEP_NAMES[self.chain_level],
-                    tuple(self._ordered(self.chain_prev)),
-                    tuple(sorted(self.chain_declined)),
+                    KONTRA_STEP_NAMES[deal.chain_level],
+                    tuple(ordered_parts(contract, deal.chain_prev)),
+                    tuple(sorted(deal.chain_declined)),
                 )
-                if self.in_chain
+                if deal.chain_level and contract  # a chain opens in the play only, under a contract
                 else None
             ),
-            CurrentTrick(self.leader, tuple(self.trick)) if self.start_hands else None,
+            CurrentTrick(deal.leader, tuple(deal.trick)) if deal.start_hands else None,
             tuple(played),  # tricks
             (won[0], won[1], won[2]),
-            self._seat_marriages(),
-            self.result,
+            self._seat_marriages(deal),
+            deal.result,
             (dealt[0], dealt[1], dealt[2]) if done else None,
             choices,
-            self.points_tally(),
+            self.points_tally(deal),
         )
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """``seat_view(seat)`` as JSON: the wire form (docs/protocol.md §10, the table view's ``deal``).
+    def view(self, deal: Deal, seat: int | None) -> dict[str, Any]:
+        """``seat_view(seat)`` as JSON: the wire form (docs/protocol/views.md §10, the table view's ``deal``).
 
         A server builds the views of every watcher after every action, and most of a view is the same
         for all of them: the spectator's view is built once per moment and each seat's is a copy with
@@ -238,21 +238,21 @@ class DealViews(KontraChain):
         its choices). tests/engine/test_views.py holds it equal to ``seat_view(seat).to_json()``.
         The dicts inside are shared between viewers: read them, never change them.
         """
-        moment = (len(self.history), self.phase)
+        moment = (len(deal.history), deal.phase)
         cached = self._view_json
         if cached is None or cached[0] != moment:
-            cached = self._view_json = (moment, self.seat_view(None).to_json())
+            cached = self._view_json = (moment, self.seat_view(deal, None).to_json())
         view = dict(cached[1])
         if seat is None:
             return view
         view["seat"] = seat
-        done = self.phase is Phase.DONE
-        if not (done or self.hands_open()):  # else the spectator's view shows every hand already
-            view["hands"] = {str(seat): card_codes(self.hands[seat])}
-        view["log"] = entries_json(self._public_log(seat))
-        talon = self.talon
-        if talon and seat == self.talon_by and not done:  # once it is over, everybody sees it
+        done = deal.phase is Phase.DONE
+        if not (done or hands_open(deal)):  # else the spectator's view shows every hand already
+            view["hands"] = {str(seat): card_codes(deal.hands[seat])}
+        view["log"] = entries_json(self._public_log(deal, seat))
+        talon = deal.talon
+        if talon and seat == deal.talon_by and not done:  # once it is over, everybody sees it
             view["talon"] = card_codes(talon)
-        choices = self.choices(seat)
+        choices = deal.choices(seat)
         view["choices"] = choices.freeze().to_json() if choices.any() else None
         return view

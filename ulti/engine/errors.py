@@ -21,7 +21,7 @@ RuleArg = int | str | list[str]
 #: Every rule that refuses an action: its code, and its English wording with ``{name}`` fields for
 #: its arguments. ``{x:label}`` words a card code as a label ("KS" -> "♠K"), ``{x:name}`` a suit
 #: letter as its English name, ``{x:cards}`` a list of card codes (space-separated) and ``{x:list}``
-#: a list of names (comma-separated). The codes are part of the protocol (docs/protocol.md §16.1):
+#: a list of names (comma-separated). The codes are part of the protocol (docs/protocol/errors.md §16.1):
 #: never rename one; a new rule gets a new code.
 RULES: dict[str, str] = {
     # any time
@@ -30,7 +30,7 @@ RULES: dict[str, str] = {
     "bid_needs_bid": "a bid names one of the 38 bids",
     "trump_needs_suit": "naming trumps needs a suit",
     "unknown_action": "unknown action {kind}",
-    # the auction (RULES.md §2)
+    # the auction (docs/rules.md §2)
     "auction_over": "the auction is over: no {action} now",
     "auction_turn": "it is seat {to_move}'s turn in the auction, not seat {seat}'s",
     "discard_needed": "seat {seat} holds 12 cards and must discard 2 with the bid",
@@ -72,7 +72,7 @@ RULES: dict[str, str] = {
     "trump": "seat {seat} must trump (holds {held:cards})",
     "overtrump": "seat {seat} must overtrump {card} (holds {held:cards})",
     "ulti_seven": "seat {seat} the ulti declarer must hold back the trump 7 while another legal card exists",
-    # the match (§7) and match records (RECORD.md)
+    # the match (§7) and match records (docs/record.md)
     "deal_unfinished": "deal {deal} is not finished",
     "match_decided": "the match is decided: no more deals",
     "follows_unfinished": "it follows deal {deal}, which is not finished",

@@ -1,4 +1,4 @@
-"""Trick rules on bitmasks (RULES.md §3): legal cards, the rule refusing each other card, winners.
+"""Trick rules on bitmasks (docs/rules.md §3): legal cards, the rule refusing each other card, winners.
 
 The functions here take plain ints so that the deal, the bots and the solver share one
 implementation of "follow, trump, beat" and of the ulti trump-7 rule.
@@ -25,7 +25,7 @@ NO_TRUMP = -1
 """The ``trump`` value of a no-trump contract."""
 
 TRICKS_PER_DEAL = 10
-"""Tricks in a deal played out (RULES.md §3; a no-trump contract may end earlier, §3.6)."""
+"""Tricks in a deal played out (docs/rules.md §3; a no-trump contract may end earlier, §3.6)."""
 
 
 def higher_table(trump: int) -> tuple[CardSet, ...]:

@@ -10,7 +10,7 @@ after the first ``i`` actions (frame 0 is the deal as dealt)::
      "hands": [the cards each seat holds then],
      "talon": [the talon cards lying face down then]}
 
-``action`` is a record action (RECORD.md) with the discards shown and, on ``take``, the ``cards``
+``action`` is a record action (docs/record.md) with the discards shown and, on ``take``, the ``cards``
 taken; a ``kontra`` also names its ``step`` (``kontra``, ``rekontra``, …). A spectator's view hides
 the hands and the talon until the end, so the frame adds them: the deal is over, nothing is secret.
 """

@@ -128,7 +128,7 @@ class PointsDetail:
     lost_ulti_extra: int = 0  # per defender, 0 or negative
 
     def to_json(self) -> dict[str, Any]:
-        """The ``detail`` of a result in the table's views (docs/protocol.md §10.2)."""
+        """The ``detail`` of a result in the table's views (docs/protocol/views.md §10.2)."""
         last = LAST_TRICK_BONUS
         return {
             "declarer": {
@@ -178,7 +178,7 @@ class DealResult:
     detail: PointsDetail | None = field(default=None, compare=False)
 
     def view_json(self) -> dict[str, Any]:
-        """``to_json()`` with the ``detail`` the table shows (docs/protocol.md §10.2), when there is one."""
+        """``to_json()`` with the ``detail`` the table shows (docs/protocol/views.md §10.2), when there is one."""
         out = self.to_json()
         if self.detail is not None:
             out["detail"] = self.detail.to_json()

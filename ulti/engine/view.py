@@ -1,7 +1,7 @@
 """What one seat (or a spectator) may see of a deal now, as typed immutable values.
 
 ``Deal.seat_view(seat)`` builds a ``SeatView``: bots and the sampler read its attributes, and its
-``to_json()`` is the wire form (docs/protocol.md §10, the table view's ``deal``; ``Deal.view(seat)``).
+``to_json()`` is the wire form (docs/protocol/views.md §10, the table view's ``deal``; ``Deal.view(seat)``).
 ``SeatView.from_json`` parses the wire form back, for clients that act on what the server sent them.
 
 The attributes are named as the wire keys. Cards are ints and sets of cards masks
@@ -496,7 +496,7 @@ class SeatView:
         return 1
 
     def to_json(self) -> dict[str, Any]:
-        """The wire form (docs/protocol.md §10 ``state.deal``): what ``Deal.view(seat)`` returns."""
+        """The wire form (docs/protocol/views.md §10 ``state.deal``): what ``Deal.view(seat)`` returns."""
         contract = self.contract
         chain = self.chain
         trick = self.trick

@@ -74,6 +74,6 @@ async def erase_player(hub: Hub, player_id: str) -> int:
         await hub.store.save_table(table_id, state.status, state.summary())
         actor = hub.actors.get(table_id)
         if actor is not None and not actor.is_busy():
-            await hub._unload(table_id, actor)
+            await hub.unload(table_id, actor)
         count += 1
     return count

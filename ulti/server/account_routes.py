@@ -1,4 +1,4 @@
-"""The account routes: register, log in, log out, change the password, delete (docs/protocol.md §3.2).
+"""The account routes: register, log in, log out, change the password, delete (docs/protocol/accounts.md §3.1).
 
 Thin: the account logic is ``ulti.accounts``; this module decodes the request, checks where it came
 from, sets or clears the cookie and words refusals in the API's error shape.
@@ -88,7 +88,7 @@ def _opened(request: Request, session: Session) -> JSONResponse:
         max_age=accounts_of(request.app).session_seconds,
     )
     if session.device is not None:
-        # the device cookie (docs/protocol.md §3.1): sent back on account routes only, never readable by scripts
+        # the device cookie (docs/protocol/accounts.md §3.1): sent back on account routes only, unreadable by scripts
         response.set_cookie(
             devices.COOKIE,
             session.device,

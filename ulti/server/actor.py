@@ -93,7 +93,7 @@ class TableActor:
     @property
     def waiting(self) -> list[dict[str, Any]]:
         """The seats a table without a time limit waits for: whose player went when, from when the others
-        may let a bot play for it, and who agreed so far (docs/protocol.md §14)."""
+        may let a bot play for it, and who agreed so far (docs/protocol/table.md §14)."""
         if self.state.status != "playing":
             return []
         return [
@@ -448,7 +448,7 @@ class TableActor:
             payload.pop("seat")
             event = self.state.action_event(seat, payload, "bot")
             if note is not None and self.state.learner:
-                # a learner table's bidding log shows why a bot bid (docs/protocol.md §22.5)
+                # a learner table's bidding log shows why a bot bid (docs/protocol/analysis.md §22.5)
                 event["note"] = bid_note(note)
             await self.emit(event)
 

@@ -1,4 +1,4 @@
-"""Deal analyses, what-if lines and learner hints at the server (docs/protocol.md §22).
+"""Deal analyses, what-if lines and learner hints at the server (docs/protocol/analysis.md §22).
 
 The analysis shows every hand, so who may see it is decided here: the three players of a table as soon
 as the deal is over, everybody else once the match is over (``check_access``). A deal's analysis is a

@@ -1,4 +1,4 @@
-"""HTTP routes of deal analyses and what-if lines (docs/protocol.md §22); the work is in ``analysis.py``."""
+"""HTTP routes of deal analyses and what-if lines (docs/protocol/analysis.md §22); the work is in ``analysis.py``."""
 
 from __future__ import annotations
 

@@ -373,7 +373,7 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/api/tables/{table_id}/deals/{index}/replay")
     @shows_tables
     async def deal_replay(request: Request, table_id: str, index: int) -> Response:
-        """The engine's replay frames of finished deal ``index`` (protocol.md §15): the page draws them."""
+        """The engine's replay frames of finished deal ``index`` (docs/protocol/http.md §15): the page draws them."""
         check_id(table_id, "table id")
         source = await hub_of(request).source(table_id)
         record = source.state.deal_record(index)  # refuses a deal that is not finished
@@ -448,7 +448,7 @@ async def serve_socket(websocket: WebSocket, settings: Settings) -> None:
         hub.metrics.refused(exc, "ws")
         await _refuse_socket(websocket, exc)
         return
-    # the event form (docs/protocol.md §9.1): "patch" sends each event with what changed, else the whole view
+    # the event form (docs/protocol/events.md §9.1): "patch" sends each event with what changed, else the whole view
     conn = Connection(player_id, who.name, patches=websocket.query_params.get("events") == "patch", address=address)
     sockets = sessions.sockets_of(websocket.app)
     sockets.add(conn, who)  # closed at once if its session ends (logout, password change, deletion)
@@ -476,7 +476,7 @@ async def _serve_player(hub: Hub, websocket: WebSocket, settings: Settings, conn
     bucket = hub.throttle.bucket(conn.player_id)
     welcome: dict[str, Any] = {"type": "welcome", "player": {"id": conn.player_id, "name": conn.name}}
     if conn.patches:
-        welcome["events"] = "patch"  # the server knows the patch form (docs/protocol.md §9.1)
+        welcome["events"] = "patch"  # the server knows the patch form (docs/protocol/events.md §9.1)
     conn.send(welcome)
     try:
         while True:
@@ -520,7 +520,7 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
         if message is None:
             break
         try:
-            # orjson: the views are re-encoded for every watcher after every action (STACK.md §4: 15x stdlib)
+            # orjson: the views are re-encoded for every watcher after every action (docs/stack.md §4: 15x stdlib)
             text = orjson.dumps(message).decode()
         except TypeError:
             # Everything sent was checked at the edge: a message that cannot be encoded is a bug. Say
@@ -630,7 +630,7 @@ async def _command(hub: Hub, conn: Connection, message: Act | Chat | Back | Read
         # A command the table carried out is answered again with its event number, as after a restart
         # (when the table's own memory answers) and as the bot API does: a client that re-sends after a
         # reconnect learns that it took effect. Any other reused id (its command was refused or is still
-        # running) is refused; either way nothing runs twice (docs/protocol.md §5.3).
+        # running) is refused; either way nothing runs twice (docs/protocol/connection.md §5.3).
         done = (await hub.source(conn.table_id)).state.recent_commands.get(command_id)
         if done is None:
             raise CommandError("duplicate_id", f"command id {message.id!r} was already used; nothing was done")

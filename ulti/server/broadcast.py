@@ -69,7 +69,7 @@ class Broadcast(HubCore):
         self._spawn(self.presence_changed(source, seat, connected))
 
     def waiting_changed(self, actor: TableActor) -> None:
-        """Tell the table's watchers (here and in other processes) whom it waits for (docs/protocol.md §14)."""
+        """Tell the table's watchers (here and in other processes) whom it waits for (docs/protocol/table.md §14)."""
         self._send_waiting(actor)
         if self.cluster is not None:
             self._spawn(self.cluster.publish_table(
@@ -106,7 +106,7 @@ class Broadcast(HubCore):
 
         One view per seat for all of its connections (the full form sends it as ``state``); a
         connection of the ``patch`` form gets what changed since the view it was last sent, found
-        once per seat and base (docs/protocol.md §9.1); with no base of this table yet (the events
+        once per seat and base (docs/protocol/events.md §9.1); with no base of this table yet (the events
         before its ``sync``) it gets the full form.
         """
         if not events:

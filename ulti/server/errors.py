@@ -12,7 +12,7 @@ class CommandError(Exception):
 
     ``params`` (on the wire: ``args``) holds the values the message names (a seat number, a name),
     so that a client can word the refusal in its own language from ``code`` and ``args``. A game
-    action the rules refuse has the code ``illegal`` and also the engine's ``rule`` (docs/protocol.md §16).
+    action the rules refuse has the code ``illegal`` and also the engine's ``rule`` (docs/protocol/errors.md §16).
     """
 
     def __init__(

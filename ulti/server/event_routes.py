@@ -1,4 +1,4 @@
-"""Duplicate events over HTTP (docs/protocol.md §23), and the rule that keeps their deals from peeking eyes.
+"""Duplicate events over HTTP (docs/protocol/duplicate.md §23), and the rule that keeps their deals from peeking eyes.
 
 An event is a set of ordinary tables created with the event's seed (``Hub.create_table(event=…)``),
 so every table holds the same cards on every deal, seat for seat (``ulti.events.deals``). The store

@@ -1,4 +1,4 @@
-"""A table's stored events, one typed shape per kind (docs/protocol.md §8).
+"""A table's stored events, one typed shape per kind (docs/protocol/events.md §8).
 
 Events are JSON objects in the store and on Redis; here each kind is a ``TypedDict`` (so the code
 that makes and applies them is checked by mypy), and ``parse_event`` checks an event read from
@@ -103,7 +103,7 @@ class Dealt(TypedDict):
 
 @with_config(_STRICT)
 class BidNote(TypedDict):
-    """Why a built-in bot bid, kept at learner tables only (docs/protocol.md §22.5, ``coach.bid_note``).
+    """Why a built-in bot bid, kept at learner tables only (docs/protocol/analysis.md §22.5, ``coach.bid_note``).
 
     ``simulation`` (a strong bot): the bid was won in ``made`` of the ``worlds`` deals it simulated;
     ``strength`` (a heuristic bot): its rule-of-thumb ``strength`` with ``suit`` as trumps, and the

@@ -183,7 +183,7 @@ class RequestGuard:
             self.on_refusal(code)
         error: dict[str, Any] = {"code": code, "message": message}
         if args:
-            error["args"] = args  # the values the page words the refusal with (docs/protocol.md §16)
+            error["args"] = args  # the values the page words the refusal with (docs/protocol/errors.md §16)
         body = orjson.dumps({"error": error})
         await send(
             {

@@ -47,7 +47,7 @@ class Connection:
     outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
     table_id: str | None = None
     watches_lobby: bool = False
-    #: the ``patch`` event form (docs/protocol.md §9.1): events carry what changed since ``base``
+    #: the ``patch`` event form (docs/protocol/events.md §9.1): events carry what changed since ``base``
     patches: bool = False
     #: the table view this connection was last sent (its sync or the latest event's), for its next patch
     base: dict[str, Any] | None = None

@@ -1,7 +1,7 @@
 """What each seat did over a finished match: the statistics stored with its result (``match_players.stats``).
 
 Pure: it reads the engine's finished ``Match`` (each deal's ``DealResult`` and action history) and
-returns plain JSON-ready dicts; the shape is docs/protocol.md §17.3. The player pages add these up
+returns plain JSON-ready dicts; the shape is docs/protocol/players.md §20.4. The player pages add these up
 over many matches, so every figure is a count or a sum, never an average.
 """
 

@@ -1,4 +1,4 @@
-"""One typed model per client message (docs/protocol.md §6), parsed once at the edge.
+"""One typed model per client message (docs/protocol/messages.md §6), parsed once at the edge.
 
 A WebSocket message becomes one of these frozen models or is refused here, naming the field:
 an unknown ``type`` is ``unknown_type``, an unknown or mistyped field is ``bad_message`` (a table id

@@ -23,7 +23,7 @@ _INT: Schema = {"type": "integer"}
 _BOOL: Schema = {"type": "boolean"}
 _SEAT: Schema = {"type": "integer", "minimum": 0, "maximum": 2}
 _LEVEL: Schema = {"type": "string", "enum": list(BOT_LEVELS)}
-#: a command id (docs/protocol.md §5.3): a short string or a 64-bit integer
+#: a command id (docs/protocol/connection.md §5.3): a short string or a 64-bit integer
 _ID: Schema = {"anyOf": [{"type": "string", "maxLength": 64}, {"type": "integer"}]}
 _ACTION: Schema = {
     "type": "object",

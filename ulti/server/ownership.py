@@ -113,10 +113,11 @@ class Ownership(HubCore):
         for table_id, actor in list(self.actors.items()):
             idle = now - actor.idle_since >= self.settings.unload_idle_seconds
             if idle and actor.state.status not in LOBBY_STATUSES and table_id not in watched and not actor.is_busy():
-                await self._unload(table_id, actor)
+                await self.unload(table_id, actor)
 
-    async def _unload(self, table_id: str, actor: TableActor) -> None:
-        """Forget an idle table here (its log keeps everything); in a cluster, give up its lease too."""
+    async def unload(self, table_id: str, actor: TableActor) -> None:
+        """Forget a table here (its log keeps everything; it loads again when asked for); in a cluster, give up
+        its lease too. Called for idle tables, and by account erasure once a table's log is rewritten."""
         if self.actors.get(table_id) is not actor:
             return
         del self.actors[table_id]

@@ -1,4 +1,4 @@
-"""The ``patch`` event form (docs/protocol.md §9.1): what changed in a table view, and applying it.
+"""The ``patch`` event form (docs/protocol/events.md §9.1): what changed in a table view, and applying it.
 
 A connection opened with ``/ws?events=patch`` receives each event with a ``patch`` instead of the
 whole view (``state``): the change from the view it was last sent (its ``sync``, or the previous

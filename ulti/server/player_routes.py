@@ -1,4 +1,4 @@
-"""Player pages and the leaderboard (docs/protocol.md "Players and the leaderboard").
+"""Player pages and the leaderboard (docs/protocol/players.md §21).
 
 ``GET /api/players/{name}`` and ``GET /api/leaderboard`` answer JSON; ``GET /@/{name}`` serves the
 static page that asks the first. A name comes in the path: it is checked at the edge like any name

@@ -106,7 +106,7 @@ class TableState:
     #: died (stored, but never acknowledged) is answered with its event instead of being refused
     recent_commands: dict[str, int] = field(default_factory=dict)
     #: learner tables: the built-in bots' reasons for their bids in the current deal, by action index
-    #: (the stored action events' ``note``; docs/protocol.md §22.5)
+    #: (the stored action events' ``note``; docs/protocol/analysis.md §22.5)
     bot_notes: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: per deal (by index), the actions a bot played in a person's seat (an absent player's, or a slow bot
     #: account's turn), by action index: the log, the records and the replay mark them as the bot's
@@ -550,7 +550,7 @@ class TableState:
             name = bot_name(level, names)
             names.append(name)
             events.append({"type": "bot", "seat": i, "level": level, "player": bot_player_id(name)})
-        # RULES.md §7 recommends a random first dealer; drawn like the deals (deal_rng).
+        # docs/rules.md §7 recommends a random first dealer; drawn like the deals (deal_rng).
         events.append({"type": "start", "first_dealer": self.deal_rng("first-dealer").randrange(3)})
         return events
 
@@ -628,7 +628,7 @@ class TableState:
         if phrase is not None:
             if not isinstance(phrase, str) or phrase not in PRESET_PHRASES:
                 raise CommandError("bad_chat", f"unknown phrase {phrase!r}; phrases: {', '.join(PRESET_PHRASES)}")
-            # the key only: every client words the phrase in its own language (docs/protocol.md §13)
+            # the key only: every client words the phrase in its own language (docs/protocol/table.md §13)
             return {"type": "chat", "seat": seat, "name": name, "phrase": phrase}
         if in_deal:
             raise CommandError("chat_closed", "during a deal only the preset phrases may be said (no table talk)")

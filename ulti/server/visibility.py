@@ -6,7 +6,7 @@ the lobby's totals) passes through the functions here. Hidden cards of a deal in
 separate, per-seat matter (``TableState.view`` and ``public_event`` filter them); this module decides
 whether a viewer may see a table or a deal at all.
 
-The rule (docs/protocol.md §23, "No peeking"):
+The rule (docs/protocol/duplicate.md §23, "No peeking"):
 
 - an ordinary table: its live view is open to anyone (spectators see no hidden card), and every
   finished deal's record with it;

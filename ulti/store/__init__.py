@@ -1,6 +1,6 @@
 """The event store: tables' event logs, players and finished records (SQLite by default, any SQLAlchemy URL).
 
-It stores opaque JSON events and never imports the engine (DESIGN.md layers).
+It stores opaque JSON events and never imports the engine (docs/design.md layers).
 """
 
 from ulti.store.accounts import AccountStore, AlreadyAccount, NameTaken, StoredAccount

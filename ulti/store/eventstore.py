@@ -71,7 +71,7 @@ def _rollback_if_open(dbapi_connection: Any, _record: Any, reset_state: PoolRese
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # WAL + NORMAL: 2.5x faster commits than the default journal and still crash-safe (STACK.md).
+    # WAL + NORMAL: 2.5x faster commits than the default journal and still crash-safe (docs/stack.md §3).
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")

@@ -113,7 +113,7 @@ match_results = Table(
 )
 
 # Each seat of a finished match: who sat there, how it ended, the rating change (rated tables) and
-# the seat's statistics (JSON, docs/protocol.md "Match statistics"). Written with match_results.
+# the seat's statistics (JSON, docs/protocol/players.md §20.4). Written with match_results.
 match_players = Table(
     "match_players",
     metadata,

@@ -288,7 +288,7 @@ def _running_event_tables() -> Any:
     """The tables of duplicate events that are not over (a table of theirs has no result yet).
 
     A finished table's total and statistics would tell its players' results on deals that other
-    tables of the event have not played yet (no peeking, docs/protocol.md §23): they show on player
+    tables of the event have not played yet (no peeking, docs/protocol/duplicate.md §23): they show on player
     pages once the whole event is over.
     """
     unfinished = (

@@ -1,5 +1,5 @@
 // The account page: register (a guest keeps their matches), log in and out, change the password, delete.
-// Speaks docs/protocol.md §3.2; the session itself is the HttpOnly cookie, which this page never reads.
+// Speaks docs/protocol/accounts.md §3.1; the session itself is the HttpOnly cookie, which this page never reads.
 import { http } from "./api.js";
 import { initPage, errorText } from "./common.js";
 import { t, lang, onLangChange } from "./i18n.js";

@@ -1,5 +1,5 @@
 // HTTP (JSON API under /api) and the one WebSocket at /ws, with reconnection.
-// Speaks only docs/protocol.md.
+// Speaks only the wire protocol (docs/protocol/README.md and its pages).
 
 export class ApiError extends Error {
   /** `code`, and for a refused game action its `rule`, with the values (`args`) its words name (protocol §16). */
@@ -85,7 +85,7 @@ export function freshId() {
 export class Socket {
   constructor({ onMessage, onOpen, onStatus, events }) {
     this.onMessage = onMessage;
-    this.events = events || "full"; // "patch": events carry what changed (docs/protocol.md §9.1)
+    this.events = events || "full"; // "patch": events carry what changed (docs/protocol/events.md §9.1)
     this.onOpen = onOpen || (() => {});
     this.onStatus = onStatus || (() => {});
     this.ws = null;

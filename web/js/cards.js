@@ -1,5 +1,5 @@
 // Cards drawn as SVG in two packs, plus sorting and names.
-// Codes are RECORD.md's: rank 7 8 9 T J Q K A, then suit C S D H.
+// Codes are docs/record.md's: rank 7 8 9 T J Q K A, then suit C S D H.
 // Packs: "french" (clubs, spades, diamonds, hearts) and "hungarian", the German-suited pack Hungarian
 // players know: acorns (makk) for C, leaves (zöld) for S, bells (tök) for D, hearts (piros) for H, with
 // the under (alsó) for J and the over (felső) for Q. Every symbol is drawn here as SVG: no images.

@@ -1,4 +1,4 @@
-// The `patch` event form (docs/protocol.md §9.1): each event carries what changed in the table view
+// The `patch` event form (docs/protocol/events.md §9.1): each event carries what changed in the table view
 // since the previous sync or event. applyPatch returns the new view and leaves `state` unchanged.
 
 function parentOf(result, copied, path) {

@@ -8,7 +8,7 @@ export function playerUrl(name) {
   return `/@/${encodeURIComponent(name)}`;
 }
 
-/** GET /api/players/{name} (docs/protocol.md "Players and the leaderboard"). */
+/** GET /api/players/{name} (docs/protocol/players.md §21). */
 export function fetchPlayer(name) {
   return http("GET", `/api/players/${encodeURIComponent(name)}`);
 }

@@ -1,5 +1,5 @@
 // Past matches (GET /api/me/matches) and the replay of a finished deal, drawn from the engine's frames
-// (GET /api/tables/{id}/deals/{k}/replay, docs/protocol.md §15): the spectator view after each action
+// (GET /api/tables/{id}/deals/{k}/replay, docs/protocol/http.md §15): the spectator view after each action
 // with every hand face up. The page decides no rule: trick winners, kontra steps, trumps and the
 // result are the server's.
 import { api, http, loadBids, matchRecordUrl, dealRecordUrl, retryAfter } from "./api.js";
@@ -69,7 +69,7 @@ async function showDeals(tableId, k = null) {
   history.replaceState(null, "", `/matches.html?t=${encodeURIComponent(tableId)}${k !== null ? `&k=${k}` : ""}`);
   R.matchAn = null;
   renderDeals();
-  // each seat's accuracy over the match (docs/protocol.md §22.5): polled while its deals are analysed
+  // each seat's accuracy over the match (docs/protocol/analysis.md §22.5): polled while its deals are analysed
   pollMatchAccuracy(tableId, (answer) => {
     R.matchAn = answer;
     const box = $("match-accuracy-box");
@@ -235,7 +235,7 @@ function renderReplay() {
   bindAnalysis();
 }
 
-// ------------------------------------------------------------------ the analysis (docs/protocol.md §22)
+// ------------------------------------------------------------------ the analysis (docs/protocol/analysis.md §22)
 
 const analysisUrl = (id, k) => `/api/tables/${encodeURIComponent(id)}/deals/${k}/analysis`;
 const whatIfUrl = (id, k, at, line) =>

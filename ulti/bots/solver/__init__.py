@@ -286,7 +286,7 @@ def _check(pos: Position, objective: Objective) -> None:
     if not pos.bid.has_trumps:
         decl_won = pos.won[pos.declarer]
         if (decl_won if pos.bid.has(Part.BETLI) else n - decl_won) > 0:
-            raise ValueError("the no-trump contract has already ended (RULES.md §3.6)")
+            raise ValueError("the no-trump contract has already ended (docs/rules.md §3.6)")
         own = ObjectiveKind.BETLI if pos.bid.has(Part.BETLI) else ObjectiveKind.DURCHMARS
         if objective.kind not in (own, ObjectiveKind.CONTRACT):
             raise ValueError(f"a no-trump {pos.bid.code} is solved only for CONTRACT or {own.name}")

@@ -370,7 +370,7 @@ export const en = {
   "replay.dealer": "dealer",
   "replay.opener": "opener",
   "replay.start": "Cards as dealt.",
-  // analysis of a finished deal (docs/protocol.md §22)
+  // analysis of a finished deal (docs/protocol/analysis.md §22)
   "an.title": "Analysis",
   "an.progress": "Analysing the deal… {done} of {total} decisions",
   "an.aftermatch": "The analysis shows every hand: the players see it now, everybody else once the match is over.",
@@ -684,7 +684,7 @@ export const en = {
   "leaderboard.me": "Your rank: {rank}.",
   "leaderboard.me.unranked": "You are not on the leaderboard yet: play a rated match.",
   "leaderboard.me.guest": "You play as a guest: register to play rated matches.",
-  // duplicate events and solo duplicate (docs/protocol.md §23)
+  // duplicate events and solo duplicate (docs/protocol/duplicate.md §23)
   "error.event_hidden": "Hidden until every table of the event has finished that deal: no peeking, and no watching another table live.",
   "error.visibility_unchecked": "The server could not check what you may see here, so it showed nothing. Please tell us.",
   "error.event_table": "This table belongs to a duplicate event: join the event instead.",

@@ -363,7 +363,7 @@ export const hu = {
   "replay.dealer": "osztó",
   "replay.opener": "kezdő",
   "replay.start": "Az osztás utáni lapok.",
-  // egy befejezett leosztás elemzése (docs/protocol.md §22)
+  // egy befejezett leosztás elemzése (docs/protocol/analysis.md §22)
   "an.title": "Elemzés",
   "an.progress": "A leosztás elemzése… {done} / {total} döntés",
   "an.aftermatch": "Az elemzés minden lapot megmutat: a játékosok most láthatják, mindenki más a meccs végén.",
@@ -676,7 +676,7 @@ export const hu = {
   "leaderboard.me": "A helyezésed: {rank}.",
   "leaderboard.me.unranked": "Még nem vagy a ranglistán: játssz egy értékelt meccset.",
   "leaderboard.me.guest": "Vendégként játszol: regisztrálj, hogy értékelt meccseket játszhass.",
-  // páros (duplikált) versenyek és egyéni duplikált játék (docs/protocol.md §23)
+  // páros (duplikált) versenyek és egyéni duplikált játék (docs/protocol/duplicate.md §23)
   "error.event_hidden": "Rejtve, amíg a verseny minden asztala be nem fejezte ezt a leosztást: nincs kukucskálás, és más asztalt élőben sem lehet nézni.",
   "error.visibility_unchecked": "A szerver nem tudta ellenőrizni, mit láthatsz itt, ezért semmit sem mutatott. Kérjük, szólj nekünk.",
   "error.event_table": "Ez az asztal egy duplikált versenyhez tartozik: a versenyhez csatlakozz.",

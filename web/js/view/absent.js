@@ -1,4 +1,4 @@
-// Absent players (docs/protocol.md §14): whom a table without a time limit waits for, since when and
+// Absent players (docs/protocol/table.md §14): whom a table without a time limit waits for, since when and
 // from when the others may let a bot play for them (the view's `waiting`, kept current by `waiting`
 // messages); and, for a player who comes back, what a bot played in their name (`played_for_you`).
 import { t, lang, partName } from "../i18n.js";

@@ -1,4 +1,4 @@
-// A deal's analysis as the server computed it (docs/protocol.md §22): cost badges, the values of a
+// A deal's analysis as the server computed it (docs/protocol/analysis.md §22): cost badges, the values of a
 // decision's alternatives as a small bar chart, the graph of the declarer's double-dummy value after
 // each action (inline SVG built here), each seat's totals, the costliest decisions as lessons, and each
 // seat's accuracy over the match.

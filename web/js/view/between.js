@@ -1,5 +1,5 @@
 // Between two deals: the result stays on the table until each person clicks "Next deal"
-// (state.next_deal, docs/protocol.md §10: who is ready, whom the next deal waits for), with the
+// (state.next_deal, docs/protocol/views.md §10: who is ready, whom the next deal waits for), with the
 // time limit after which the match goes on anyway (state.deadline, drawn by table.js's countdown).
 import { t } from "../i18n.js";
 import { html } from "../html.js";

@@ -1,4 +1,4 @@
-// The coach of learner tables (docs/protocol.md §22.4): the hint button and its answer (the expert
+// The coach of learner tables (docs/protocol/analysis.md §22.4): the hint button and its answer (the expert
 // bot's choice, the value of each alternative as a bar chart, or in the auction its bid and chance),
 // and after each deal the link to its analysis with the deal's three costliest decisions as lessons; at
 // the end of the match each seat's accuracy over it.
@@ -70,7 +70,7 @@ export async function loadLessons(S, render) {
   }
 }
 
-/** At the end of the match: each seat's accuracy over its analysed deals (docs/protocol.md §22.5). */
+/** At the end of the match: each seat's accuracy over its analysed deals (docs/protocol/analysis.md §22.5). */
 export function matchEndHtml(S) {
   if (S.state.table.status !== "finished" || !S.matchAn) return html``;
   return matchAccuracyHtml(S.matchAn, [0, 1, 2].map((s) => nameOf(S, s)));

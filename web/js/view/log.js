@@ -28,7 +28,7 @@ function logLine(S, e) {
   }
 }
 
-/** A learner table's bot note on a bid (docs/protocol.md §22.5): the bot's own reason, in words. */
+/** A learner table's bot note on a bid (docs/protocol/analysis.md §22.5): the bot's own reason, in words. */
 function noteText(S, e, note) {
   if (!note || e.action !== "bid") return "";
   const bid = bidLabel(S, e.bid);
@@ -42,7 +42,7 @@ function noteText(S, e, note) {
   return "";
 }
 
-/** The kontra steps in the log: the step is implied by the order (RECORD.md). */
+/** The kontra steps in the log: the step is implied by the order (docs/record.md). */
 function kontraLines(S, d) {
   const steps = ["kontra", "rekontra", "szubkontra", "hirskontra", "mordkontra", "fedáksári"];
   let played = 0;

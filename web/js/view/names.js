@@ -34,7 +34,7 @@ export function suitHtml(suit) {
   return html`<span class="suit-word suit-${suit}">${suitIcon(suit)} ${suitName(suit)}</span>`;
 }
 
-/** The kontra chain's steps that either defender may say (docs/protocol.md §12). */
+/** The kontra chain's steps that either defender may say (docs/protocol/table.md §12). */
 const DEFENDER_STEPS = new Set(["szubkontra", "mordkontra"]);
 
 /** The seats the table waits for now: the seat on turn, or, while the kontra chain waits for the

@@ -4,7 +4,7 @@
 // its own line). Shown in the controls when a deal is over (the glance also on the felt: trick.js renderCenter),
 // in the "Last deal" dialog (any earlier deal of the match, also opened from the score sheet) and by
 // the replay of past matches. Every number comes from the server's result (its `detail`,
-// docs/protocol.md §10.2): nothing is worked out here.
+// docs/protocol/views.md §10.2): nothing is worked out here.
 import { t, partName } from "../i18n.js";
 import { html, setHTML } from "../html.js";
 import { SEAT_COLORS, nameOf, bidLabel, suitHtml } from "./names.js";

@@ -1,4 +1,4 @@
-"""Deal analyses (docs/protocol.md §17): one row per analysed deal, the job's queue and its result.
+"""Deal analyses (docs/protocol/analysis.md §22): one row per analysed deal, the job's queue and its result.
 
 Revision ID: 0005
 Revises: 0004

@@ -1,4 +1,4 @@
-"""Duplicate events (docs/protocol.md §23): the event, its tables, and the queue of solo-duplicate par replays.
+"""Duplicate events (docs/protocol/duplicate.md §23): the event, its tables, the queue of solo-duplicate par replays.
 
 Revision ID: 0006
 Revises: 0005

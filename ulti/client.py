@@ -1,4 +1,8 @@
-"""A client of the server's protocol (docs/protocol.md): scripted players, tests and load runs."""
+"""A client of the server's protocol (docs/protocol/README.md): scripted players, tests and load runs.
+
+It speaks to a server only over HTTP and WebSockets, as any client would, so it lives beside the server
+package, not in it (the server imports none of it: an import contract holds that).
+"""
 
 from __future__ import annotations
 
@@ -40,7 +44,7 @@ class GameClient:
         """A client of the server at ``base_url`` (``http://host:port``); ``http_client`` may be shared.
 
         ``keep_messages`` keeps every received message in ``received`` (tests); load runs turn it off.
-        ``events`` is the event form asked for (docs/protocol.md §9.1): ``"full"`` (each event with the
+        ``events`` is the event form asked for (docs/protocol/events.md §9.1): ``"full"`` (each event with the
         whole view) or ``"patch"`` (each event with what changed, applied here to ``state``; a received
         event then also holds the view it made as ``_state``).
         """
