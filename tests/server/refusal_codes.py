@@ -68,7 +68,13 @@ def protocol_error_codes() -> set[str]:
     """The codes of docs/protocol.md §16 (the complete list of error codes)."""
     text = PROTOCOL.read_text()
     section = text.split("## 16. Error codes", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
-    return set(re.findall(r"^\| `([a-z_]+)` \|", section, flags=re.MULTILINE))
+    codes = set(re.findall(r"^\| `([a-z_]+)` \|", section, flags=re.MULTILINE))
+    # a part of the protocol in its own file lists its own codes under "## Error codes"
+    for part in sorted((ROOT / "docs" / "protocol").glob("*.md")):
+        own = part.read_text().split("## Error codes", 1)
+        if len(own) == 2:
+            codes |= set(re.findall(r"^\| `([a-z_]+)` \|", own[1].split("\n## ", 1)[0], flags=re.MULTILINE))
+    return codes
 
 
 def i18n_dictionary(lang: str) -> dict[str, str]:

@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from ulti.store.clock import now_ms
-from ulti.store.models import tournament_log, tournaments
+from ulti.store.models import tables, tournament_log, tournaments
 
 #: the statuses a tournament's row goes through (the log is what decides; the row copies it)
 STATUSES = ("registering", "running", "finished", "published")
@@ -118,3 +118,11 @@ class TournamentStore:
             await conn.execute(
                 update(tournaments).where(tournaments.c.id == tournament_id).values(status=status, updated_at=now_ms())
             )
+
+    async def table_statuses(self, table_ids: Sequence[str]) -> dict[str, str]:
+        """The stored status of each of ``table_ids`` that exists (open, playing, finished, expired)."""
+        if not table_ids:
+            return {}
+        query = select(tables.c.id, tables.c.status).where(tables.c.id.in_(list(table_ids)))
+        async with self.engine.connect() as conn:
+            return {r[0]: r[1] for r in await conn.execute(query)}

@@ -1,0 +1,122 @@
+"""Tournaments against a real ``ulti serve`` process (docs/protocol/tournaments.md): create, register,
+check in, the director's rounds on bot-filled tables, the desk, the standings and the record.
+
+The registered people here never connect: the director seats them all the same, and a bot plays each
+absent seat after the table's grace, as at any table with a move limit (``--fast``: a second).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.server.conftest import ServerProcess
+from tests.server.helpers import until
+from ulti.server.client import GameClient, ServerError
+from ulti.tournaments.record import score_tournament
+
+QUICK = {"deals_per_round": 6, "move_seconds": 5, "level": "random", "break_seconds": 0}
+
+
+async def guest(base_url: str, name: str) -> GameClient:
+    client = GameClient(base_url)
+    await client.login(name)
+    return client
+
+
+async def refused(call: Any, code: str, words: str = "") -> ServerError:
+    with pytest.raises(ServerError) as error:
+        await call
+    assert error.value.code == code, error.value
+    assert words in str(error.value), error.value
+    return error.value
+
+
+async def view_when(client: GameClient, tournament_id: str, check: Any, timeout: float, what: str) -> dict[str, Any]:
+    view: dict[str, Any] = {}
+
+    async def reached() -> bool:
+        nonlocal view
+        view = await client.http("GET", f"/api/tournaments/{tournament_id}")
+        return bool(check(view))
+
+    await until(reached, timeout, what)
+    return view
+
+
+@pytest.mark.asyncio
+async def test_tournament_runs_its_rounds_to_standings_and_a_record_that_scores(server: ServerProcess) -> None:
+    host = await guest(server.base_url, "Director")
+    created = await host.http("POST", "/api/tournaments", {"name": "Club cup", "format": "standings",
+                                                           "rounds": 2, **QUICK})
+    tid = created["tournament_id"]
+    players = [await guest(server.base_url, name) for name in ("Anna", "Béla", "Cili", "Dani")]
+    for number, player in enumerate(players):
+        assert (await player.http("POST", f"/api/tournaments/{tid}/register", {}))["player"] == number
+    for player in players[:3]:
+        await player.http("POST", f"/api/tournaments/{tid}/checkin", {})
+    # only the host starts it, and the desk names the field it misses
+    await refused(players[0].http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"}), "not_host")
+    await refused(host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "launch"}), "bad_request", "action")
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
+    view = await players[0].http("GET", f"/api/tournaments/{tid}")
+    assert view["status"] == "running" and view["round"] == 1
+    # Dani did not check in: left out of round 1 (withdrawn), the three others share one table
+    assert [p["status"] for p in view["players"]] == ["checked_in", "checked_in", "checked_in", "withdrawn"]
+    assert view["you"]["table"]["table"] == 1 and view["settings"]["seed"] is None
+    assert sorted(view["rounds"][0]["tables"][0]["seats"]) == [0, 1, 2]
+    final = await view_when(host, tid, lambda v: v["status"] == "finished", 240, "both rounds are over")
+    assert len(final["rounds"]) == 2 and all(t["result"] is not None for r in final["rounds"] for t in r["tables"])
+    assert [line["rank"] for line in final["standings"]] == [1, 2, 3, 4]
+    assert final["tie_breaks"][0]["name"] == "total"
+    record = await host.http("GET", f"/api/tournaments/{tid}/record")
+    scored = score_tournament(record)
+    assert scored["standings"] == final["standings"]
+    mine = await host.http("GET", f"/api/tournaments/{tid}/players/0")
+    assert [r["round"] for r in mine["rounds"]] == [1, 2]
+    assert mine["line"]["total"] == sum(r["table_points"] for r in mine["rounds"])
+    # a correction needs a reason, is logged with it, and moves the standings
+    table = final["rounds"][1]["tables"][0]
+    await refused(host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "correct", "round": 2, "table": 1,
+                                                                     "points": [0, 0, 0]}), "bad_request", "reason")
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "correct", "round": 2, "table": 1,
+                                                             "points": [100, 0, -100], "reason": "scoring slip"})
+    corrected = await host.http("GET", f"/api/tournaments/{tid}")
+    assert corrected["corrections"][0]["reason"] == "scoring slip"
+    assert corrected["standings"][0]["player"] == table["seats"][0]
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "publish"})
+    published = await host.http("GET", f"/api/tournaments/{tid}")
+    assert published["status"] == "published" and published["settings"]["seed"] is not None
+    score_tournament(await host.http("GET", f"/api/tournaments/{tid}/record"))
+    listed = await host.http("GET", "/api/tournaments")
+    assert {"id": tid, "name": "Club cup", "status": "published"}.items() <= listed["tournaments"][0].items()
+    for client in [host, *players]:
+        await client.close()
+
+
+@pytest.mark.asyncio
+async def test_tournament_bad_input_names_the_field(server: ServerProcess) -> None:
+    host = await guest(server.base_url, "Director")
+    base = {"name": "Cup", **QUICK}
+    await refused(host.http("POST", "/api/tournaments", {**base, "deals_per_round": 7}), "bad_request",
+                  "deals_per_round")
+    await refused(host.http("POST", "/api/tournaments", {**base, "rounds": 0}), "bad_request", "rounds")
+    await refused(host.http("POST", "/api/tournaments", {**base, "format": "knockout"}), "bad_request", "format")
+    await refused(host.http("POST", "/api/tournaments", {**base, "move_seconds": 0}), "bad_request", "move_seconds")
+    await refused(host.http("POST", "/api/tournaments", {**base, "level": "wizard"}), "bad_request", "level")
+    await refused(host.http("POST", "/api/tournaments", {**base, "colour": "red"}), "bad_request", "colour")
+    await refused(host.http("POST", "/api/tournaments", {**base, "rated": True}), "account_required")
+    tid = (await host.http("POST", "/api/tournaments", {**base, "entry": "invited", "invited": ["Anna"]}))[
+        "tournament_id"]
+    anna, zoli = await guest(server.base_url, "Anna"), await guest(server.base_url, "Zoli")
+    await anna.http("POST", f"/api/tournaments/{tid}/register", {})
+    await refused(zoli.http("POST", f"/api/tournaments/{tid}/register", {}), "not_invited")
+    await refused(zoli.http("POST", f"/api/tournaments/{tid}/checkin", {}), "not_registered")
+    await refused(host.http("GET", f"/api/tournaments/{tid}/record"), "tournament_not_over")
+    await refused(host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "publish"}), "tournament_rule")
+    await refused(host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "resume"}), "tournament_rule",
+                  "not paused")
+    await refused(host.http("GET", "/api/tournaments/nosuchtournament"), "not_found")
+    for client in (host, anna, zoli):
+        await client.close()
