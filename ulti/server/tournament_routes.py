@@ -37,6 +37,8 @@ from ulti.tournaments.standings import TIE_BREAKS, standings, team_standings
 router = APIRouter()
 
 NOT_OVER = "the tournament's record is ready once every round has its results"
+#: how many built-in bots one desk action adds (a tournament of bots for a demonstration or a load run)
+MAX_BOTS = 300
 
 
 class CreateBody(BaseModel):
@@ -77,13 +79,14 @@ class DeskBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    action: Literal["start", "pause", "resume", "add", "remove", "replace", "correct", "publish"]
+    action: Literal["start", "pause", "resume", "add", "add_bots", "remove", "replace", "correct", "publish"]
     player: int | None = Field(default=None, ge=0)
     name: str | None = Field(default=None, min_length=1, max_length=64)
     round: int | None = Field(default=None, ge=1)
     table: int | None = Field(default=None, ge=1)
     points: list[int] | None = Field(default=None, min_length=3, max_length=3)
     reason: str | None = Field(default=None, min_length=1, max_length=500)
+    count: int | None = Field(default=None, ge=1, le=MAX_BOTS)
 
 
 def _hub(request: Request) -> Hub:
@@ -125,10 +128,10 @@ async def _hidden_rounds(hub: Hub, loaded: Loaded, state: Tournament, viewer: st
     """The rounds whose results ``viewer`` may not see yet: a sport ulti round still running (its tables'
     results tell its deals' scores), as the duplicate events' policy says; any other round's are open."""
     hidden: set[int] = set()
+    ordinary_results()  # the rounds of ordinary tables (and a tournament with no round yet) are open
     for number, round_ in enumerate(state.rounds, start=1):
         event_id = loaded.seated_event(number).get("event")
         if event_id is None:
-            ordinary_results()
             continue
         if round_.complete:
             continue
@@ -457,6 +460,10 @@ async def desk(request: Request, tournament_id: str) -> dict[str, Any]:
         player_id, shown = account.player_id, account.name
         await directors.append(tournament_id, lambda ld, st: _registration(ld, st, player_id, shown, False,
                                                                            RegisterBody(), None))
+    elif action == "add_bots":
+        count = _need(body.count, "count")
+        for _ in range(count):
+            await directors.append(tournament_id, _built_in_bot)
     elif action in ("remove", "replace"):
         number = _player(state, body.player)
         seated = loaded.accounts()[number]
@@ -473,6 +480,13 @@ async def desk(request: Request, tournament_id: str) -> dict[str, Any]:
         await directors.append(tournament_id, lambda _l, _s: {
             "type": "result_corrected", "round": round_number, "table": table, "points": points, "reason": reason})
     return {"ok": True}
+
+
+def _built_in_bot(loaded: Loaded, state: Tournament) -> dict[str, Any]:
+    """A built-in bot as a player (no account): the tournament's bots play its seats, and it has a line
+    in the standings like anyone. It needs no check-in: it is there whenever the tournament starts."""
+    number = sum(1 for b in loaded.bodies if b.get("type") == "registered" and b.get("account") is None) + 1
+    return {"type": "registered", "name": f"Bot {number}", "account": None, "bot": True}
 
 
 def _need(value: Any, field: str) -> Any:

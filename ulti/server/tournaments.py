@@ -306,7 +306,9 @@ class Directors:
             if table_id not in statuses:
                 seats = []
                 for p in players:
-                    person = p is not None and not state.players[p].replaced and state.players[p].status != "withdrawn"
+                    # a built-in bot registered by the host has no account: the tournament's bots play its seat
+                    person = (p is not None and accounts[p] is not None and not state.players[p].replaced
+                              and state.players[p].status != "withdrawn")
                     seats.append({"kind": "invite"} if person else {"kind": "open"})
                 config = {"deals": settings.deals_per_round, "move_seconds": settings.move_seconds, "seats": seats,
                           "rated": settings.rated}
@@ -388,9 +390,9 @@ def _once(number: int, table: int, result: dict[str, Any]) -> Callable[[Loaded, 
 
 
 def _withdraw_unchecked(number: int) -> Callable[[Loaded, Tournament], dict[str, Any] | None]:
-    def make(_loaded: Loaded, state: Tournament) -> dict[str, Any] | None:
-        if state.rounds or state.players[number].status != "registered":
-            return None
+    def make(loaded: Loaded, state: Tournament) -> dict[str, Any] | None:
+        if state.rounds or state.players[number].status != "registered" or loaded.accounts()[number] is None:
+            return None  # a built-in bot (no account) needs no check-in
         return {"type": "withdrew", "player": number, "reason": "did not check in"}
 
     return make
