@@ -91,3 +91,25 @@ def test_tournament_of_21_with_three_people_runs_to_a_winner(web_server: ServerP
         assert score_tournament(record)["standings"] == view["standings"]
     for page in (anna, bela, cili):
         assert page.js_errors == []
+
+
+def test_tournament_pages_are_hungarian(web_server: ServerProcess, new_page: Any) -> None:
+    from tests.web.test_hungarian_everywhere import EN_ONLY_JS, english_left
+
+    page = new_page(lang="hu")
+    page.add_init_script("try { localStorage.setItem('ulti.pack', 'hungarian'); } catch (e) {}")
+    page.goto(web_server.base_url + "/")
+    en_only = set(page.evaluate(EN_ONLY_JS))
+    page.get_by_test_id("name-input").fill("Dorottya")
+    page.get_by_test_id("name-submit").click()
+    page.get_by_test_id("tournaments-link").click()
+    page.get_by_test_id("tournament-form").wait_for()
+    english_left(page, en_only, "tournament_list")
+    page.get_by_test_id("t-name").fill("Kupa")
+    page.get_by_test_id("t-create").click()
+    page.wait_for_url("**/tournament.html?id=*")
+    page.get_by_test_id("register").click()
+    page.get_by_test_id("checkin").wait_for()
+    page.get_by_test_id("desk-start").wait_for()
+    english_left(page, en_only, "tournament")
+    assert page.js_errors == []
