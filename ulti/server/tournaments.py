@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from ulti.server.auth import new_id
 from ulti.server.errors import CommandError
 from ulti.server.logs import log
+from ulti.store import SeqConflict
 from ulti.store.events_store import EventRow
 from ulti.store.tournaments import TournamentConflict
 from ulti.tournaments.duplicate import round_seed
@@ -55,6 +56,8 @@ LEASE = "tournament:"
 POLL_SECONDS = 1.0
 #: how many times an append is tried again when another writer took the number first
 APPEND_ATTEMPTS = 8
+#: how many of a round's tables are being created, filled and started at one time
+TABLES_AT_ONCE = 16
 
 
 def status_of(state: Tournament) -> str:
@@ -300,45 +303,53 @@ class Directors:
                 ))
         accounts = loaded.accounts()
         statuses = await self.hub.store.table_statuses(ids)
-        for t, (table_id, players) in enumerate(zip(ids, seated["tables"], strict=True), start=1):
-            if t in state.rounds[number - 1].results:
-                continue
-            if table_id not in statuses:
-                seats = []
-                for p in players:
-                    # a built-in bot registered by the host has no account: the tournament's bots play its seat
-                    person = (p is not None and accounts[p] is not None and not state.players[p].replaced
-                              and state.players[p].status != "withdrawn")
-                    seats.append({"kind": "invite"} if person else {"kind": "open"})
-                config = {"deals": settings.deals_per_round, "move_seconds": settings.move_seconds, "seats": seats,
-                          "rated": settings.rated}
-                with contextlib.suppress(Exception):  # a table made by another owner a moment ago
-                    await self.hub.create_table(host, host_name, config, account=True, event=event_key,
-                                                table_id=table_id)
-            elif statuses[table_id] != "open":
-                continue  # filled and started already
-            table = (await self.hub.source(table_id)).state
-            for seat, p in enumerate(players):
-                info = table.seats[seat]
-                if p is None or info.kind != "invite" or table.seat_of(str(accounts[p])) is not None:
-                    continue
-                player = state.players[p]
-                account = accounts[p]
-                await self.hub.execute(table_id, "join", {
-                    "player": account, "name": player.name, "seat": seat, "invite": info.invite,
-                    "account": True, "bot": player.bot, "via_event": True,
-                })
-            table = (await self.hub.source(table_id)).state
-            if table.status == "open":
-                await self.hub.execute(table_id, "start", {"player": host, "fill_bots": True, "level": level})
-                log("tournament table started", tournament=tournament_id, round=number, table=t)
+        # the tables are made side by side (their first events share the store's group commits); a few at
+        # a time, so that a round of 100 tables does not hold back the tables already playing
+        gate = asyncio.Semaphore(TABLES_AT_ONCE)
+
+        async def one(t: int, table_id: str, players: list[int | None]) -> None:
+            async with gate:
+                if t in state.rounds[number - 1].results:
+                    return
+                if table_id not in statuses:
+                    seats = []
+                    for p in players:
+                        # a built-in bot registered by the host has no account: the tournament's bots play its seat
+                        person = (p is not None and accounts[p] is not None and not state.players[p].replaced
+                                  and state.players[p].status != "withdrawn")
+                        seats.append({"kind": "invite"} if person else {"kind": "open"})
+                    config = {"deals": settings.deals_per_round, "move_seconds": settings.move_seconds, "seats": seats,
+                              "rated": settings.rated}
+                    with contextlib.suppress(SeqConflict):  # a table made by another owner a moment ago
+                        await self.hub.create_table(host, host_name, config, account=True, event=event_key,
+                                                    table_id=table_id)
+                elif statuses[table_id] != "open":
+                    return  # filled and started already
+                table = (await self.hub.source(table_id)).state
                 for seat, p in enumerate(players):
-                    if p is not None and accounts[p] is not None:
-                        # not connected: a bot plays the seat after the grace, as for anyone who leaves a table
-                        await self.hub.execute(table_id, "left", {"player": accounts[p]})
-                        if self.tell is not None and state.players[p].bot:
-                            self.tell(str(accounts[p]), {"type": "tournament_table", "tournament": tournament_id,
-                                                         "round": number, "table": table_id, "seat": seat})
+                    info = table.seats[seat]
+                    if p is None or info.kind != "invite" or table.seat_of(str(accounts[p])) is not None:
+                        continue
+                    player = state.players[p]
+                    account = accounts[p]
+                    await self.hub.execute(table_id, "join", {
+                        "player": account, "name": player.name, "seat": seat, "invite": info.invite,
+                        "account": True, "bot": player.bot, "via_event": True,
+                    })
+                table = (await self.hub.source(table_id)).state
+                if table.status == "open":
+                    await self.hub.execute(table_id, "start", {"player": host, "fill_bots": True, "level": level})
+                    log("tournament table started", tournament=tournament_id, round=number, table=t)
+                    for seat, p in enumerate(players):
+                        if p is not None and accounts[p] is not None:
+                            # not connected: a bot plays the seat after the grace, as for anyone who leaves a table
+                            await self.hub.execute(table_id, "left", {"player": accounts[p]})
+                            if self.tell is not None and state.players[p].bot:
+                                self.tell(str(accounts[p]), {"type": "tournament_table", "tournament": tournament_id,
+                                                             "round": number, "table": table_id, "seat": seat})
+
+        await asyncio.gather(*(one(t, table_id, players) for t, (table_id, players)
+                               in enumerate(zip(ids, seated["tables"], strict=True), start=1)))
 
     async def _collect_results(self, tournament_id: str, loaded: Loaded, number: int) -> None:
         """Record the result of each table of round ``number`` whose match is over."""
