@@ -7,6 +7,7 @@ absent seat after the table's grace, as at any table with a move limit (``--fast
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -119,4 +120,37 @@ async def test_tournament_bad_input_names_the_field(server: ServerProcess) -> No
                   "not paused")
     await refused(host.http("GET", "/api/tournaments/nosuchtournament"), "not_found")
     for client in (host, anna, zoli):
+        await client.close()
+
+
+@pytest.mark.asyncio
+async def test_sport_ulti_round_deals_the_same_cards_and_hides_its_results_until_every_table_is_done(
+    server_factory: type[ServerProcess], tmp_path: Path
+) -> None:
+    # a long grace: an absent person's seat goes to a bot only when their move time (5 s) runs out
+    server = server_factory(db_url=f"sqlite+aiosqlite:///{tmp_path / 'd.db'}",
+                            args=("--fast", "--disconnect-grace", "60"))
+    server.start(tmp_path / "server.log")
+    host = await guest(server.base_url, "Director")
+    tid = (await host.http("POST", "/api/tournaments", {"name": "Sport cup", "format": "duplicate", "rounds": 1,
+                                                        **QUICK}))["tournament_id"]
+    people = [await guest(server.base_url, name) for name in ("Anna", "Béla", "Cili")]
+    for person in people:
+        await person.http("POST", f"/api/tournaments/{tid}/register", {})
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add_bots", "count": 3})
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
+    outsider = await guest(server.base_url, "Outsider")
+    running = await outsider.http("GET", f"/api/tournaments/{tid}")
+    tables = running["rounds"][0]["tables"]
+    assert len(tables) == 2 and running["rounds"][0]["hidden"]
+    assert all(t["result"] is None for t in tables) and all(line["total"] == 0 for line in running["standings"])
+    # nobody but a table's own players watches it while the round runs
+    await refused(outsider.http("GET", f"/api/tables/{tables[0]['table_id']}"), "event_hidden")
+    final = await view_when(outsider, tid, lambda v: v["status"] == "finished", 240, "the round is over")
+    assert not final["rounds"][0]["hidden"] and all(t["result"]["deals"] for t in final["rounds"][0]["tables"])
+    record = await outsider.http("GET", f"/api/tournaments/{tid}/record")
+    first, second = (t["match"]["deals"] for t in record["rounds"][0]["tables"])
+    assert [sorted(map(sorted, d["hands"])) for d in first] == [sorted(map(sorted, d["hands"])) for d in second]
+    assert score_tournament(record)["standings"] == final["standings"]  # checks the cards against the seed too
+    for client in [host, outsider, *people]:
         await client.close()
