@@ -154,3 +154,32 @@ async def test_sport_ulti_round_deals_the_same_cards_and_hides_its_results_until
     assert score_tournament(record)["standings"] == final["standings"]  # checks the cards against the seed too
     for client in [host, outsider, *people]:
         await client.close()
+
+
+@pytest.mark.asyncio
+async def test_team_tournament_seats_letters_together_and_totals_teams(server: ServerProcess) -> None:
+    host = await guest(server.base_url, "Director")
+    tid = (await host.http("POST", "/api/tournaments", {"name": "Team cup", "format": "teams", "rounds": 1,
+                                                        **QUICK}))["tournament_id"]
+    clients = []
+    for team in ("Ász", "Király", "Felső"):
+        for letter in "ABC":
+            client = await guest(server.base_url, f"{team} {letter}")
+            clients.append(client)
+            if team == "Ász" and letter == "A":
+                await refused(client.http("POST", f"/api/tournaments/{tid}/register", {}), "tournament_rule",
+                              "team and a letter")
+            await client.http("POST", f"/api/tournaments/{tid}/register", {"team": team, "letter": letter})
+    # the desk pauses and resumes before the start; a paused tournament seats nothing
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "pause"})
+    await refused(host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"}), "tournament_rule", "paused")
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "resume"})
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
+    final = await view_when(host, tid, lambda v: v["status"] == "finished", 240, "the team round is over")
+    players = final["players"]
+    for table in final["rounds"][0]["tables"]:
+        assert len({players[p]["letter"] for p in table["seats"] if p is not None}) == 1
+        assert len({players[p]["team"] for p in table["seats"] if p is not None}) == 3
+    assert sorted(t["team"] for t in final["team_standings"]) == ["Felső", "Király", "Ász"]
+    for client in [host, *clients]:
+        await client.close()

@@ -442,6 +442,8 @@ async def desk(request: Request, tournament_id: str) -> dict[str, Any]:
     if action == "start":
         if state.rounds:
             raise CommandError("tournament_rule", "the tournament has started already")
+        if state.paused:
+            raise CommandError("tournament_rule", "the tournament is paused: resume it first")
         if not any(p.status != "withdrawn" for p in state.players):
             raise CommandError("tournament_rule", "nobody is registered: there is nobody to seat")
         await directors.start(tournament_id)

@@ -56,6 +56,11 @@ function renderHead() {
   const you = view.you;
   const actions = [];
   if (!you && view.status !== "published" && (view.status === "registering" || s.late_entry)) {
+    if (s.format === "teams") {
+      // a team tournament seats A players with A players: the team and the letter come with the entry
+      actions.push(html`<label>${t("tournament.team")} <input name="team" maxlength="64" data-testid="register-team"></label>
+        <label>${t("tournament.letter")} <select name="letter" data-testid="register-letter"><option>A</option><option>B</option><option>C</option></select></label>`);
+    }
     actions.push(html`<button type="button" class="primary" data-do="register" data-testid="register">${t("tournament.register")}</button>`);
   }
   if (you) {
@@ -77,7 +82,10 @@ function renderHead() {
   setHTML(box, html`<p class="actions">${actions}</p>`);
   box.querySelectorAll("[data-do]").forEach((b) => b.addEventListener("click", () => {
     if (b.dataset.do === "withdraw" && !confirm(t("tournament.withdraw.confirm"))) return;
-    act("POST", `${base()}/${b.dataset.do}`, {});
+    const team = box.querySelector("[data-testid=register-team]");
+    const body = b.dataset.do === "register" && team
+      ? { team: team.value.trim() || null, letter: box.querySelector("[data-testid=register-letter]").value } : {};
+    act("POST", `${base()}/${b.dataset.do}`, body);
   }));
   signalReady();
 }
@@ -171,7 +179,9 @@ function renderStandings() {
     <thead><tr><th>#</th><th>${t("event.player")}</th><th>${t("tournament.total")}</th>
     ${rounds.map((r) => html`<th>${t("tournament.round_short", { n: r })}</th>`)}
     <th>${t("tournament.tb.wins")}</th><th>${t("tournament.tb.opponents")}</th><th>${t("tournament.tb.best_round")}</th></tr></thead>
-    <tbody>${rows}</tbody></table>`);
+    <tbody>${rows}</tbody></table>
+    ${view.team_standings ? html`<h3>${t("tournament.teams")}</h3><table class="sheet" data-testid="team-standings">
+      <tbody>${view.team_standings.map((x, i) => html`<tr data-testid="team-${i + 1}"><td>${i + 1}</td><td>${x.team}</td><td><strong>${x.total}</strong></td></tr>`)}</tbody></table>` : ""}`);
   setHTML(document.getElementById("tie-breaks"), html`${view.tie_breaks.map((c) => html`<li data-testid="tie-break-${c.name}"><strong>${t(`tournament.tb.${c.name}`)}</strong>: ${t(`tournament.tbhelp.${c.name}`)}</li>`)}`);
 }
 
