@@ -7,6 +7,7 @@ absent seat after the table's grace, as at any table with a move limit (``--fast
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -183,3 +184,28 @@ async def test_team_tournament_seats_letters_together_and_totals_teams(server: S
     assert sorted(t["team"] for t in final["team_standings"]) == ["Felső", "Király", "Ász"]
     for client in [host, *clients]:
         await client.close()
+
+
+@pytest.mark.asyncio
+async def test_tournament_starts_by_itself_at_its_start_time_and_the_desk_adds_an_account(
+    server: ServerProcess,
+) -> None:
+    host = await guest(server.base_url, "Director")
+    await refused(host.http("POST", "/api/tournaments", {"name": "Cup", **QUICK, "start": "soon"}), "bad_request",
+                  "start")
+    start = (datetime.now(UTC) + timedelta(seconds=3)).isoformat()
+    tid = (await host.http("POST", "/api/tournaments", {"name": "Timed cup", "rounds": 1, "start": start,
+                                                        **QUICK}))["tournament_id"]
+    zoe = GameClient(server.base_url)
+    await zoe.http("POST", "/api/account/register", {"name": "Zoé", "password": "correct horse battery"})
+    await refused(host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add", "name": "Nobody"}),
+                  "not_found", "name")
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add", "name": "Zoé"})
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add_bots", "count": 2})
+    view = await host.http("GET", f"/api/tournaments/{tid}")
+    assert [p["name"] for p in view["players"]] == ["Zoé", "Bot 1", "Bot 2"] and view["status"] == "registering"
+    running = await view_when(host, tid, lambda v: v["status"] != "registering", 30, "it starts at its time")
+    assert running["round"] == 1 and sorted(running["rounds"][0]["tables"][0]["seats"]) == [0, 1, 2]
+    await view_when(host, tid, lambda v: v["status"] == "finished", 240, "its one round is over")
+    await host.close()
+    await zoe.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from datetime import datetime
 from typing import Any, Literal
 
 import orjson
@@ -209,6 +210,8 @@ async def create_tournament(request: Request) -> dict[str, Any]:
         raise CommandError("bad_request", f"level: must be one of {', '.join(BOT_LEVELS)}", params={"field": "level"})
     if body.rated and who.kind != "account":
         raise CommandError("account_required", "only accounts host rated tournaments: register or log in")
+    if body.start is not None:
+        _check_start(body.start)
     hub.throttle.new_table(who.player_id)
     values = body.model_dump(exclude={"name", "level", "break_seconds", "invited"})
     # secret like a table's seed: it draws round 1 and deals every sport ulti round; shown once it is over
@@ -226,6 +229,17 @@ async def create_tournament(request: Request) -> dict[str, Any]:
         created,
     )
     return {"tournament_id": tournament_id}
+
+
+def _check_start(start: str) -> None:
+    """A start time is ISO 8601 with its zone (the director compares it with the clock)."""
+    try:
+        zone = datetime.fromisoformat(start).tzinfo
+    except ValueError:
+        zone = None
+    if zone is None:
+        raise CommandError("bad_request", "start: must be an ISO 8601 time with its zone, such as "
+                           "2026-12-05T18:00:00+01:00", params={"field": "start"})
 
 
 @router.get("/api/tournaments")
