@@ -3,6 +3,7 @@ with nothing lost (the round's tables are the ones the log named, each played on
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -75,3 +76,41 @@ async def test_tournament_kill_9_mid_round_resumes_with_nothing_lost(
     assert tables == 12
     for client in [host, *players]:
         await client.close()
+
+
+@pytest.mark.asyncio
+async def test_round_seated_but_no_table_made_before_a_crash_gets_its_tables_on_restart(
+    server_factory: type[ServerProcess], tmp_path: Path
+) -> None:
+    """The log names a round's tables before any exists: a director killed right after storing the seating
+    (simulated by writing that event while the server is down) makes exactly those tables when it resumes."""
+    db = tmp_path / "t.db"
+    server = server_factory(db_url=f"sqlite+aiosqlite:///{db}", args=ARGS)
+    server.start(tmp_path / "server.log")
+    host = GameClient(server.base_url)
+    await host.login("Director")
+    tid = (await host.http("POST", "/api/tournaments", {
+        "name": "Half seated", "rounds": 1, "deals_per_round": 6, "move_seconds": 5, "level": "random",
+        "break_seconds": 0,
+    }))["tournament_id"]
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add_bots", "count": 6})
+    server.kill()
+    seated = {"type": "round_seated", "round": 1, "tables": [[0, 1, 2], [3, 4, 5]],
+              "table_ids": ["halfseated000001", "halfseated000002"]}
+    with sqlite3.connect(db) as conn:
+        seq = conn.execute("SELECT MAX(seq) FROM tournament_log WHERE tournament_id = ?", (tid,)).fetchone()[0]
+        conn.execute("INSERT INTO tournament_log VALUES (?, ?, ?, ?)", (tid, seq + 1, json.dumps(seated), 0))
+        conn.execute("UPDATE tournaments SET status = 'running' WHERE id = ?", (tid,))
+    server.start(tmp_path / "server.log")
+    final: dict[str, Any] = {}
+
+    async def over() -> bool:
+        nonlocal final
+        final = await host.http("GET", f"/api/tournaments/{tid}")
+        return bool(final["status"] == "finished")
+
+    await until(over, 120, "the resumed director makes the named tables and the round ends")
+    assert [t["table_id"] for t in final["rounds"][0]["tables"]] == seated["table_ids"]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 2
+    await host.close()
