@@ -71,6 +71,10 @@ def test_tournament_of_21_with_three_people_runs_to_a_winner(web_server: ServerP
     rows = anna.locator("[data-testid^=standing-]")
     assert rows.count() == 21
     assert anna.get_by_test_id("tie-break-opponents").count() == 1
+    # a player's name opens their rounds: Anna played both (the second by her seat's bot)
+    anna.get_by_test_id("player-link-0").click()
+    anna.get_by_test_id("player-round-2").wait_for()
+    assert anna.get_by_test_id("player-results-name").inner_text().startswith("Anna")
     anna.screenshot(path=str(SCREENSHOTS / "tournament-finished.png"), full_page=True)
 
     with httpx2.Client(base_url=web_server.base_url, timeout=30) as client:

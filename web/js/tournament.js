@@ -172,7 +172,7 @@ function renderDesk() {
 function renderStandings() {
   const rounds = Array.from({ length: view.round }, (_, i) => i + 1);
   const rows = view.standings.map((s) => html`<tr data-testid="standing-${s.player}" data-rank="${s.rank}" data-total="${s.total}" class="${s.withdrawn ? "muted" : ""}">
-    <td>${s.rank}</td><td>${s.name}${s.withdrawn ? html` <small>(${t("tournament.pstatus.withdrawn")})</small>` : ""}</td>
+    <td>${s.rank}</td><td><button type="button" class="link" data-player="${s.player}" data-testid="player-link-${s.player}">${s.name}</button>${s.withdrawn ? html` <small>(${t("tournament.pstatus.withdrawn")})</small>` : ""}</td>
     <td><strong>${s.total}</strong></td>${s.rounds.map((r) => html`<td>${signed(r)}</td>`)}
     <td>${s.wins}</td><td>${s.opponents}</td><td>${s.best_round}</td></tr>`);
   setHTML(document.getElementById("tournament-standings"), html`<table class="sheet" data-testid="standings-table">
@@ -182,7 +182,26 @@ function renderStandings() {
     <tbody>${rows}</tbody></table>
     ${view.team_standings ? html`<h3>${t("tournament.teams")}</h3><table class="sheet" data-testid="team-standings">
       <tbody>${view.team_standings.map((x, i) => html`<tr data-testid="team-${i + 1}"><td>${i + 1}</td><td>${x.team}</td><td><strong>${x.total}</strong></td></tr>`)}</tbody></table>` : ""}`);
+  document.querySelectorAll("#tournament-standings [data-player]").forEach((b) => b.addEventListener("click", () => showPlayer(Number(b.dataset.player))));
   setHTML(document.getElementById("tie-breaks"), html`${view.tie_breaks.map((c) => html`<li data-testid="tie-break-${c.name}"><strong>${t(`tournament.tb.${c.name}`)}</strong>: ${t(`tournament.tbhelp.${c.name}`)}</li>`)}`);
+}
+
+/** One player's rounds: table, opponents, the points at the table and in the standings. */
+async function showPlayer(number) {
+  const box = document.getElementById("player-results");
+  try {
+    const got = await http("GET", `${base()}/players/${number}`);
+    const rows = got.rounds.map((r) => html`<tr data-testid="player-round-${r.round}">
+      <td>${r.round}</td><td>${t("event.table", { n: r.table })}</td><td>${r.opponents.map((o) => o || t("tournament.bot")).join(", ")}</td>
+      <td>${r.hidden ? t("tournament.hidden") : signed(r.table_points)}</td><td>${r.hidden ? "" : signed(r.points)}</td></tr>`);
+    setHTML(box, html`<h3 data-testid="player-results-name">${got.player.name} · ${t("tournament.total")}: ${got.line.total}</h3>
+      <table class="sheet"><thead><tr><th>${t("tournament.round_label")}</th><th>${t("tournament.table_label")}</th>
+      <th>${t("tournament.opponents")}</th><th>${t("tournament.table_points")}</th><th>${t("tournament.round_points")}</th></tr></thead>
+      <tbody>${rows}</tbody></table>`);
+    box.hidden = false;
+  } catch (e) {
+    toast(errorText(e), "error");
+  }
 }
 
 function renderSchedule() {
