@@ -71,7 +71,7 @@ function renderHead() {
     if (you.status !== "withdrawn" && !["finished", "published"].includes(view.status)) {
       actions.push(html`<button type="button" data-do="withdraw" data-testid="withdraw">${t("tournament.withdraw")}</button>`);
     }
-    if (you.table && you.status !== "withdrawn") {
+    if (you.table && !you.table.finished && you.status !== "withdrawn") {
       actions.push(html`<a class="button primary" href="${tableUrl(you.table.table_id)}" data-testid="your-table" data-table="${you.table.table_id}">${t("tournament.yourtable", { n: you.table.table, round: you.table.round })}</a>`);
     }
   }
@@ -124,7 +124,7 @@ function renderDesk() {
   const rows = view.players.map((p) => html`<tr data-testid="desk-player-${p.player}">
     <td>${p.name}${p.bot ? html` <small class="badge">${t("seat.botmark")}</small>` : ""}</td>
     <td>${t(`tournament.pstatus.${p.status}`)}${p.replaced ? html` · ${t("tournament.replaced")}` : ""}</td>
-    <td>${p.status !== "withdrawn" && view.status !== "published" ? html`
+    <td>${p.status !== "withdrawn" && ["registering", "running"].includes(view.status) ? html`
       <button type="button" class="small" data-desk="remove" data-player="${p.player}" data-testid="desk-remove-${p.player}">${t("tournament.desk.remove")}</button>
       ${p.replaced ? "" : html`<button type="button" class="small" data-desk="replace" data-player="${p.player}" data-testid="desk-replace-${p.player}">${t("tournament.desk.replace")}</button>`}` : ""}</td></tr>`);
   setHTML(document.getElementById("desk"), html`
