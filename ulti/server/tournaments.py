@@ -56,6 +56,8 @@ LEASE = "tournament:"
 POLL_SECONDS = 1.0
 #: how many times an append is tried again when another writer took the number first
 APPEND_ATTEMPTS = 8
+#: what a table answers when another process filled or started it a moment before this one asked
+DONE_ALREADY = ("already_seated", "seat_taken", "table_started")
 #: how many of a round's tables are being created, filled and started at one time
 TABLES_AT_ONCE = 16
 
@@ -332,13 +334,22 @@ class Directors:
                         continue
                     player = state.players[p]
                     account = accounts[p]
-                    await self.hub.execute(table_id, "join", {
-                        "player": account, "name": player.name, "seat": seat, "invite": info.invite,
-                        "account": True, "bot": player.bot, "via_event": True,
-                    })
+                    try:
+                        await self.hub.execute(table_id, "join", {
+                            "player": account, "name": player.name, "seat": seat, "invite": info.invite,
+                            "account": True, "bot": player.bot, "via_event": True,
+                        })
+                    except CommandError as exc:
+                        if exc.code not in DONE_ALREADY:
+                            raise
                 table = (await self.hub.source(table_id)).state
                 if table.status == "open":
-                    await self.hub.execute(table_id, "start", {"player": host, "fill_bots": True, "level": level})
+                    try:
+                        await self.hub.execute(table_id, "start", {"player": host, "fill_bots": True, "level": level})
+                    except CommandError as exc:
+                        if exc.code not in DONE_ALREADY:
+                            raise
+                        return  # another process (a desk's request and the tournament's owner) did it a moment ago
                     log("tournament table started", tournament=tournament_id, round=number, table=t)
                     for seat, p in enumerate(players):
                         if p is not None and accounts[p] is not None:
