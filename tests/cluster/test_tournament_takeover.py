@@ -79,5 +79,9 @@ async def test_tournament_director_killed_mid_round_another_process_takes_over(
         assert score_tournament(record)["standings"] == final["standings"]
         for client in [host, *players]:
             await client.close()
+        for n, srv in enumerate(processes):
+            assert srv.log_path is not None
+            if n != owner:  # the survivors directed and played on without a failure
+                assert "tournament director failed" not in srv.log_path.read_text(), srv.log_path.read_text()[-3000:]
     finally:
         cluster.stop()

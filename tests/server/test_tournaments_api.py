@@ -209,3 +209,29 @@ async def test_tournament_starts_by_itself_at_its_start_time_and_the_desk_adds_a
     await view_when(host, tid, lambda v: v["status"] == "finished", 240, "its one round is over")
     await host.close()
     await zoe.close()
+
+
+@pytest.mark.asyncio
+async def test_late_entry_and_the_desk_removing_a_player_between_rounds(server: ServerProcess) -> None:
+    host = await guest(server.base_url, "Director")
+    closed = (await host.http("POST", "/api/tournaments", {"name": "Closed", "rounds": 2, **QUICK,
+                                                           "break_seconds": 10}))["tournament_id"]
+    late = (await host.http("POST", "/api/tournaments", {"name": "Late", "rounds": 2, "late_entry": True, **QUICK,
+                                                         "break_seconds": 10}))["tournament_id"]
+    for tid in (closed, late):
+        await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add_bots", "count": 3})
+        await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
+        await view_when(host, tid, lambda v: v["next_round_at"] is not None, 120, "round 1 is over")
+    newcomer = await guest(server.base_url, "Newcomer")
+    await refused(newcomer.http("POST", f"/api/tournaments/{closed}/register", {}), "tournament_rule", "late entry")
+    await newcomer.http("POST", f"/api/tournaments/{late}/register", {})
+    # between the rounds the director takes Bot 2 out; the newcomer is seated in round 2 in its place
+    await host.http("POST", f"/api/tournaments/{late}/desk", {"action": "remove", "player": 1})
+    final = await view_when(host, late, lambda v: v["status"] == "finished", 240, "round 2 is over")
+    second = [p for t in final["rounds"][1]["tables"] for p in t["seats"] if p is not None]
+    assert 3 in second and 1 not in second
+    assert final["players"][1]["status"] == "withdrawn"
+    await refused(host.http("POST", f"/api/tournaments/{late}/desk", {"action": "remove", "player": 9}),
+                  "bad_request", "player")
+    for client in (host, newcomer):
+        await client.close()
