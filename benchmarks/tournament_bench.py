@@ -28,7 +28,6 @@ from typing import Any
 
 from tests.server.conftest import ServerProcess
 from ulti.server.client import GameClient
-
 from ulti.tournaments.log import replay
 from ulti.tournaments.seating import repeats, seat_by_standings
 from ulti.tournaments.standings import standings
