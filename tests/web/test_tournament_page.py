@@ -55,7 +55,8 @@ def test_tournament_of_21_with_three_people_runs_to_a_winner(web_server: ServerP
     for page in (anna, bela, cili):
         page.get_by_test_id("table-ready").wait_for()
         assert page.evaluate("document.documentElement.dataset.tabTurn") == "1"
-        assert page.title() != "Ulti online – Tournament"
+        assert page.title() == "● Your turn — Ulti"  # the turn signal's title (and icon)
+        page.wait_for_function("window.__ultiSound.played.turn >= 1")  # and the turn's sound, once
     # mid-round 1: Béla withdraws, and the director replaces Cili by a bot
     bela.on("dialog", lambda dialog: dialog.accept())
     bela.get_by_test_id("withdraw").click()
