@@ -55,7 +55,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.player_bench
 	$(BIN)/python -m benchmarks.event_bench --tables 20
 	$(BIN)/python -m benchmarks.botapi_bench --seconds 20
-	$(BIN)/python -m benchmarks.tournament_bench
+	$(BIN)/python -m benchmarks.tournament_bench --server
 
 ## lab: the bots' strength research (ulti/lab; rows of docs/lab-journal.md): the expert's evidence, where its worlds place the unseen cards, card decisions priced against the true deal, what seeing every card would win in card play, the auction's estimates against declarations played out
 lab: $(STAMP)

@@ -62,6 +62,8 @@ from ulti.server.openapi_bodies import describe_bodies
 from ulti.server.player_routes import router as player_router
 from ulti.server.tablestate import MAX_CHAT_LENGTH, CommandError
 from ulti.server.throttle import MessageBucket
+from ulti.server.tournament_routes import router as tournament_router
+from ulti.server.tournaments import Directors
 from ulti.server.visibility import (
     listed,
     require_deal,
@@ -141,12 +143,17 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.par = ParJobs(store, hub)
         app.state.par.start()
         await start_bot_api(app)
+        # tournaments: each one's director, from its log (restart- and failover-safe, tournaments.py)
+        app.state.tournaments = Directors(hub)
+        app.state.tournaments.tell = app.state.bot_api.tell
+        app.state.tournaments.run()
         log("server started", db=settings.db_url.split("://")[0], tables=len(hub.actors))
         try:
             yield
         finally:
             app.state.analysis.close()
             app.state.par.close()
+            app.state.tournaments.close()
             hub.close()
             if cluster is not None:
                 await cluster.close()
@@ -391,8 +398,10 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(analysis_router)  # /api/tables/{id}/deals/{k}/analysis and /whatif (analysis_routes.py)
     app.include_router(botapi_router)  # /api/account/tokens, /api/bot/..., /api/stream/event (botapi.py)
     app.include_router(event_router)  # /api/events/... and solo duplicate's par (event_routes.py)
+    app.include_router(tournament_router)  # /api/tournaments/... (tournament_routes.py)
     # the bodies the routes read by hand, in /openapi.json (openapi_bodies.py)
-    describe_bodies(app, account_router, player_router, analysis_router, botapi_router, event_router)
+    describe_bodies(app, account_router, player_router, analysis_router, botapi_router, event_router,
+                    tournament_router)
 
     @app.websocket("/ws")
     @socket_route

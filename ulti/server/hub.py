@@ -279,14 +279,15 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
 
     async def create_table(
         self, player_id: str, name: str, config: dict[str, Any], account: bool = False,
-        event: tuple[str, int] | None = None, rematch_of: str | None = None,
+        event: tuple[str, int] | None = None, rematch_of: str | None = None, table_id: str | None = None,
     ) -> tuple[str, dict[int, str]]:
         """Create a table for ``player_id`` (``account``: not a guest) here; returns its id and its invite tokens.
 
         ``event``: (id, seed) of the duplicate event the table belongs to: its deals come from the event's
         seed (the same cards at every table of the event), kept secret like any table's (event_routes.py).
         ``rematch_of``: the finished table this one is the rematch of (its other players take their seats
-        from there, ``rematch``).
+        from there, ``rematch``). ``table_id``: the id to give it (a tournament names its tables in its log
+        before creating them, so that a director resuming after a crash creates each one once).
         """
         deals, seconds, seats = config.get("deals"), config.get("move_seconds", 0), config.get("seats")
         validate_table_config(deals, seconds, seats)
@@ -313,7 +314,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         seed, chosen = self._table_seed(config.get("seed"), seats) if event is None else (event[1], True)
         if any(spec["kind"] == "me" for spec in seats):
             await self.refuse_bot_account(player_id)
-        table_id = new_id()
+        table_id = table_id or new_id()
         specs: list[SeatSpec] = []
         invites: dict[int, str] = {}
         me: int | None = None

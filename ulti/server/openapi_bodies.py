@@ -15,6 +15,7 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute, APIRouter
 
 from ulti.server.tablestate import BOT_LEVELS
+from ulti.server.tournament_routes import CreateBody, DeskBody, RegisterBody
 
 Schema = dict[str, Any]
 
@@ -82,6 +83,11 @@ BODIES: dict[tuple[str, str], Schema] = {
         level=_LEVEL, move_seconds={"type": "integer", "minimum": 0, "maximum": 600},
     ),
     ("POST", "/api/events/{event_id}/join"): _object(table={"type": "integer", "minimum": 1}, seat=_SEAT),
+    # tournaments (docs/protocol/tournaments.md): their routes read pydantic models, whose schema this is
+    ("POST", "/api/tournaments"): CreateBody.model_json_schema(),
+    ("POST", "/api/tournaments/{tournament_id}/register"): RegisterBody.model_json_schema(),
+    ("POST", "/api/bot/tournaments/{tournament_id}/register"): RegisterBody.model_json_schema(),
+    ("POST", "/api/tournaments/{tournament_id}/desk"): DeskBody.model_json_schema(),
 }
 
 #: (method, path) -> the query parameters the route reads by hand (``request.query_params``)
@@ -102,6 +108,8 @@ NO_BODY: set[tuple[str, str]] = {
     ("POST", "/api/bot/tables/{table_id}/leave"),
     ("POST", "/api/events/{event_id}/leave"),
     ("POST", "/api/events/{event_id}/start"),
+    ("POST", "/api/tournaments/{tournament_id}/checkin"),
+    ("POST", "/api/tournaments/{tournament_id}/withdraw"),
 }
 
 

@@ -170,6 +170,13 @@ async def visible_deals(hub: Hub, state: TableState, viewer: str | None) -> int 
     return (await sight_of(hub, state, viewer)).deals
 
 
+def ordinary_results() -> Sight:
+    """What anyone may see of the results of ordinary tables (a tournament's rounds that are no duplicate
+    event: their tables are open to watch, so their results are too): everything."""
+    _note_asked()
+    return OPEN
+
+
 def live_to_onlookers(state: TableState) -> bool:
     """Whether the table's live events may go to a watcher who does not sit at it.
 

@@ -23,6 +23,7 @@ from ulti.store.events_store import EventsStore
 from ulti.store.models import events, kv, players, table_players, tables
 from ulti.store.players import PlayerStore
 from ulti.store.results import ResultStore
+from ulti.store.tournaments import TournamentStore
 
 
 class SeqConflict(Exception):
@@ -91,7 +92,9 @@ def make_engine(url: str) -> AsyncEngine:
     return create_async_engine(url, pool_size=10, max_overflow=10)
 
 
-class EventStore(AccountStore, AnalysisStore, ApiTokenStore, EventsStore, PlayerStore, ResultStore):
+class EventStore(
+    AccountStore, AnalysisStore, ApiTokenStore, EventsStore, PlayerStore, ResultStore, TournamentStore
+):
     """The event log of every table, and the little else the server keeps."""
 
     def __init__(self, engine: AsyncEngine) -> None:

@@ -218,3 +218,28 @@ par_jobs = Table(
     Column("updated_at", BigInteger, nullable=False),
     Index("ix_par_jobs_status", "status", "created_at"),
 )
+
+# Tournaments (migration 0010): the tournament's row (for listing and for finding the ones to run) and
+# its director's log, one JSON event per row numbered from 0 (``ulti.tournaments.log``). The state and
+# the standings are always recomputed from the log; the row's status is a copy kept for listing.
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("host", String(32), nullable=False),
+    Column("host_name", String(64), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("status", String(16), nullable=False),  # registering | running | finished | published
+    Column("created_at", BigInteger, nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
+    Index("ix_tournaments_status", "status", "created_at"),
+)
+
+tournament_log = Table(
+    "tournament_log",
+    metadata,
+    Column("tournament_id", String(32), primary_key=True),
+    Column("seq", Integer, primary_key=True),  # from 0: the created event
+    Column("body", Text, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)

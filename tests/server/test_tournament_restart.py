@@ -1,0 +1,116 @@
+"""kill -9 the server mid-round: the restarted server's director resumes the tournament from its log
+with nothing lost (the round's tables are the ones the log named, each played once, to a winner)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.conftest import ServerProcess
+from tests.server.helpers import until
+from ulti.client import GameClient
+from ulti.tournaments.record import score_tournament
+
+# a grace long enough that round 1 is still being played when the server is killed
+ARGS = ("--fast", "--disconnect-grace", "3")
+
+
+def stored_log(db: Path, tournament_id: str) -> list[str]:
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT body FROM tournament_log WHERE tournament_id = ? ORDER BY seq", (tournament_id,))
+        return [r[0] for r in rows]
+
+
+@pytest.mark.asyncio
+async def test_tournament_kill_9_mid_round_resumes_with_nothing_lost(
+    server_factory: type[ServerProcess], tmp_path: Path
+) -> None:
+    db = tmp_path / "t.db"
+    server = server_factory(db_url=f"sqlite+aiosqlite:///{db}", args=ARGS)
+    server.start(tmp_path / "server.log")
+    host = GameClient(server.base_url)
+    await host.login("Director")
+    tid = (await host.http("POST", "/api/tournaments", {
+        "name": "Crash cup", "format": "everyone", "rounds": 4, "deals_per_round": 6, "move_seconds": 5,
+        "level": "random", "break_seconds": 0,
+    }))["tournament_id"]
+    players = []
+    for i in range(9):
+        player = GameClient(server.base_url)
+        await player.login(f"Player {i}")
+        await player.http("POST", f"/api/tournaments/{tid}/register", {})
+        players.append(player)
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
+    view = await host.http("GET", f"/api/tournaments/{tid}")
+    assert view["round"] == 1 and all(t["result"] is None for t in view["rounds"][0]["tables"])
+    round_1 = [t["table_id"] for t in view["rounds"][0]["tables"]]
+    assert len(round_1) == 3
+    server.kill()
+    before = stored_log(db, tid)
+
+    server.start(tmp_path / "server.log")  # the same database and port
+    final: dict[str, Any] = {}
+
+    async def over() -> bool:
+        nonlocal final
+        final = await host.http("GET", f"/api/tournaments/{tid}")
+        return bool(final["status"] == "finished")
+
+    await until(over, 300, "the tournament resumes and finishes")
+    after = stored_log(db, tid)
+    assert after[: len(before)] == before  # nothing stored before the kill is lost or changed
+    assert [t["table_id"] for t in final["rounds"][0]["tables"]] == round_1  # no table made twice
+    assert [len(r["tables"]) for r in final["rounds"]] == [3, 3, 3, 3]
+    # everyone met everyone exactly once over the 4 rounds of 9 players
+    met = [frozenset((a, b)) for r in final["rounds"] for t in r["tables"] for a in t["seats"] for b in t["seats"]
+           if a is not None and b is not None and a < b]
+    assert len(met) == len(set(met)) == 36
+    record = await host.http("GET", f"/api/tournaments/{tid}/record")
+    assert score_tournament(record)["standings"] == final["standings"]
+    with sqlite3.connect(db) as conn:
+        tables = conn.execute("SELECT COUNT(*) FROM tables").fetchone()[0]
+    assert tables == 12
+    for client in [host, *players]:
+        await client.close()
+
+
+@pytest.mark.asyncio
+async def test_round_seated_but_no_table_made_before_a_crash_gets_its_tables_on_restart(
+    server_factory: type[ServerProcess], tmp_path: Path
+) -> None:
+    """The log names a round's tables before any exists: a director killed right after storing the seating
+    (simulated by writing that event while the server is down) makes exactly those tables when it resumes."""
+    db = tmp_path / "t.db"
+    server = server_factory(db_url=f"sqlite+aiosqlite:///{db}", args=ARGS)
+    server.start(tmp_path / "server.log")
+    host = GameClient(server.base_url)
+    await host.login("Director")
+    tid = (await host.http("POST", "/api/tournaments", {
+        "name": "Half seated", "rounds": 1, "deals_per_round": 6, "move_seconds": 5, "level": "random",
+        "break_seconds": 0,
+    }))["tournament_id"]
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add_bots", "count": 6})
+    server.kill()
+    seated = {"type": "round_seated", "round": 1, "tables": [[0, 1, 2], [3, 4, 5]],
+              "table_ids": ["halfseated000001", "halfseated000002"]}
+    with sqlite3.connect(db) as conn:
+        seq = conn.execute("SELECT MAX(seq) FROM tournament_log WHERE tournament_id = ?", (tid,)).fetchone()[0]
+        conn.execute("INSERT INTO tournament_log VALUES (?, ?, ?, ?)", (tid, seq + 1, json.dumps(seated), 0))
+        conn.execute("UPDATE tournaments SET status = 'running' WHERE id = ?", (tid,))
+    server.start(tmp_path / "server.log")
+    final: dict[str, Any] = {}
+
+    async def over() -> bool:
+        nonlocal final
+        final = await host.http("GET", f"/api/tournaments/{tid}")
+        return bool(final["status"] == "finished")
+
+    await until(over, 120, "the resumed director makes the named tables and the round ends")
+    assert [t["table_id"] for t in final["rounds"][0]["tables"]] == seated["table_ids"]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 2
+    await host.close()

@@ -1,0 +1,237 @@
+"""Tournaments against a real ``ulti serve`` process (docs/protocol/tournaments.md): create, register,
+check in, the director's rounds on bot-filled tables, the desk, the standings and the record.
+
+The registered people here never connect: the director seats them all the same, and a bot plays each
+absent seat after the table's grace, as at any table with a move limit (``--fast``: a second).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.conftest import ServerProcess
+from tests.server.helpers import until
+from ulti.client import GameClient, ServerError
+from ulti.tournaments.record import score_tournament
+
+QUICK = {"deals_per_round": 6, "move_seconds": 5, "level": "random", "break_seconds": 0}
+
+
+async def guest(base_url: str, name: str) -> GameClient:
+    client = GameClient(base_url)
+    await client.login(name)
+    return client
+
+
+async def refused(call: Any, code: str, words: str = "") -> ServerError:
+    with pytest.raises(ServerError) as error:
+        await call
+    assert error.value.code == code, error.value
+    assert words in str(error.value), error.value
+    return error.value
+
+
+async def view_when(client: GameClient, tournament_id: str, check: Any, timeout: float, what: str) -> dict[str, Any]:
+    view: dict[str, Any] = {}
+
+    async def reached() -> bool:
+        nonlocal view
+        view = await client.http("GET", f"/api/tournaments/{tournament_id}")
+        return bool(check(view))
+
+    await until(reached, timeout, what)
+    return view
+
+
+@pytest.mark.asyncio
+async def test_tournament_runs_its_rounds_to_standings_and_a_record_that_scores(server: ServerProcess) -> None:
+    host = await guest(server.base_url, "Director")
+    created = await host.http("POST", "/api/tournaments", {"name": "Club cup", "format": "standings",
+                                                           "rounds": 2, **QUICK})
+    tid = created["tournament_id"]
+    players = [await guest(server.base_url, name) for name in ("Anna", "Béla", "Cili", "Dani")]
+    for number, player in enumerate(players):
+        assert (await player.http("POST", f"/api/tournaments/{tid}/register", {}))["player"] == number
+    for player in players[:3]:
+        await player.http("POST", f"/api/tournaments/{tid}/checkin", {})
+    # only the host starts it, and the desk names the field it misses
+    await refused(players[0].http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"}), "not_host")
+    await refused(host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "launch"}), "bad_request", "action")
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
+    view = await players[0].http("GET", f"/api/tournaments/{tid}")
+    assert view["status"] == "running" and view["round"] == 1
+    # Dani did not check in: left out of round 1 (withdrawn), the three others share one table
+    assert [p["status"] for p in view["players"]] == ["checked_in", "checked_in", "checked_in", "withdrawn"]
+    assert view["you"]["table"]["table"] == 1 and view["settings"]["seed"] is None
+    assert sorted(view["rounds"][0]["tables"][0]["seats"]) == [0, 1, 2]
+    final = await view_when(host, tid, lambda v: v["status"] == "finished", 240, "both rounds are over")
+    assert len(final["rounds"]) == 2 and all(t["result"] is not None for r in final["rounds"] for t in r["tables"])
+    assert [line["rank"] for line in final["standings"]] == [1, 2, 3, 4]
+    assert final["tie_breaks"][0]["name"] == "total"
+    record = await host.http("GET", f"/api/tournaments/{tid}/record")
+    scored = score_tournament(record)
+    assert scored["standings"] == final["standings"]
+    mine = await host.http("GET", f"/api/tournaments/{tid}/players/0")
+    assert [r["round"] for r in mine["rounds"]] == [1, 2]
+    assert mine["line"]["total"] == sum(r["table_points"] for r in mine["rounds"])
+    # a correction needs a reason, is logged with it, and moves the standings
+    table = final["rounds"][1]["tables"][0]
+    await refused(host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "correct", "round": 2, "table": 1,
+                                                                     "points": [0, 0, 0]}), "bad_request", "reason")
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "correct", "round": 2, "table": 1,
+                                                             "points": [100, 0, -100], "reason": "scoring slip"})
+    corrected = await host.http("GET", f"/api/tournaments/{tid}")
+    assert corrected["corrections"][0]["reason"] == "scoring slip"
+    assert corrected["standings"][0]["player"] == table["seats"][0]
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "publish"})
+    published = await host.http("GET", f"/api/tournaments/{tid}")
+    assert published["status"] == "published" and published["settings"]["seed"] is not None
+    score_tournament(await host.http("GET", f"/api/tournaments/{tid}/record"))
+    listed = await host.http("GET", "/api/tournaments")
+    assert {"id": tid, "name": "Club cup", "status": "published"}.items() <= listed["tournaments"][0].items()
+    for client in [host, *players]:
+        await client.close()
+
+
+@pytest.mark.asyncio
+async def test_tournament_bad_input_names_the_field(server: ServerProcess) -> None:
+    host = await guest(server.base_url, "Director")
+    base = {"name": "Cup", **QUICK}
+    await refused(host.http("POST", "/api/tournaments", {**base, "deals_per_round": 7}), "bad_request",
+                  "deals_per_round")
+    await refused(host.http("POST", "/api/tournaments", {**base, "rounds": 0}), "bad_request", "rounds")
+    await refused(host.http("POST", "/api/tournaments", {**base, "format": "knockout"}), "bad_request", "format")
+    await refused(host.http("POST", "/api/tournaments", {**base, "move_seconds": 0}), "bad_request", "move_seconds")
+    await refused(host.http("POST", "/api/tournaments", {**base, "level": "wizard"}), "bad_request", "level")
+    await refused(host.http("POST", "/api/tournaments", {**base, "colour": "red"}), "bad_request", "colour")
+    await refused(host.http("POST", "/api/tournaments", {**base, "rated": True}), "account_required")
+    tid = (await host.http("POST", "/api/tournaments", {**base, "entry": "invited", "invited": ["Anna"]}))[
+        "tournament_id"]
+    anna, zoli = await guest(server.base_url, "Anna"), await guest(server.base_url, "Zoli")
+    await anna.http("POST", f"/api/tournaments/{tid}/register", {})
+    await refused(zoli.http("POST", f"/api/tournaments/{tid}/register", {}), "not_invited")
+    await refused(zoli.http("POST", f"/api/tournaments/{tid}/checkin", {}), "not_registered")
+    await refused(host.http("GET", f"/api/tournaments/{tid}/record"), "tournament_not_over")
+    await refused(host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "publish"}), "tournament_rule")
+    await refused(host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "resume"}), "tournament_rule",
+                  "not paused")
+    await refused(host.http("GET", "/api/tournaments/nosuchtournament"), "not_found")
+    for client in (host, anna, zoli):
+        await client.close()
+
+
+@pytest.mark.asyncio
+async def test_sport_ulti_round_deals_the_same_cards_and_hides_its_results_until_every_table_is_done(
+    server_factory: type[ServerProcess], tmp_path: Path
+) -> None:
+    # a long grace: an absent person's seat goes to a bot only when their move time (5 s) runs out
+    server = server_factory(db_url=f"sqlite+aiosqlite:///{tmp_path / 'd.db'}",
+                            args=("--fast", "--disconnect-grace", "60"))
+    server.start(tmp_path / "server.log")
+    host = await guest(server.base_url, "Director")
+    tid = (await host.http("POST", "/api/tournaments", {"name": "Sport cup", "format": "duplicate", "rounds": 1,
+                                                        **QUICK}))["tournament_id"]
+    people = [await guest(server.base_url, name) for name in ("Anna", "Béla", "Cili")]
+    for person in people:
+        await person.http("POST", f"/api/tournaments/{tid}/register", {})
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add_bots", "count": 3})
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
+    outsider = await guest(server.base_url, "Outsider")
+    running = await outsider.http("GET", f"/api/tournaments/{tid}")
+    tables = running["rounds"][0]["tables"]
+    assert len(tables) == 2 and running["rounds"][0]["hidden"]
+    assert all(t["result"] is None for t in tables) and all(line["total"] == 0 for line in running["standings"])
+    # nobody but a table's own players watches it while the round runs
+    await refused(outsider.http("GET", f"/api/tables/{tables[0]['table_id']}"), "event_hidden")
+    final = await view_when(outsider, tid, lambda v: v["status"] == "finished", 240, "the round is over")
+    assert not final["rounds"][0]["hidden"] and all(t["result"]["deals"] for t in final["rounds"][0]["tables"])
+    record = await outsider.http("GET", f"/api/tournaments/{tid}/record")
+    first, second = (t["match"]["deals"] for t in record["rounds"][0]["tables"])
+    assert [sorted(map(sorted, d["hands"])) for d in first] == [sorted(map(sorted, d["hands"])) for d in second]
+    assert score_tournament(record)["standings"] == final["standings"]  # checks the cards against the seed too
+    for client in [host, outsider, *people]:
+        await client.close()
+
+
+@pytest.mark.asyncio
+async def test_team_tournament_seats_letters_together_and_totals_teams(server: ServerProcess) -> None:
+    host = await guest(server.base_url, "Director")
+    tid = (await host.http("POST", "/api/tournaments", {"name": "Team cup", "format": "teams", "rounds": 1,
+                                                        **QUICK}))["tournament_id"]
+    clients = []
+    for team in ("Ász", "Király", "Felső"):
+        for letter in "ABC":
+            client = await guest(server.base_url, f"{team} {letter}")
+            clients.append(client)
+            if team == "Ász" and letter == "A":
+                await refused(client.http("POST", f"/api/tournaments/{tid}/register", {}), "tournament_rule",
+                              "team and a letter")
+            await client.http("POST", f"/api/tournaments/{tid}/register", {"team": team, "letter": letter})
+    # the desk pauses and resumes before the start; a paused tournament seats nothing
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "pause"})
+    await refused(host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"}), "tournament_rule", "paused")
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "resume"})
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
+    final = await view_when(host, tid, lambda v: v["status"] == "finished", 240, "the team round is over")
+    players = final["players"]
+    for table in final["rounds"][0]["tables"]:
+        assert len({players[p]["letter"] for p in table["seats"] if p is not None}) == 1
+        assert len({players[p]["team"] for p in table["seats"] if p is not None}) == 3
+    assert sorted(t["team"] for t in final["team_standings"]) == ["Felső", "Király", "Ász"]
+    for client in [host, *clients]:
+        await client.close()
+
+
+@pytest.mark.asyncio
+async def test_tournament_starts_by_itself_at_its_start_time_and_the_desk_adds_an_account(
+    server: ServerProcess,
+) -> None:
+    host = await guest(server.base_url, "Director")
+    await refused(host.http("POST", "/api/tournaments", {"name": "Cup", **QUICK, "start": "soon"}), "bad_request",
+                  "start")
+    start = (datetime.now(UTC) + timedelta(seconds=3)).isoformat()
+    tid = (await host.http("POST", "/api/tournaments", {"name": "Timed cup", "rounds": 1, "start": start,
+                                                        **QUICK}))["tournament_id"]
+    zoe = GameClient(server.base_url)
+    await zoe.http("POST", "/api/account/register", {"name": "Zoé", "password": "correct horse battery"})
+    await refused(host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add", "name": "Nobody"}),
+                  "not_found", "name")
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add", "name": "Zoé"})
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add_bots", "count": 2})
+    view = await host.http("GET", f"/api/tournaments/{tid}")
+    assert [p["name"] for p in view["players"]] == ["Zoé", "Bot 1", "Bot 2"] and view["status"] == "registering"
+    running = await view_when(host, tid, lambda v: v["status"] != "registering", 30, "it starts at its time")
+    assert running["round"] == 1 and sorted(running["rounds"][0]["tables"][0]["seats"]) == [0, 1, 2]
+    await view_when(host, tid, lambda v: v["status"] == "finished", 240, "its one round is over")
+    await host.close()
+    await zoe.close()
+
+
+@pytest.mark.asyncio
+async def test_late_entry_and_the_desk_removing_a_player_between_rounds(server: ServerProcess) -> None:
+    host = await guest(server.base_url, "Director")
+    closed = (await host.http("POST", "/api/tournaments", {"name": "Closed", "rounds": 2, **QUICK,
+                                                           "break_seconds": 10}))["tournament_id"]
+    late = (await host.http("POST", "/api/tournaments", {"name": "Late", "rounds": 2, "late_entry": True, **QUICK,
+                                                         "break_seconds": 10}))["tournament_id"]
+    for tid in (closed, late):
+        await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add_bots", "count": 3})
+        await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
+        await view_when(host, tid, lambda v: v["next_round_at"] is not None, 120, "round 1 is over")
+    newcomer = await guest(server.base_url, "Newcomer")
+    await refused(newcomer.http("POST", f"/api/tournaments/{closed}/register", {}), "tournament_rule", "late entry")
+    await newcomer.http("POST", f"/api/tournaments/{late}/register", {})
+    # between the rounds the director takes Bot 2 out; the newcomer is seated in round 2 in its place
+    await host.http("POST", f"/api/tournaments/{late}/desk", {"action": "remove", "player": 1})
+    final = await view_when(host, late, lambda v: v["status"] == "finished", 240, "round 2 is over")
+    second = [p for t in final["rounds"][1]["tables"] for p in t["seats"] if p is not None]
+    assert 3 in second and 1 not in second
+    assert final["players"][1]["status"] == "withdrawn"
+    await refused(host.http("POST", f"/api/tournaments/{late}/desk", {"action": "remove", "player": 9}),
+                  "bad_request", "player")
+    for client in (host, newcomer):
+        await client.close()

@@ -1,0 +1,454 @@
+"""The tournament director: runs each tournament's rounds on ordinary tables, from its log alone.
+
+A tournament is its director's log (``ulti.tournaments.log``, stored by ``TournamentStore``). Every
+request that changes it (register, check in, withdraw, the host's desk) appends an event through
+``Directors.append``, which replays the log with the new event first, so an event that breaks a rule
+is refused with the rule's words and never stored. The director's own work is ``Directors.step``,
+run again and again for each tournament this process owns:
+
+- once the host has started it, seat the next round by the format (``ulti.tournaments.rounds``):
+  the ``round_seated`` event names each table's id before any table exists, so a director resuming
+  after a crash creates, fills and starts exactly the tables the log names, each once;
+- each table is an ordinary table (``Hub.create_table``) whose seats are kept for the round's
+  players (invite seats, taken in their name); bots of the tournament's level fill byes, withdrawn
+  and replaced players' seats; a player who is not there is played for by a bot after the table's
+  grace, as at any table with a move limit. Rated tournaments make rated tables, so ratings move
+  table by table exactly as rated matches do;
+- a table whose match is over gives its result (``result_recorded``: each seat's total, and in
+  sport ulti each deal's scores); when every table has one, the next round is seated after the
+  break, until the last round;
+- sport ulti (``duplicate``) rounds are duplicate events (``EventRow``) whose seed is the round's
+  (``ulti.tournaments.duplicate.round_seed``): the same cards at every table and the duplicate
+  events' no-peeking rule, applied by the same visibility policy.
+
+Nothing lives only in memory: a restart (or, with Redis, another process taking over a
+tournament whose owner died: a lease per tournament, like a table's) replays the log and goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from ulti.server.auth import new_id
+from ulti.server.errors import CommandError
+from ulti.server.logs import log
+from ulti.store import SeqConflict
+from ulti.store.events_store import EventRow
+from ulti.store.tournaments import TournamentConflict
+from ulti.tournaments.duplicate import round_seed
+from ulti.tournaments.log import LogError, Tournament, replay
+from ulti.tournaments.rounds import next_round
+
+if TYPE_CHECKING:
+    from ulti.server.hub import Hub
+    from ulti.server.tablestate import TableState
+
+#: the prefix of a tournament's lease in a cluster (``ulti:lease:tournament:{id}``, renewed like a table's)
+LEASE = "tournament:"
+#: how often the director looks at the tournaments it runs (a table's end also wakes it)
+POLL_SECONDS = 1.0
+#: how many times an append is tried again when another writer took the number first
+APPEND_ATTEMPTS = 8
+#: what a table answers when another process filled or started it a moment before this one asked
+DONE_ALREADY = ("already_seated", "seat_taken", "table_started")
+#: how many of a round's tables are being created, filled and started at one time
+TABLES_AT_ONCE = 16
+
+
+def status_of(state: Tournament) -> str:
+    """``registering`` (no round yet), ``running``, ``finished`` (every round has its results) or ``published``."""
+    if state.published:
+        return "published"
+    if not state.rounds:
+        return "registering"
+    if state.rounds[-1].complete and (len(state.rounds) >= state.settings.rounds or _no_next(state)):
+        return "finished"
+    return "running"
+
+
+def _no_next(state: Tournament) -> bool:
+    try:
+        next_round(state)
+    except ValueError:
+        return True
+    return False
+
+
+@dataclass
+class Loaded:
+    """A tournament's log as this process last read it: its bodies and the time each was stored (ms)."""
+
+    bodies: list[dict[str, Any]] = field(default_factory=list)
+    times: list[int] = field(default_factory=list)
+
+    @property
+    def created(self) -> dict[str, Any]:
+        """Event 0: the settings and the server's own choices (host, name, bot level, break)."""
+        return self.bodies[0]
+
+    def state(self) -> Tournament:
+        """The log folded into the tournament's state."""
+        return replay(self.bodies)
+
+    def table_ids(self, round_number: int) -> list[str]:
+        """The ids of round ``round_number``'s tables, table 1 first (as its ``round_seated`` names them)."""
+        for body in self.bodies:
+            if body.get("type") == "round_seated" and body.get("round") == round_number:
+                return list(body.get("table_ids") or [])
+        return []
+
+    def seated_event(self, round_number: int) -> dict[str, Any]:
+        """The ``round_seated`` event of round ``round_number``."""
+        return next(b for b in self.bodies if b.get("type") == "round_seated" and b.get("round") == round_number)
+
+    def accounts(self) -> list[str | None]:
+        """Each registered player's account id, by player number."""
+        return [b.get("account") for b in self.bodies if b.get("type") == "registered"]
+
+    def number_of(self, account: str) -> int | None:
+        """The player number of ``account`` (None if it never registered)."""
+        found = self.accounts()
+        return found.index(account) if account in found else None
+
+    def round_ended_at(self) -> int | None:
+        """When the last result of the current round was stored (ms), if every table of it has one."""
+        state = self.state()
+        if not state.rounds or not state.rounds[-1].complete:
+            return None
+        return max(t for b, t in zip(self.bodies, self.times, strict=True)
+                   if b.get("type") in ("result_recorded", "round_seated"))
+
+
+class Directors:
+    """The tournaments this process directs (all of them alone; the ones whose lease it holds in a cluster)."""
+
+    def __init__(self, hub: Hub, poll_seconds: float = POLL_SECONDS) -> None:
+        """Directors over ``hub``'s store and tables; ``tell`` (set by the app) reaches the bot API's streams."""
+        self.hub = hub
+        self.poll_seconds = poll_seconds
+        self.tell: Callable[[str, dict[str, Any]], None] | None = None
+        self._logs: dict[str, Loaded] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        hub.commit_listeners.append(self._on_commit)
+
+    def run(self) -> None:
+        """Start directing (the tournaments left running by an earlier process first)."""
+        self._task = asyncio.create_task(self.run_forever())
+
+    def close(self) -> None:
+        """Stop; everything is in the log, and the next process goes on from there."""
+        if self._task is not None:
+            self._task.cancel()
+
+    def _on_commit(self, state: TableState, stored: list[tuple[int, Any]]) -> None:
+        if state.status == "finished":
+            self._wake.set()  # a table's match ended: its result is due at once, not at the next poll
+
+    # ---------------------------------------------------------------- the log
+
+    async def load(self, tournament_id: str) -> Loaded:
+        """The tournament's log, read from where this process last read it (``not_found`` if there is none)."""
+        loaded = self._logs.setdefault(tournament_id, Loaded())
+        fresh = await self.hub.store.tournament_log(tournament_id, after=len(loaded.bodies) - 1)
+        for event in fresh:
+            if event.seq == len(loaded.bodies):
+                loaded.bodies.append(event.body)
+                loaded.times.append(event.at)
+        if not loaded.bodies:
+            self._logs.pop(tournament_id, None)
+            raise CommandError("not_found", f"no tournament {tournament_id!r}")
+        return loaded
+
+    async def append(self, tournament_id: str, make: Callable[[Loaded, Tournament], dict[str, Any] | None]) -> Loaded:
+        """Append the event ``make(log, state)`` returns (None: nothing to append) once it replays cleanly.
+
+        ``make`` may raise ``CommandError``; an event the log's rules refuse is refused as ``tournament_rule``
+        with the rule's words. Another writer's event stored first makes this read the log and ask again.
+        """
+        for _ in range(APPEND_ATTEMPTS):
+            loaded = await self.load(tournament_id)
+            state = loaded.state()
+            event = make(loaded, state)
+            if event is None:
+                return loaded
+            try:
+                replay([*loaded.bodies, event])
+            except LogError as exc:
+                raise CommandError("tournament_rule", str(exc).split(": ", 1)[-1]) from None
+            try:
+                at = await self.hub.store.append_tournament_event(tournament_id, len(loaded.bodies), event)
+            except TournamentConflict:
+                continue
+            loaded.bodies.append(event)
+            loaded.times.append(at)
+            new_status = status_of(loaded.state())
+            if new_status != status_of(state):
+                await self.hub.store.set_tournament_status(tournament_id, new_status)
+            self._wake.set()
+            return loaded
+        raise CommandError("unavailable", "the tournament is busy: try again")
+
+    # ---------------------------------------------------------------- running
+
+    async def run_forever(self) -> None:
+        """Direct every tournament still running, then wait for a table's end or the next poll."""
+        while True:
+            self._wake.clear()
+            try:
+                for row in await self.hub.store.tournaments(["registering", "running"], limit=1000):
+                    if await self._own(row.tournament_id):
+                        await self.step(row.tournament_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logging.getLogger("ulti").exception("tournament director failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
+
+    async def _own(self, tournament_id: str) -> bool:
+        """Whether this process directs the tournament (alone always; in a cluster, while it holds the lease)."""
+        cluster = self.hub.cluster
+        if cluster is None:
+            return True
+        return await cluster.acquire(LEASE + tournament_id)
+
+    async def step(self, tournament_id: str) -> None:
+        """Do what the tournament needs now: start at its start time, results, the next round, the end."""
+        lock = self._locks.setdefault(tournament_id, asyncio.Lock())
+        async with lock:
+            loaded = await self.load(tournament_id)
+            state = loaded.state()
+            if not state.rounds:
+                if _start_due(state) and not state.paused:
+                    await self._start(tournament_id)
+                return
+            number = len(state.rounds)
+            await self._ensure_tables(tournament_id, loaded, number)
+            await self._collect_results(tournament_id, loaded, number)
+            loaded = await self.load(tournament_id)
+            state = loaded.state()
+            status = status_of(state)
+            if status == "finished":
+                await self.hub.store.set_tournament_status(tournament_id, "finished")
+                return
+            ended = loaded.round_ended_at()
+            break_ms = int(loaded.created.get("break_seconds", 0) * 1000)
+            if ended is not None and not state.paused and time.time() * 1000 >= ended + break_ms:
+                await self._seat_next(tournament_id)
+
+    async def start(self, tournament_id: str) -> None:
+        """Seat round 1 (players who registered but did not check in are withdrawn first, when any checked in)."""
+        async with self._locks.setdefault(tournament_id, asyncio.Lock()):
+            await self._start(tournament_id)
+
+    async def _start(self, tournament_id: str) -> None:
+        loaded = await self.load(tournament_id)
+        state = loaded.state()
+        if state.rounds:
+            return
+        if any(p.status == "checked_in" for p in state.players):
+            for number, player in enumerate(state.players):
+                if player.status == "registered":
+                    await self.append(tournament_id, _withdraw_unchecked(number))
+        await self._seat_next(tournament_id)
+
+    async def _seat_next(self, tournament_id: str) -> None:
+        def make(loaded: Loaded, state: Tournament) -> dict[str, Any] | None:
+            if status_of(state) in ("finished", "published") or state.paused:
+                return None
+            if state.rounds and not state.rounds[-1].complete:
+                return None
+            number = len(state.rounds) + 1
+            try:
+                tables = next_round(state)
+            except ValueError as exc:
+                raise CommandError("tournament_rule", str(exc)) from None
+            event: dict[str, Any] = {
+                "type": "round_seated", "round": number, "tables": [list(t) for t in tables],
+                "table_ids": [new_id() for _ in tables],
+            }
+            if state.settings.format == "duplicate":
+                event["event"] = new_id()
+            return event
+
+        loaded = await self.append(tournament_id, make)
+        state = loaded.state()
+        if state.rounds:
+            await self._ensure_tables(tournament_id, loaded, len(state.rounds))
+
+    async def _ensure_tables(self, tournament_id: str, loaded: Loaded, number: int) -> None:
+        """Create, fill and start each table of round ``number`` that is not yet (idempotent: after a crash,
+        the tables already made are left as they are)."""
+        state = loaded.state()
+        seated = loaded.seated_event(number)
+        ids = loaded.table_ids(number)
+        created = loaded.created
+        settings = state.settings
+        host, host_name = created["host"], created["host_name"]
+        level = created.get("level", "heuristic")
+        event_key: tuple[str, int] | None = None
+        if seated.get("event") is not None:
+            event_key = (seated["event"], round_seed(settings.seed, number))
+            if await self.hub.store.duplicate_event(seated["event"]) is None:
+                await self.hub.store.add_duplicate_event(EventRow(
+                    seated["event"], host, host_name, settings.deals_per_round, len(ids), level,
+                    settings.move_seconds, event_key[1], True, int(time.time() * 1000), tuple(ids),
+                ))
+        accounts = loaded.accounts()
+        statuses = await self.hub.store.table_statuses(ids)
+        # the tables are made side by side (their first events share the store's group commits); a few at
+        # a time, so that a round of 100 tables does not hold back the tables already playing
+        gate = asyncio.Semaphore(TABLES_AT_ONCE)
+
+        async def one(t: int, table_id: str, players: list[int | None]) -> None:
+            async with gate:
+                if t in state.rounds[number - 1].results:
+                    return
+                if table_id not in statuses:
+                    seats = []
+                    for p in players:
+                        # a built-in bot registered by the host has no account: the tournament's bots play its seat
+                        person = (p is not None and accounts[p] is not None and not state.players[p].replaced
+                                  and state.players[p].status != "withdrawn")
+                        seats.append({"kind": "invite"} if person else {"kind": "open"})
+                    config = {"deals": settings.deals_per_round, "move_seconds": settings.move_seconds, "seats": seats,
+                              "rated": settings.rated}
+                    with contextlib.suppress(SeqConflict):  # a table made by another owner a moment ago
+                        await self.hub.create_table(host, host_name, config, account=True, event=event_key,
+                                                    table_id=table_id)
+                elif statuses[table_id] != "open":
+                    return  # filled and started already
+                table = (await self.hub.source(table_id)).state
+                for seat, p in enumerate(players):
+                    info = table.seats[seat]
+                    if p is None or info.kind != "invite" or table.seat_of(str(accounts[p])) is not None:
+                        continue
+                    player = state.players[p]
+                    account = accounts[p]
+                    try:
+                        await self.hub.execute(table_id, "join", {
+                            "player": account, "name": player.name, "seat": seat, "invite": info.invite,
+                            "account": True, "bot": player.bot, "via_event": True,
+                        })
+                    except CommandError as exc:
+                        if exc.code not in DONE_ALREADY:
+                            raise
+                table = (await self.hub.source(table_id)).state
+                if table.status == "open":
+                    try:
+                        await self.hub.execute(table_id, "start", {"player": host, "fill_bots": True, "level": level})
+                    except CommandError as exc:
+                        if exc.code not in DONE_ALREADY:
+                            raise
+                        return  # another process (a desk's request and the tournament's owner) did it a moment ago
+                    log("tournament table started", tournament=tournament_id, round=number, table=t)
+                    for seat, p in enumerate(players):
+                        if p is not None and accounts[p] is not None:
+                            # not connected: a bot plays the seat after the grace, as for anyone who leaves a table
+                            await self.hub.execute(table_id, "left", {"player": accounts[p]})
+                            if self.tell is not None and state.players[p].bot:
+                                self.tell(str(accounts[p]), {"type": "tournament_table", "tournament": tournament_id,
+                                                             "round": number, "table": table_id, "seat": seat})
+
+        await asyncio.gather(*(one(t, table_id, players) for t, (table_id, players)
+                               in enumerate(zip(ids, seated["tables"], strict=True), start=1)))
+
+    async def _collect_results(self, tournament_id: str, loaded: Loaded, number: int) -> None:
+        """Record the result of each table of round ``number`` whose match is over."""
+        state = loaded.state()
+        round_ = state.rounds[number - 1]
+        ids = loaded.table_ids(number)
+        statuses = await self.hub.store.table_statuses(ids)
+        for t, table_id in enumerate(ids, start=1):
+            if t in round_.results or statuses.get(table_id) != "finished":
+                continue
+            table = (await self.hub.source(table_id)).state
+            if table.status != "finished" or table.match is None:
+                continue
+            deals = state.settings.deals_per_round
+            result: dict[str, Any] = {"type": "result_recorded", "round": number, "table": t,
+                                      "points": list(table.match.totals()), "match": table_id}
+            if state.settings.format == "duplicate":
+                result["deals"] = [list(d.result.scores) for d in table.match.deals[:deals] if d.result is not None]
+
+            await self.append(tournament_id, _once(number, t, result))
+
+    # ---------------------------------------------------------------- the desk's side effects at the tables
+
+    async def bot_takes_seat(self, tournament_id: str, account: str) -> None:
+        """A bot plays ``account``'s seat at its table of the current round to the end (a withdrawal, or
+        the host replacing the player): the table's resignation, so the match ranks them as one who left."""
+        loaded = await self.load(tournament_id)
+        state = loaded.state()
+        number = loaded.number_of(account)
+        if not state.rounds or number is None:
+            return
+        round_ = state.rounds[-1]
+        for t, (table_id, players) in enumerate(zip(loaded.table_ids(len(state.rounds)), round_.tables,
+                                                    strict=True), start=1):
+            if number in players and t not in round_.results:
+                table = (await self.hub.source(table_id)).state
+                seat = table.seat_of(account)
+                if table.status == "playing" and seat is not None and not table.seats[seat].resigned:
+                    await self.hub.resign(table_id, account)
+
+
+def _once(number: int, table: int, result: dict[str, Any]) -> Callable[[Loaded, Tournament], dict[str, Any] | None]:
+    """The result of table ``table`` of round ``number``, unless the log has one already."""
+
+    def make(_loaded: Loaded, state: Tournament) -> dict[str, Any] | None:
+        return None if table in state.rounds[number - 1].results else result
+
+    return make
+
+
+def _withdraw_unchecked(number: int) -> Callable[[Loaded, Tournament], dict[str, Any] | None]:
+    def make(loaded: Loaded, state: Tournament) -> dict[str, Any] | None:
+        if state.rounds or state.players[number].status != "registered" or loaded.accounts()[number] is None:
+            return None  # a built-in bot (no account) needs no check-in
+        return {"type": "withdrew", "player": number, "reason": "did not check in"}
+
+    return make
+
+
+def _start_due(state: Tournament) -> bool:
+    """Whether the tournament's start time (ISO 8601, with its zone) has come."""
+    if state.settings.start is None:
+        return False
+    try:
+        start = datetime.fromisoformat(state.settings.start)
+    except ValueError:
+        return False
+    if start.tzinfo is None:
+        return False
+    return time.time() >= start.timestamp()
+
+
+def table_of(loaded: Loaded, state: Tournament, account: str) -> dict[str, Any] | None:
+    """Where ``account`` sits in the current round: round, table number, table id and seat (None: nowhere)."""
+    number = loaded.number_of(account)
+    if number is None or not state.rounds:
+        return None
+    round_number = len(state.rounds)
+    for t, (table_id, players) in enumerate(zip(loaded.table_ids(round_number), state.rounds[-1].tables,
+                                                strict=True), start=1):
+        if number in players:
+            return {"round": round_number, "table": t, "table_id": table_id, "seat": list(players).index(number),
+                    "finished": t in state.rounds[-1].results}
+    return None
+
+
+def created_event(host: str, host_name: str, name: str, settings: Mapping[str, Any], level: str,
+                  break_seconds: int, invited: list[str]) -> dict[str, Any]:
+    """Event 0 of a new tournament's log: the settings, and the server's own choices beside them."""
+    return {"type": "created", "settings": dict(settings), "host": host, "host_name": host_name, "name": name,
+            "level": level, "break_seconds": break_seconds, "invited": invited}
