@@ -25,7 +25,7 @@ that did not hold (or the last step), and (with py-spy installed) a sampled prof
 its workers there, by the function each sample was in.
 
 Every step runs on a fresh server with its own SQLite file. The box this runs on may be shared: the
-"rest of the machine" column says how much CPU others took meanwhile.
+"rest of the machine" column says how much CPU others took meanwhile (py-spy's own sampling among them).
 """
 
 from __future__ import annotations
@@ -171,8 +171,9 @@ async def person(
             drain(client, log, window)
             if not (client.my_turn() or client.must_ready()):
                 continue
-            # a person thinks (not part of any measured time)
-            await asyncio.sleep(think * rng.lognormvariate(math.log(THINK_MEDIAN), THINK_SPREAD))
+            # a person thinks (not part of any measured time), at most until the window ends
+            pause = think * rng.lognormvariate(math.log(THINK_MEDIAN), THINK_SPREAD)
+            await asyncio.sleep(max(0.0, min(pause, stop_at - time.perf_counter())))
             if time.perf_counter() >= stop_at:
                 break
             try:
@@ -336,7 +337,7 @@ def run_step(tables: int, level: str, args: argparse.Namespace) -> Step:
                 task = asyncio.ensure_future(play_step(server.base_url, tables, level, args.think, args.warmup,
                                                        args.seconds))
                 await asyncio.sleep(args.warmup)
-                before = cpu_by_part(pid)
+                before, began = cpu_by_part(pid), time.perf_counter()
                 sampler = start_profile(pid, args.seconds, Path(tmp) / "profile.txt") if args.profile else None
                 loop_done.extend(await task)
                 after = cpu_by_part(pid)
@@ -347,6 +348,7 @@ def run_step(tables: int, level: str, args: argparse.Namespace) -> Step:
                         sampler.kill()
                         sampler.wait()
                 cpu.update({k: after[k] - before[k] for k in after})
+                cpu["elapsed"] = time.perf_counter() - began
 
             cpu: dict[str, float] = {}
             uvloop.run(measured())
@@ -359,7 +361,7 @@ def run_step(tables: int, level: str, args: argparse.Namespace) -> Step:
     lateness = [x for t in logs for x in t.lateness]
     acks = [x for t in logs for x in t.acks]
     deals = sum(t.deals for t in logs)
-    seconds = args.seconds
+    seconds = cpu["elapsed"]  # the CPU was read from the window's start to the last table's end
     ours = cpu["server"] + cpu["bots"] + cpu["work"] + cpu["generator"]
     cores = {"server loop": cpu["server"] / seconds, "bot workers": cpu["bots"] / seconds,
              "long work": cpu["work"] / seconds, "load generator": cpu["generator"] / seconds,
