@@ -3,7 +3,7 @@
 A bot's lateness is its answer's arrival less when its turn began (the event before, or the trick
 pause after a trick taken) less its pacing: checked on made-up event streams, then against a real
 server, where the server never answers before the pacing, so no lateness can be below zero by more
-than the jitter of two arrivals on one socket.
+than the jitter of the events' delivery.
 """
 
 from __future__ import annotations
@@ -69,8 +69,10 @@ def test_capacity_step_measures_real_bots_never_early() -> None:
     args = argparse.Namespace(think=0.15, warmup=3.0, seconds=25.0, profile=True)
     step = run_step(1, "strong", args)
     assert len(step.lateness) >= 10 and step.acks
-    # the server sends no answer before the pacing (nor before the trick pause): none may be early
-    assert min(step.lateness) > -0.05, sorted(step.lateness)[:5]
+    # the server sends no answer before the pacing (nor before the trick pause): none may be early by more
+    # than an event's delivery on a busy machine (a pause counted that the server does not make would show
+    # as an answer early by 0.7 s or 1.8 s)
+    assert min(step.lateness) > -0.25, sorted(step.lateness)[:5]
     # one table leaves room to spare even on a shared machine: most answers come on time
     assert statistics.median(step.lateness) < 0.5, sorted(step.lateness)
     assert step.deals > 0 and step.cpu_per_deal_per_bot > 0
