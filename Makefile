@@ -46,6 +46,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.load_bench --tables 50 --seconds 15 --think 0 --processes 1 3
 	$(BIN)/python -m benchmarks.flood_bench --rounds 3 --seconds 10
 	$(BIN)/python -m benchmarks.work_bench --rounds 2 --seconds 20
+	$(BIN)/python -m benchmarks.capacity_bench
 	$(BIN)/python -m benchmarks.bad_input_bench --messages 100000 --rounds 3
 	$(BIN)/python -m benchmarks.solver_bench
 	$(BIN)/python -m benchmarks.bot_bench

@@ -321,3 +321,37 @@ async def test_requests_to_long_work_routes_have_a_rate_per_address_and_account(
         assert refused(status, body, headers, "work_quota") > 0 and body["error"]["args"]["kind"] == "request"
     status, body, _ = await get(srv, analysis, address="127.0.0.9")
     assert status == 200, body
+
+
+async def long_work_times(srv: ServerProcess, kind: str) -> dict[str, float]:
+    """The count and sum of the server's ``ulti_long_work_wait_seconds`` and ``ulti_long_work_run_seconds``
+    for ``kind``: ``wait_count``, ``wait_sum``, ``run_count``, ``run_sum``."""
+    async with httpx2.AsyncClient(timeout=30) as http:
+        text = (await http.get(srv.base_url + "/metrics")).text
+    found = {}
+    for what in ("wait", "run"):
+        for part in ("count", "sum"):
+            match = re.search(rf'^ulti_long_work_{what}_seconds_{part}\{{kind="{kind}"\}} (\S+)$', text, re.M)
+            assert match is not None, (what, part, kind)
+            found[f"{what}_{part}"] = float(match[1])
+    return found
+
+
+@pytest.mark.asyncio
+async def test_long_work_wait_and_run_times_are_metrics(server: ServerProcess) -> None:
+    host = await guest(server, "Host")
+    table_id = await finished_match(server, host)
+    index, start, _ = await played_deal(server, table_id)
+    assert await long_work_times(server, "whatif") == {"wait_count": 0, "wait_sum": 0, "run_count": 0, "run_sum": 0}
+    began = time.monotonic()
+    status, _, _ = await get(server, f"/api/tables/{table_id}/deals/{index}/whatif?at={start}", host)
+    took = time.monotonic() - began
+    assert status == 200
+    times = await long_work_times(server, "whatif")
+    # the one piece that ran: it waited and ran, together no longer than the request took
+    assert times["wait_count"] == times["run_count"] == 1
+    assert times["run_sum"] > 0 and times["wait_sum"] >= 0 and times["wait_sum"] + times["run_sum"] <= took
+    # asked again, the line is remembered: nothing waits or runs
+    status, _, _ = await get(server, f"/api/tables/{table_id}/deals/{index}/whatif?at={start}", host)
+    assert status == 200 and (await long_work_times(server, "whatif")) == times
+    await host.close()

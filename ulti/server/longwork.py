@@ -194,7 +194,8 @@ class LongWork:
         """At most ``processes`` calls run at once, each in a low-priority worker process, none starting
         while one of ``bots``' turns is thinking or (hints aside) while ``people`` are playing.
 
-        ``on_run`` is told the kind of each call as it starts (the metrics count them).
+        ``on_run`` is told the kind of each call as it starts (the metrics count them); ``timed``, if set,
+        of each call that ran: its kind, the seconds it waited before starting and the seconds it ran.
         """
         self.processes = max(1, processes)
         self.on_run = on_run
@@ -205,6 +206,7 @@ class LongWork:
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._at_gate = 0  # calls waiting for a pause in people's play
+        self.timed: Callable[[str, float, float], None] | None = None
 
     @property
     def waiting(self) -> int:
@@ -223,6 +225,7 @@ class LongWork:
 
     async def call(self, kind: str, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a long-work worker, once a worker is free and no call of a higher priority waits."""
+        asked = time.perf_counter()
         if kind not in PEOPLE_WAIT_FOR:
             # a pause in people's play first (without holding a worker, so a hint need not wait for it)
             self._at_gate += 1
@@ -237,8 +240,12 @@ class LongWork:
                 await asyncio.wait_for(self.bots.wait_idle(), PATIENCE)
             if self.on_run is not None:
                 self.on_run(kind)
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self.pool(), fn, *args)
+            started = time.perf_counter()
+            try:
+                return await asyncio.get_running_loop().run_in_executor(self.pool(), fn, *args)
+            finally:
+                if self.timed is not None:
+                    self.timed(kind, started - asked, time.perf_counter() - started)
         finally:
             self._release()
 

@@ -45,6 +45,10 @@ CONTENT_TYPE = CONTENT_TYPE_LATEST
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 #: a group commit on SQLite in WAL mode takes well under a millisecond when idle
 COMMIT_BUCKETS = (0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+#: a piece of long work waits from nothing (an idle server) to a minute (busy bots, people who never pause)
+LONG_WAIT_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 15.0, 30.0, 60.0, 120.0)
+#: a piece of long work is small: a hint or a what-if line, a few decisions of an analysis
+LONG_RUN_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 #: events per group commit: 1 when idle, more under load (how much the grouping saves)
 BATCH_BUCKETS = (1, 2, 5, 10, 20, 50, 100, 200, 500)
 
@@ -122,9 +126,27 @@ class Metrics:
         self.long_work_waiting = Gauge(
             "ulti_long_work_waiting", "Pieces of long work waiting for a low-priority worker", registry=registry
         )
+        self.long_work_wait = Histogram(
+            "ulti_long_work_wait_seconds",
+            "Seconds a piece of long work waited before it started (a pause in people's play, a free worker,"
+            " the bots' turns), by kind",
+            ["kind"],
+            buckets=LONG_WAIT_BUCKETS,
+            registry=registry,
+        )
+        self.long_work_run = Histogram(
+            "ulti_long_work_run_seconds",
+            "Seconds a piece of long work ran in its low-priority worker, by kind (until its answer came back or"
+            " its asker gave up; the first piece includes starting the worker)",
+            ["kind"],
+            buckets=LONG_RUN_BUCKETS,
+            registry=registry,
+        )
         # Series that exist from the start read 0 instead of missing: rate() then has a first point.
         for kind in ("analysis", "par", "whatif", "hint"):
             self.long_work.labels(kind)
+            self.long_work_wait.labels(kind)
+            self.long_work_run.labels(kind)
         for by in ("player", "bot"):
             self.actions.labels(by)
         for kind in ("act", "chat", "back", "ready"):
@@ -145,14 +167,20 @@ class Metrics:
         hub.store.on_commit = self.store_committed
 
     def watch_long_work(self, work: LongWork) -> None:
-        """Read the pieces of long work waiting for a worker from ``work`` at scrape time."""
+        """Read the pieces of long work waiting for a worker from ``work`` at scrape time, and time each piece."""
         self.long_work_waiting.set_function(lambda: work.waiting)
+        work.timed = self.long_work_timed
 
     # ---------------------------------------------------------------- what the other modules call
 
     def long_work_started(self, kind: str) -> None:
         """A piece of long work of ``kind`` started in a low-priority worker."""
         self.long_work.labels(kind).inc()
+
+    def long_work_timed(self, kind: str, waited: float, ran: float) -> None:
+        """A piece of long work of ``kind`` waited ``waited`` seconds to start, then ran ``ran`` seconds."""
+        self.long_work_wait.labels(kind).observe(waited)
+        self.long_work_run.labels(kind).observe(ran)
 
     def action_done(self, by: str) -> None:
         """A game action was stored (``by``: player or bot); Prometheus makes a rate of it."""
