@@ -49,9 +49,9 @@ from typing import Any
 
 import uvloop
 
+from ulti.client import GameClient, ServerError
 from ulti.engine.record import action_to_json
 from ulti.engine.view import SeatView
-from ulti.server.client import GameClient, ServerError
 from ulti.server.config import Settings
 from ulti.server.tablestate import bot_action
 

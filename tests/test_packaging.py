@@ -32,7 +32,7 @@ NOT_IN_A_CLONE = shutil.ignore_patterns(
 )
 #: The packages of the `server` extra (import names): a plain install must not bring any of them.
 SERVER_STACK = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "aiosqlite", "pydantic", "websockets", "httpx2",
-                "redis", "asyncpg", "orjson", "limits", "prometheus_client", "confusable_homoglyphs", "huey")
+                "redis", "asyncpg", "orjson", "limits", "prometheus_client", "confusable_homoglyphs")
 #: The tests of the copy that read tests/data (and the CLI on it), and the engine's doctests.
 STANDALONE_SUBSET = ("tests/engine/test_examples.py", "tests/engine/test_perft.py", "tests/test_cli.py", "ulti/engine")
 
