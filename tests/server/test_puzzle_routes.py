@@ -143,7 +143,7 @@ async def test_no_other_hand_is_shown_before_the_puzzle_is_solved_or_failed(serv
     assert resumed["view"] == first["view"]
     only_own_hand(resumed, seat)
     stale = await refusal(feri, server, "POST", path, {"card": "AS", "move": 0})
-    assert stale[0] == 409 and stale[1]["code"] == "puzzle_stale"
+    assert stale[0] == 400 and stale[1]["code"] == "bad_request" and stale[1]["message"].startswith("move:")
     last = await feri.http("POST", path, {"card": wrong_card(TWO_MOVES, first["line"][:1])})
     assert last["status"] == "failed" and sorted(last["reveal"]["hands"]) == ["0", "1", "2"]
 
@@ -153,18 +153,19 @@ async def test_bad_input_is_refused_with_a_400_naming_the_field_or_rule(server: 
     gizi = await guest(server, "Gizi")
     path = f"/api/puzzles/{ONE_MOVE['id']}/move"
     status, error = await refusal(gizi, server, "POST", path, {"card": "ZZ"})
-    assert status == 400 and error["code"] == "bad_card" and "ZZ" in error["message"]
+    assert status == 400 and error["code"] == "bad_request"
+    assert error["message"].startswith("card:") and "ZZ" in error["message"]
     held = set(position(ONE_MOVE, []).deal.seat_view(ONE_MOVE["seat"]).to_json()["hands"][str(ONE_MOVE["seat"])])
     other = next(c for c in ("AS", "AH", "AC", "AD", "7S", "7H", "7C", "7D") if c not in held)
     status, error = await refusal(gizi, server, "POST", path, {"card": other})
-    assert status == 400 and error["code"] == "bad_card" and error["rule"], error
+    assert status == 400 and error["code"] == "bad_request" and error["rule"] == "card_not_held", error
     for body in ({}, {"card": 7}, {"card": "AS", "extra": 1}, {"card": "AS", "move": -1}):
         status, error = await refusal(gizi, server, "POST", path, body)
         assert status == 400 and error["code"] == "bad_request" and error["message"].startswith("body."), error
     status, error = await refusal(gizi, server, "GET", "/api/puzzles/next?theme=chess")
-    assert status == 400 and error["code"] == "bad_theme"
+    assert status == 400 and error["code"] == "bad_request" and error["message"].startswith("theme:")
     status, error = await refusal(gizi, server, "GET", "/api/puzzles/next?phase=late")
-    assert status == 400 and error["code"] == "bad_phase"
+    assert status == 400 and error["code"] == "bad_request" and error["message"].startswith("phase:")
     status, error = await refusal(gizi, server, "GET", "/api/puzzles/0000000000000000")
     assert status == 404 and error["code"] == "not_found"
     status, error = await refusal(gizi, server, "GET", "/api/puzzles/a%20b")

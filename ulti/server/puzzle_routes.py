@@ -112,17 +112,15 @@ async def puzzle_themes() -> dict[str, Any]:
 async def next_puzzle(request: Request, theme: str | None = None, phase: str | None = None) -> dict[str, Any]:
     """A puzzle the player has not tried, near their puzzle rating, of ``theme`` and ``phase`` if given."""
     if theme is not None and theme not in THEMES:
-        raise CommandError("bad_theme", f"theme must be one of {', '.join(THEMES)}", params={"theme": theme[:40]})
+        raise CommandError("bad_request", f"theme: must be one of {', '.join(THEMES)}")
     if phase is not None and phase not in PHASES:
-        raise CommandError("bad_phase", f"phase must be one of {', '.join(PHASES)}", params={"phase": phase[:40]})
+        raise CommandError("bad_request", f"phase: must be one of {', '.join(PHASES)}")
     who = await sessions.identity_of(request)
     store = puzzles_of(request)
     mine = await store.player_rating(who.player_id)
     rows = await store.near(Rating(mine.mu, mine.sigma).shown, who.player_id, theme, phase, PICK_AMONG)
     if not rows:
-        raise CommandError(
-            "puzzle_none_left", "you have tried every puzzle of this choice: choose another theme or phase"
-        )
+        raise CommandError("not_found", "you have tried every puzzle of this choice: choose another theme or phase")
     return await _state(request, random.choice(rows), who.player_id)
 
 
@@ -233,29 +231,28 @@ async def puzzle_move(request: Request, puzzle_id: str, body: MoveBody) -> dict[
     attempt_row = await store.open_attempt(who.player_id, row.id) or await store.start_attempt(who.player_id, row.id)
     move = len(attempt_row.cards)
     if body.move is not None and body.move != move:
-        raise CommandError(
-            "puzzle_stale", f"move: this attempt is at move {move}, not {body.move}", params={"move": move}
-        )
+        raise CommandError("bad_request", f"move: this attempt is at move {move}, not {body.move}")
     puzzle = row.puzzle()
     try:
         # the solver's line after a wrong card: a few milliseconds, off the event loop all the same
         outcome = await asyncio.to_thread(judge_card, puzzle, attempt_row.cards, body.card)
     except IllegalAction as exc:
-        raise CommandError("bad_card", f"card: {exc.message}", rule=exc.rule, params=exc.params) from None
+        # the rule that forbids the card (must follow suit, not held, …): the page words it
+        raise CommandError("bad_request", f"card: {exc.message}", rule=exc.rule, params=exc.params) from None
     except RecordError as exc:
-        raise CommandError("bad_card", f"card: {exc}") from None
+        raise CommandError("bad_request", f"card: {exc}") from None
     cards = [*attempt_row.cards, outcome.card]
     answer = _outcome_json(outcome)
     if not outcome.finished:
         if not await store.continue_attempt(attempt_row.id, cards, move):
-            raise CommandError("puzzle_stale", "move: another request answered this move first", params={"move": move})
+            raise CommandError("bad_request", f"move: another request answered move {move} first")
         return {
             **answer, "status": "open", "move": move + 1, "view": view(puzzle, cards),
             "player": _player_json(await store.player_rating(who.player_id)),
         }
     ended, rating = await _rate(store, who.player_id, row, attempt_row, cards, outcome.correct)
     if not ended:
-        raise CommandError("puzzle_stale", "move: another request answered this move first", params={"move": move})
+        raise CommandError("bad_request", f"move: another request answered move {move} first")
     return {
         **answer,
         "status": "solved" if outcome.correct else "failed",
