@@ -1,0 +1,128 @@
+"""(issue 41, items 4 and 5) The puzzle set at the server: the shipped set loaded once, grown from the deals
+played here (each finished deal cut at most once, puzzles kept by id, an event's deals never), and a player's
+own mistakes cut from their analysed deal and offered to them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from tests.conftest import DATA
+from tests.server.conftest import ServerProcess
+from tests.server.helpers import until
+from ulti.analysis.review import analyse_record
+from ulti.puzzles.cut import cut_record
+from ulti.puzzles.shipped import load
+from ulti.server.client import GameClient
+from ulti.server.longwork import PRIORITY
+from ulti.server.puzzle_growth import Puzzles
+from ulti.store import EventStore
+from ulti.store.puzzles import PuzzleStore, puzzle_sources
+
+RECORDS = [json.loads(line) for line in (DATA / "puzzles" / "records.jsonl").read_text().splitlines() if line.strip()]
+ALL_BOTS = [{"kind": "bot", "level": "random"}] * 3
+
+
+async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
+    """The pieces of work computed in a thread (the server computes them in its long-work processes)."""
+    return await asyncio.to_thread(fn, *args)
+
+
+def test_growing_the_set_is_the_lowest_priority_of_long_work() -> None:
+    assert PRIORITY["puzzles"] > max(v for k, v in PRIORITY.items() if k != "puzzles")
+
+
+@pytest.mark.asyncio
+async def test_the_shipped_set_is_loaded_into_an_empty_store_once(store: EventStore) -> None:
+    puzzles = Puzzles(PuzzleStore(store.engine), run=in_thread)
+    assert await puzzles.load_shipped() == len(load())
+    assert await puzzles.load_shipped() == 0
+    assert await puzzles.store.count_source("shipped") == len(load())
+
+
+@pytest.mark.asyncio
+async def test_a_finished_deal_is_cut_once_and_the_same_position_is_one_puzzle(store: EventStore) -> None:
+    puzzles = Puzzles(PuzzleStore(store.engine), run=in_thread)
+    record = RECORDS[2]
+    expected = {p["id"] for p in cut_record(record)}
+    assert expected
+    assert await puzzles.cut_deal("t1", 0, record) == len(expected)
+    assert await puzzles.cut_deal("t1", 0, record) == 0  # cut already
+    assert await puzzles.cut_deal("t2", 3, record) == 0  # the same deal played elsewhere: the same puzzles
+    assert await puzzles.store.count_source("played") == len(expected)
+    for puzzle_id in expected:
+        row = await puzzles.store.puzzle(puzzle_id)
+        assert row is not None and row.source == "played"
+
+
+@pytest.mark.asyncio
+async def test_a_players_clear_mistakes_are_cut_from_the_analysis_and_offered_to_them(store: EventStore) -> None:
+    puzzles = Puzzles(PuzzleStore(store.engine), run=in_thread)
+    record = RECORDS[4]
+    analysis = analyse_record(record, worlds=16)
+    mistakes = {d["index"]: d["seat"] for d in analysis["decisions"] if d["label"] in ("mistake", "blunder")}
+    cut = cut_record(record)
+    assert cut and all(mistakes.get(len(p["secret"]["record"]["actions"])) == p["seat"] for p in cut)
+    seat = cut[0]["seat"]
+    # only the seats people played get puzzles: here a person at the puzzle's seat, a bot at the others
+    assert await puzzles.mistakes("t1", 0, record, analysis, {seat: "anna"}) == len(cut)
+    assert {r.id for r in await puzzles.store.mistakes_of("anna")} == {p["id"] for p in cut}
+    assert await puzzles.mistakes("t1", 0, record, analysis, {seat: "anna"}) == 0  # the deal is cut once
+    other = (seat + 1) % 3
+    assert await puzzles.mistakes("t2", 0, record, analysis, {other: "bela"}) == 0  # not Béla's mistake
+    assert await puzzles.store.mistakes_of("bela") == []
+
+
+@pytest.mark.asyncio
+async def test_the_server_grows_the_set_from_finished_deals_cutting_each_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ULTI_PUZZLE_GROW_SECONDS", "0.5")
+    db = tmp_path / "ulti.db"
+    srv = ServerProcess(db_url=f"sqlite+aiosqlite:///{db}")
+    srv.start(tmp_path / "server.log")
+    try:
+        host = GameClient(srv.base_url)
+        await host.login("Host")
+        config = {"deals": 6, "seats": ALL_BOTS, "move_seconds": 0}
+        table_id = (await host.http("POST", "/api/tables", config))["table_id"]
+        await host.http("POST", f"/api/tables/{table_id}/start", {})
+
+        async def finished() -> bool:
+            view = await host.http("GET", f"/api/tables/{table_id}")
+            return bool(view["table"]["status"] == "finished")
+
+        await until(finished, 120, "the bots' match finished")
+        store = await EventStore.open(srv.db_url)
+        try:
+            puzzles = PuzzleStore(store.engine)
+
+            async def all_cut() -> bool:
+                return all([await puzzles.source_cut(table_id, k, "played") for k in range(6)])
+
+            await until(all_cut, 180, "every deal of the match cut")
+            await asyncio.sleep(2)  # a few more rounds: nothing is cut again
+            grown = await puzzles.count_source("played")
+            async with store.engine.connect() as conn:
+                sources = (await conn.execute(select(func.count()).select_from(puzzle_sources))).scalar_one()
+            assert sources == 6
+            assert await puzzles.count_source("shipped") == len(load())
+        finally:
+            await store.close()
+        srv.stop()
+        srv.start(tmp_path / "server.log")  # a restart reads the same deals and cuts none again
+        await asyncio.sleep(2)
+        store = await EventStore.open(srv.db_url)
+        try:
+            assert await PuzzleStore(store.engine).count_source("played") == grown
+        finally:
+            await store.close()
+    finally:
+        srv.stop()
+    assert "Traceback" not in (tmp_path / "server.log").read_text()
