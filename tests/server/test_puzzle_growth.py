@@ -64,6 +64,8 @@ async def test_a_finished_deal_is_cut_once_and_the_same_position_is_one_puzzle(s
 @pytest.mark.asyncio
 async def test_a_players_clear_mistakes_are_cut_from_the_analysis_and_offered_to_them(store: EventStore) -> None:
     puzzles = Puzzles(PuzzleStore(store.engine), run=in_thread)
+    await store.add_player("anna", "Anna")
+    await store.add_player("bela", "Béla")
     record = RECORDS[4]
     analysis = analyse_record(record, worlds=16)
     mistakes = {d["index"]: d["seat"] for d in analysis["decisions"] if d["label"] in ("mistake", "blunder")}

@@ -16,7 +16,10 @@ SHIPPED = load()
 
 
 async def opened(db_url: str) -> tuple[EventStore, PuzzleStore]:
+    """A migrated store with the players the tests name."""
     store = await EventStore.open(db_url)
+    for player_id, name in (("anna", "Anna"), ("bela", "Béla")):
+        await store.add_player(player_id, name)
     return store, PuzzleStore(store.engine)
 
 
@@ -114,5 +117,28 @@ async def test_a_deal_is_cut_once_and_a_mistake_offered_once(db_url: str) -> Non
         assert await puzzles.add_mistakes("anna", ids, "t1", 0) == 2
         assert await puzzles.add_mistakes("anna", ids, "t1", 0) == 0
         assert {r.id for r in await puzzles.mistakes_of("anna")} == set(ids) and await puzzles.mistakes_of("bela") == []
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_deleted_accounts_puzzle_rating_attempts_and_mistakes_go_with_it(db_url: str) -> None:
+    store, puzzles = await opened(db_url)
+    try:
+        await store.create_account("anna", "Anna", "anna", "hash", new_player=False, skeleton="skeleton-of-anna")
+        await puzzles.add_puzzles(SHIPPED[:1], "mistake")
+        pid = SHIPPED[0]["id"]
+        await puzzles.add_mistakes("anna", [pid], "t1", 0)
+        attempt = await puzzles.start_attempt("anna", pid)
+        before = await puzzles.player_rating("anna")
+        assert await puzzles.finish_attempt(
+            attempt.id, ["AS"], 0, True, ("anna", before, PlayerRating(26.0, 8.0)), (pid, 24.0, 8.0, 1460), None
+        )
+        other = await puzzles.start_attempt("bela", pid)
+        assert await store.delete_account("anna")
+        assert await puzzles.attempts_of("anna") == [] and await puzzles.mistakes_of("anna") == []
+        assert await puzzles.player_rating("anna") == PlayerRating()
+        assert [a.id for a in await puzzles.attempts_of("bela")] == [other.id]  # nobody else's
+        assert await puzzles.puzzle(pid) is not None  # the puzzle stays, with what attempts did to its rating
     finally:
         await store.close()

@@ -17,7 +17,8 @@ Tables (migration 0009):
 - ``puzzle_sources``: the finished deals already cut (``table_id``, ``deal_index``, ``kind``): a deal is
   cut at most once per kind.
 
-The rating arithmetic is the caller's (``ulti.puzzles.ratings``); the store keeps numbers.
+A player's rows (rating, attempts, mistakes) go with the player's row (a deleted account): the foreign
+keys cascade. The rating arithmetic is the caller's (``ulti.puzzles.ratings``); the store keeps numbers.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     Float,
+    ForeignKey,
     Index,
     Integer,
     String,
@@ -67,7 +69,7 @@ puzzles = Table(
 puzzle_mistakes = Table(
     "puzzle_mistakes",
     metadata,
-    Column("player_id", String(32), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
     Column("puzzle_id", String(32), primary_key=True),
     Column("table_id", String(32), nullable=False),
     Column("deal_index", Integer, nullable=False),
@@ -77,7 +79,7 @@ puzzle_mistakes = Table(
 puzzle_players = Table(
     "puzzle_players",
     metadata,
-    Column("player_id", String(32), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
     Column("attempts", Integer, nullable=False),
@@ -89,7 +91,7 @@ puzzle_attempts = Table(
     "puzzle_attempts",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("player_id", String(32), nullable=False),
+    Column("player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
     Column("puzzle_id", String(32), nullable=False),
     Column("cards", Text, nullable=False),
     Column("moves", Integer, nullable=False),  # how many cards: a move is stored only onto the one before

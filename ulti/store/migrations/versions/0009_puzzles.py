@@ -5,7 +5,7 @@ Revises: 0008
 
 The tables are described in ``ulti/store/puzzles.py``. The set is filled from the shipped file when the
 server starts with an empty ``puzzles`` table (``ulti/server/puzzle_routes.py``), not here: a migration
-keeps to the schema.
+keeps to the schema. A player's rows go with the player's (a deleted account): the foreign keys cascade.
 """
 
 import sqlalchemy as sa
@@ -36,7 +36,7 @@ def upgrade() -> None:
     op.create_index("ix_puzzles_shown", "puzzles", ["shown"])
     op.create_table(
         "puzzle_mistakes",
-        sa.Column("player_id", sa.String(32), primary_key=True),
+        sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
         sa.Column("puzzle_id", sa.String(32), primary_key=True),
         sa.Column("table_id", sa.String(32), nullable=False),
         sa.Column("deal_index", sa.Integer, nullable=False),
@@ -44,7 +44,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "puzzle_players",
-        sa.Column("player_id", sa.String(32), primary_key=True),
+        sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
         sa.Column("mu", sa.Float, nullable=False),
         sa.Column("sigma", sa.Float, nullable=False),
         sa.Column("attempts", sa.Integer, nullable=False),
@@ -54,7 +54,7 @@ def upgrade() -> None:
     op.create_table(
         "puzzle_attempts",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("player_id", sa.String(32), nullable=False),
+        sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
         sa.Column("puzzle_id", sa.String(32), nullable=False),
         sa.Column("cards", sa.Text, nullable=False),
         sa.Column("moves", sa.Integer, nullable=False),
