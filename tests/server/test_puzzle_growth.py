@@ -113,7 +113,8 @@ async def test_the_server_grows_the_set_from_finished_deals_cutting_each_once(
             grown = await puzzles.count_source("played")
             async with store.engine.connect() as conn:
                 sources = (await conn.execute(select(func.count()).select_from(puzzle_sources))).scalar_one()
-            assert sources == 6
+            assert sources == 7  # each deal once, and the table marked done
+            assert await puzzles.tables_cut("played") == {table_id}
             assert await puzzles.count_source("shipped") == len(load())
         finally:
             await store.close()

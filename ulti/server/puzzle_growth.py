@@ -7,7 +7,8 @@ each player's own mistakes cut from their analysed deals.
   tables (never a duplicate event's: its deals are hidden from other tables while it runs) are cut into
   puzzles (``ulti.puzzles.cut``) as long work of the lowest priority (``longwork.PRIORITY["puzzles"]``:
   below the bots' turns and below analyses), a few decisions per piece. A deal is claimed in the store
-  before it is cut (``puzzle_sources``), so it is cut at most once, by one process; puzzles are kept by
+  before it is cut (``puzzle_sources``), so it is cut at most once, by one process, and a table whose
+  deals are all cut is marked so that it is not read again; puzzles are kept by
   id, so the same position reached twice is one puzzle; at most ``MAX_PLAYED`` puzzles come from here
   and at most ``DEALS_PER_ROUND`` deals are cut per round.
 - **Own mistakes** (``analysed``, called when a deal's analysis is stored): the card decisions the
@@ -29,7 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from ulti.puzzles.cut import card_decisions, cut_record
 from ulti.puzzles.shipped import load
 from ulti.server.logs import log
-from ulti.store.puzzles import PuzzleStore
+from ulti.store.puzzles import WHOLE_TABLE, PuzzleStore
 
 if TYPE_CHECKING:
     from ulti.server.hub import Hub
@@ -73,8 +74,6 @@ class Puzzles:
         self.hub = hub
         self._run = run
         self._task: asyncio.Task[None] | None = None
-        #: finished tables whose every deal this process has seen cut (not read again)
-        self._done_tables: set[str] = set()
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` as a piece of background long work."""
@@ -122,24 +121,25 @@ class Puzzles:
         """One round: cut up to ``deals`` finished deals not cut yet; how many puzzles were added."""
         assert self.hub is not None
         added = 0
+        done = await self.store.tables_cut("played")
         for table_id in await self.hub.store.table_ids(["finished"]):
             if deals <= 0 or await self.store.count_source("played") >= MAX_PLAYED:
                 break
-            if table_id in self._done_tables:
+            if table_id in done:
                 continue
             state = (await self.hub.source(table_id)).state
-            if state.event_id is not None or state.match is None:
-                self._done_tables.add(table_id)  # an event's deals stay with the event
-                continue
-            for index, deal in enumerate(state.match.deals):
-                if deals <= 0:
-                    break
-                if not deal.is_over or await self.store.source_cut(table_id, index, "played"):
-                    continue
-                deals -= 1
-                added += await self.cut_deal(table_id, index, state.deal_record(index))
+            if state.event_id is None and state.match is not None:  # an event's deals stay with the event
+                for index, deal in enumerate(state.match.deals):
+                    if deals <= 0:
+                        break
+                    if not deal.is_over or await self.store.source_cut(table_id, index, "played"):
+                        continue
+                    deals -= 1
+                    added += await self.cut_deal(table_id, index, state.deal_record(index))
+                else:
+                    await self.store.mark_source(table_id, WHOLE_TABLE, "played")
             else:
-                self._done_tables.add(table_id)
+                await self.store.mark_source(table_id, WHOLE_TABLE, "played")
         return added
 
     async def _grow_forever(self, every: float) -> None:

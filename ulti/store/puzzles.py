@@ -15,7 +15,7 @@ Tables (migration 0009):
   while the player is between moves, ``solved`` or ``failed``), whether it was rated, the ratings
   before and after, when it started and ended;
 - ``puzzle_sources``: the finished deals already cut (``table_id``, ``deal_index``, ``kind``): a deal is
-  cut at most once per kind.
+  cut at most once per kind; a row of ``deal_index`` -1 marks a whole table as done (not read again).
 
 A player's rows (rating, attempts, mistakes) go with the player's row (a deleted account): the foreign
 keys cascade. The rating arithmetic is the caller's (``ulti.puzzles.ratings``); the store keeps numbers.
@@ -117,6 +117,8 @@ puzzle_sources = Table(
     Column("created_at", BigInteger, nullable=False),
 )
 
+#: The ``deal_index`` of a ``puzzle_sources`` row that marks a whole table as cut (none of its deals is left).
+WHOLE_TABLE = -1
 #: What a player or puzzle is rated at before any attempt (openskill's newcomer; ``ulti.puzzles.difficulty``).
 NEW_MU = 25.0
 NEW_SIGMA = 25.0 / 3.0
@@ -350,6 +352,14 @@ class PuzzleStore:
         )
         async with self.engine.connect() as conn:
             return (await conn.execute(query)).first() is not None
+
+    async def tables_cut(self, kind: str) -> set[str]:
+        """The tables marked as wholly cut for ``kind`` (their row of ``deal_index`` -1)."""
+        query = select(puzzle_sources.c.table_id).where(
+            puzzle_sources.c.deal_index == WHOLE_TABLE, puzzle_sources.c.kind == kind
+        )
+        async with self.engine.connect() as conn:
+            return {r[0] for r in await conn.execute(query)}
 
     async def count_source(self, source: str) -> int:
         """How many puzzles came from ``source`` (``shipped``, ``played``, ``mistake``)."""
