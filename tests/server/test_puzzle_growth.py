@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,11 @@ from sqlalchemy import func, select
 
 from tests.conftest import DATA
 from tests.server.conftest import ServerProcess
-from tests.server.helpers import until
+from tests.server.helpers import first_deal_done, until
 from ulti.analysis.review import analyse_record
+from ulti.bots.heuristic import HeuristicBot
+from ulti.engine.record import action_to_json
+from ulti.engine.view import SeatView
 from ulti.puzzles.cut import cut_record
 from ulti.puzzles.shipped import load
 from ulti.server.client import GameClient
@@ -27,6 +31,9 @@ from ulti.store.puzzles import PuzzleStore, puzzle_sources
 
 RECORDS = [json.loads(line) for line in (DATA / "puzzles" / "records.jsonl").read_text().splitlines() if line.strip()]
 ALL_BOTS = [{"kind": "bot", "level": "random"}] * 3
+#: the table seed (and the seed of the heuristic bot that plays for the person) of a deal where the person's
+#: clear mistake is a puzzle: found by trying seeds 11 to 42 (one in 32 has one at the person's seat)
+MISTAKES_SEED = 14
 
 
 async def in_thread(fn: Callable[..., Any], *args: Any) -> Any:
@@ -129,3 +136,47 @@ async def test_the_server_grows_the_set_from_finished_deals_cutting_each_once(
     finally:
         srv.stop()
     assert "Traceback" not in (tmp_path / "server.log").read_text()
+
+
+async def play_first_deal_as_heuristic(host: GameClient, seed: int) -> None:
+    """``host`` plays deal 0 of its table with a heuristic bot's decisions (sent as a person's, over the socket)."""
+    bot = HeuristicBot(random.Random(seed))
+    for _ in range(200):
+        await host.wait_for(lambda: first_deal_done(host) or host.my_turn(), 60)
+        if first_deal_done(host):
+            return
+        action = action_to_json(bot.act(SeatView.from_json(host.state["deal"])))  # type: ignore[index]
+        action.pop("seat")
+        await host.act(action)
+    raise AssertionError("deal 0 did not end")
+
+
+@pytest.mark.asyncio
+async def test_a_players_analysed_deal_offers_them_the_puzzles_of_their_clear_mistakes(server: ServerProcess) -> None:
+    host = GameClient(server.base_url)
+    await host.login("Rita")  # a person: her seat's clear mistakes are cut into puzzles for her
+    bots = [{"kind": "bot", "level": "heuristic"}] * 2
+    config = {"deals": 6, "seats": [{"kind": "me"}, *bots], "move_seconds": 0, "seed": MISTAKES_SEED}
+    table_id = (await host.http("POST", "/api/tables", config))["table_id"]
+    await host.connect()
+    await host.open_table(table_id)
+    await host.http("POST", f"/api/tables/{table_id}/start", {})
+    await play_first_deal_as_heuristic(host, MISTAKES_SEED)
+    path = f"/api/tables/{table_id}/deals/0/analysis"
+
+    async def analysed() -> bool:
+        return bool((await host.http("GET", path))["status"] == "done")
+
+    await until(analysed, 300, "the deal analysed")
+    analysis = (await host.http("GET", path))["analysis"]
+    mine = [d for d in analysis["decisions"] if d["seat"] == 0 and d["label"] in ("mistake", "blunder")]
+
+    async def offered() -> bool:
+        return bool((await host.http("GET", "/api/puzzles/mistakes"))["puzzles"])
+
+    await until(offered, 120, "the mistakes cut into puzzles")
+    puzzles = (await host.http("GET", "/api/puzzles/mistakes"))["puzzles"]
+    assert 1 <= len(puzzles) <= len(mine) and all(p["source"] == "mistake" and p["status"] == "new" for p in puzzles)
+    state = await host.http("GET", f"/api/puzzles/{puzzles[0]['id']}")
+    assert state["puzzle"]["seat"] == 0 and list(state["view"]["hands"]) == ["0"]  # her seat, her view only
+    await host.close()
