@@ -6,21 +6,32 @@ from; each deal played once). Each record is cut as ``ulti puzzles generate`` cu
 the figures are CPU time (``time.process_time``), so a shared machine's load moves them little.
 
     python -m benchmarks.puzzle_bench [--deals N] [--seed S]
+
+``--survey [FILE]`` prints instead what a set holds (the shipped set by default): its puzzles per theme,
+phase, rating band and number of moves, and the share each bot level of ``--levels`` (heuristic and
+strong by default) solves from the seat's view (``ulti.puzzles.survey``):
+
+    python -m benchmarks.puzzle_bench --survey [FILE] [--levels heuristic,strong,expert]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import time
+from pathlib import Path
 
 from benchmarks.baseline import pin_to_one_core
 from ulti.bots.heuristic import HeuristicBot
+from ulti.bots.levels import bot_for_level
 from ulti.bots.selfplay import play_deal
 from ulti.engine.deal import Deal
 from ulti.engine.dealing import deal_hands
 from ulti.engine.record import deal_to_record
 from ulti.puzzles.cut import CutStats, cut_record
+from ulti.puzzles.shipped import SHIPPED, load
+from ulti.puzzles.survey import BANDS, count, solved_share
 
 
 def self_play_records(deals: int, seed: int) -> list[dict[str, object]]:
@@ -34,12 +45,38 @@ def self_play_records(deals: int, seed: int) -> list[dict[str, object]]:
     return out
 
 
+def survey(path: Path, levels: list[str], seed: int) -> None:
+    """Print the set's counts per theme, phase, rating band and moves, and the share each level solves."""
+    puzzles = load(path)
+    counts = count(puzzles)
+    print(f"puzzle set {path.name}: {counts.total} puzzles")
+    print("  per theme (a puzzle may have several):")
+    for theme, n in counts.themes.most_common():
+        print(f"    {n:5d}  {theme}")
+    print("  per phase:  " + ", ".join(f"{name} {counts.phases[name]}" for name in ("early", "middle", "endgame")))
+    print("  per rating band:  " + ", ".join(f"{name} {counts.bands[name]}" for name, _, _ in BANDS))
+    print("  per number of moves:  " + ", ".join(f"{m}: {n}" for m, n in sorted(counts.moves.items())))
+    for level in levels:
+        start = time.process_time()
+        solved, by_theme = solved_share(puzzles, functools.partial(bot_for_level, level), seed)
+        cpu = time.process_time() - start
+        themes = ", ".join(f"{t} {by_theme[t]}/{counts.themes[t]}" for t, _ in counts.themes.most_common())
+        print(f"  {level} bot solves {solved}/{counts.total} ({100.0 * solved / counts.total:.1f}%) in {cpu:.1f} s CPU;"
+              f" per theme: {themes}")
+
+
 def main() -> None:
-    """Print puzzles per CPU-minute and the share of positions kept."""
+    """Print puzzles per CPU-minute and the share of positions kept (or, with ``--survey``, a set's survey)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=300)
     parser.add_argument("--seed", type=int, default=41)
+    parser.add_argument("--survey", nargs="?", const=str(SHIPPED), default=None, metavar="FILE",
+                        help="survey a puzzle set (the shipped one without FILE) instead of timing the cut")
+    parser.add_argument("--levels", default="heuristic,strong", help="the bot levels the survey tries")
     args = parser.parse_args()
+    if args.survey is not None:
+        survey(Path(args.survey), [name for name in args.levels.split(",") if name], args.seed)
+        return
     pin_to_one_core()
     records = self_play_records(args.deals, args.seed)
     stats = CutStats()

@@ -11,11 +11,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TEXT = (".py", ".js", ".css", ".html", ".md", ".toml", ".sh", ".cfg", ".txt", ".yml", ".yaml", ".ini")
 
-#: protocol pages other branches write (listed in docs/protocol/README.md ahead of them). Once one
-#: exists, the test below fails until it is taken off this list.
-PENDING = {"docs/protocol/puzzles.md"}
-
-
 def _tracked() -> list[Path]:
     out = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     return [ROOT / name for name in out.split() if name.endswith(TEXT) and (ROOT / name).is_file()]
@@ -48,7 +43,7 @@ def test_every_cited_doc_exists() -> None:
     for path in _tracked():
         text = path.read_text(errors="replace")
         for cited in set(re.findall(r"\bdocs/[\w/.-]*?\.md\b", text)):
-            if cited not in PENDING and not (ROOT / cited).is_file():
+            if not (ROOT / cited).is_file():
                 missing.append(f"{path.relative_to(ROOT)}: {cited}")
         for name in set(re.findall(r"\b[A-Z][A-Z_-]+\.md\b", text)):
             if name not in names:
@@ -66,15 +61,9 @@ def test_every_markdown_link_resolves() -> None:
                 continue  # a web address
             path, _, anchor = target.partition("#")
             linked = (page.parent / path).resolve() if path else page
-            if linked.relative_to(ROOT).as_posix() in PENDING:
-                continue
             if not linked.exists():
                 broken.append(f"{page.relative_to(ROOT)}: {target}")
             elif anchor and linked.suffix == ".md" and anchor not in _anchors(linked):
                 broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
     assert not broken, "broken links:\n" + "\n".join(sorted(broken))
 
-
-def test_pending_pages_are_still_pending() -> None:
-    arrived = sorted(page for page in PENDING if (ROOT / page).exists())
-    assert not arrived, f"{arrived} exist now: take them off PENDING in tests/test_docs_links.py"

@@ -174,6 +174,10 @@ async def test_nothing_of_an_unplayed_event_deal_leaves_by_any_route(server: Ser
     answered: dict[str, set[int]] = {}
     async with httpx2.AsyncClient(base_url=base, timeout=30) as client:
         for template in get_paths(_app()):
+            if template.startswith("/api/puzzles"):
+                # puzzles show cards by design, of finished ordinary deals only (never an event's:
+                # ulti/server/puzzle_growth.py); tests/server/test_puzzle_routes.py checks what they show
+                continue
             for index in (0, 1, 5):
                 for query in ("", "?since=0&at=0", "?since=1&at=3&line="):
                     path = _concrete(template, ids, index) + query

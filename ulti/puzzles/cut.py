@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,15 +105,34 @@ def build(deal: Deal, first: Verdict, seed: str, worlds: int = WORLDS, max_moves
     }
 
 
+def card_decisions(record: object) -> list[int]:
+    """The history indices of the record's card decisions (the actions ``cut_record`` judges)."""
+    full = deal_from_record(record)
+    replay = Deal(full.dealt, full.dealer)
+    out = []
+    for index, action in enumerate(full.history):
+        if action.kind is Kind.PLAY and replay.phase is Phase.PLAY:
+            out.append(index)
+        replay.apply(action)
+    return out
+
+
 def cut_record(
-    record: object, worlds: int = WORLDS, max_moves: int = MAX_MOVES, stats: CutStats | None = None
+    record: object,
+    worlds: int = WORLDS,
+    max_moves: int = MAX_MOVES,
+    stats: CutStats | None = None,
+    at: Collection[int] | None = None,
 ) -> list[dict[str, Any]]:
-    """Every puzzle of one deal record (see the module docstring); ``stats`` counts what was judged."""
+    """Every puzzle of one deal record (see the module docstring); ``stats`` counts what was judged.
+
+    ``at``: judge only the card decisions before these history indices (a long job cuts a deal a few
+    decisions at a time; the analysis offers a player the positions of their own mistakes)."""
     full = deal_from_record(record)
     replay = Deal(full.dealt, full.dealer)
     out: list[dict[str, Any]] = []
-    for action in full.history:
-        if action.kind is Kind.PLAY and replay.phase is Phase.PLAY:
+    for index, action in enumerate(full.history):
+        if action.kind is Kind.PLAY and replay.phase is Phase.PLAY and (at is None or index in at):
             secret = {"record": deal_to_record(replay)}
             seed = puzzle_id(secret)
             verdict = judge(replay, seed, 0, worlds)

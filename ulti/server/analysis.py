@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -98,6 +98,8 @@ class AnalysisJobs:
         self.worlds = worlds
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        #: told (table, deal, record, analysis) once an analysis is stored: the puzzles of the players' own mistakes
+        self.on_done: Callable[[str, int, dict[str, Any], dict[str, Any]], Awaitable[None]] | None = None
 
     def start(self) -> None:
         """Start working through the stored queue (jobs left by a previous run first)."""
@@ -218,6 +220,8 @@ class AnalysisJobs:
         await self.store.finish_analysis(table_id, index, "done", orjson.dumps(analysis).decode())
         self.desk.limiter.analysis_ended((table_id, index))
         log("deal analysed", table=table_id, deal=index, decisions=total)
+        if self.on_done is not None:
+            await self.on_done(table_id, index, record, analysis)
 
 
 async def explore(

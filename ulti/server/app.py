@@ -60,6 +60,8 @@ from ulti.server.messages import (
 from ulti.server.metrics import CONTENT_TYPE, Metrics
 from ulti.server.openapi_bodies import describe_bodies
 from ulti.server.player_routes import router as player_router
+from ulti.server.puzzle_growth import Puzzles
+from ulti.server.puzzle_routes import router as puzzle_router
 from ulti.server.tablestate import MAX_CHAT_LENGTH, CommandError
 from ulti.server.throttle import MessageBucket
 from ulti.server.tournament_routes import router as tournament_router
@@ -75,6 +77,7 @@ from ulti.server.visibility import (
 )
 from ulti.server.workdesk import Asker
 from ulti.store import EventStore
+from ulti.store.puzzles import PuzzleStore
 
 COOKIE = auth.COOKIE
 #: seconds a refused WebSocket waits for its refusal (a reconnect loop then costs a handshake a second)
@@ -142,6 +145,10 @@ def create_app(settings: Settings) -> FastAPI:
         # solo duplicate: the par replays, queued in the store and played in the long-work processes (restart-safe)
         app.state.par = ParJobs(store, hub)
         app.state.par.start()
+        # puzzles: the shipped set loaded into an empty store, grown from deals played here (puzzle_growth.py)
+        app.state.puzzles = Puzzles(PuzzleStore(store.engine), hub)
+        await app.state.puzzles.start()
+        app.state.analysis.on_done = app.state.puzzles.analysed
         await start_bot_api(app)
         # tournaments: each one's director, from its log (restart- and failover-safe, tournaments.py)
         app.state.tournaments = Directors(hub)
@@ -154,6 +161,7 @@ def create_app(settings: Settings) -> FastAPI:
             app.state.analysis.close()
             app.state.par.close()
             app.state.tournaments.close()
+            app.state.puzzles.close()
             hub.close()
             if cluster is not None:
                 await cluster.close()
@@ -399,6 +407,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(botapi_router)  # /api/account/tokens, /api/bot/..., /api/stream/event (botapi.py)
     app.include_router(event_router)  # /api/events/... and solo duplicate's par (event_routes.py)
     app.include_router(tournament_router)  # /api/tournaments/... (tournament_routes.py)
+    app.include_router(puzzle_router)  # /api/puzzles/... (puzzle_routes.py)
     # the bodies the routes read by hand, in /openapi.json (openapi_bodies.py)
     describe_bodies(app, account_router, player_router, analysis_router, botapi_router, event_router,
                     tournament_router)

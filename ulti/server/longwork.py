@@ -43,8 +43,9 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-#: the kinds of long work and their priority (lower runs first): a person waits for the first two
-PRIORITY = {"hint": 0, "whatif": 0, "analysis": 1, "par": 1}
+#: the kinds of long work and their priority (lower runs first): a person waits for the first two; the
+#: puzzle set's growth (puzzle_growth.py) comes last
+PRIORITY = {"hint": 0, "whatif": 0, "analysis": 1, "par": 1, "puzzles": 2}
 #: the niceness of the long-work processes: the lowest priority, so anything else on the machine goes first
 NICENESS = 19
 #: seconds a piece of long work waits for the bots to rest before it starts beside them anyway (at the

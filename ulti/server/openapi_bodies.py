@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.routing import APIRoute, APIRouter
 
+from ulti.server.puzzle_routes import MoveBody
 from ulti.server.tablestate import BOT_LEVELS
 from ulti.server.tournament_routes import CreateBody, DeskBody, RegisterBody
 
@@ -88,6 +89,8 @@ BODIES: dict[tuple[str, str], Schema] = {
     ("POST", "/api/tournaments/{tournament_id}/register"): RegisterBody.model_json_schema(),
     ("POST", "/api/bot/tournaments/{tournament_id}/register"): RegisterBody.model_json_schema(),
     ("POST", "/api/tournaments/{tournament_id}/desk"): DeskBody.model_json_schema(),
+    # puzzles (docs/protocol/puzzles.md): a pydantic body too
+    ("POST", "/api/puzzles/{puzzle_id}/move"): MoveBody.model_json_schema(),
 }
 
 #: (method, path) -> the query parameters the route reads by hand (``request.query_params``)

@@ -20,6 +20,7 @@ export function initPage(active) {
         <a href="/rules.html" data-testid="nav-rules" ${current("rules")} data-i18n="nav.rules"></a>
         <a href="/matches.html" data-testid="nav-matches" ${current("matches")} data-i18n="nav.matches"></a>
         <a href="/leaderboard.html" data-testid="nav-leaderboard" ${current("leaderboard")} data-i18n="nav.leaderboard"></a>
+        <a href="/puzzles.html" data-testid="nav-puzzles" ${current("puzzles")} data-i18n="nav.puzzles"></a>
         <button type="button" class="lang-btn" data-testid="lang-toggle" data-i18n="nav.lang" data-i18n-label="nav.lang.label"></button>
         <button type="button" class="lang-btn pack-btn" data-testid="pack-toggle" data-i18n-label="nav.pack.label"></button>
         <button type="button" class="lang-btn settings-btn" data-testid="settings-toggle" data-i18n-label="settings.open"><span aria-hidden="true">⚙</span></button>
