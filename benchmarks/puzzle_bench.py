@@ -14,7 +14,7 @@ import argparse
 import random
 import time
 
-from benchmarks.baseline import pin_to_one_core
+from benchmarks.cores import pin_to_one_core
 from ulti.bots.heuristic import HeuristicBot
 from ulti.bots.selfplay import play_deal
 from ulti.engine.deal import Deal
