@@ -185,6 +185,7 @@ def versions_report(commit: str, args: argparse.Namespace) -> None:
     views = positions(args.deals, args.seed)
     trees = {"then": old_tree, "now": ROOT}
     times: dict[tuple[str, str, str], list[float]] = {}
+    by_round: dict[tuple[str, str, str, int], list[float]] = {}
     actions: dict[tuple[str, str], list[str]] = {}
     worker = ROOT / "benchmarks" / "decision_times.py"
     with tempfile.TemporaryDirectory() as tmp:
@@ -201,6 +202,7 @@ def versions_report(commit: str, args: argparse.Namespace) -> None:
                 for level, rows in json.loads(out.read_text(encoding="utf-8")).items():
                     for kind, seconds, _ in rows:
                         times.setdefault((side, level, kind), []).append(seconds)
+                        by_round.setdefault((side, level, kind, round_), []).append(seconds)
                     actions.setdefault((side, level), [action for _, _, action in rows])
     print(f"Decision times now and at {commit}, {args.deals} heuristic deals (seed {args.seed}), {len(views)} views,"
           f" {args.rounds} rounds alternating, one core, CPU seconds (medians over every round):")
@@ -213,8 +215,12 @@ def versions_report(commit: str, args: argparse.Namespace) -> None:
                 continue
             ratio = statistics.median(now) / statistics.median(then)
             verdict = "within 5%" if abs(ratio - 1) <= 0.05 else "MORE THAN 5% APART"
+            medians = {(side, r): statistics.median(by_round[(side, level, kind, r)])
+                       for side in trees for r in range(args.rounds)}
+            per_round = [medians[("now", r)] / medians[("then", r)] for r in range(args.rounds)]
+            rounds = " ".join(f"x{r:.3f}" for r in per_round)
             print(f"    {label:42s} n={len(now) // args.rounds:4d}  then {statistics.median(then):7.4f} s"
-                  f"  now {statistics.median(now):7.4f} s  now/then x{ratio:.3f}  ({verdict})")
+                  f"  now {statistics.median(now):7.4f} s  now/then x{ratio:.3f}  ({verdict}; per round {rounds})")
 
 
 def main() -> None:
