@@ -46,7 +46,7 @@ CLAIRVOYANT = "clairvoyant"
 #: Where A sees every card: ``all`` of its seats, or only as the declarer or only as a defender.
 SIGHTS = ("all", "declarer", "defence")
 
-#: The card-play target of issue 15, per deal over the strong bot, to put in scale.
+#: A card-play target, per deal over the strong bot, to put in scale.
 CARD_PLAY_TARGET = 0.5
 
 

@@ -1,4 +1,4 @@
-"""How well does a bot's sampler place the cards it cannot see? (issue 15: all the evidence)
+"""How well does a bot's sampler place the cards it cannot see?
 
 At card decisions along played deals (every ``--every``-th card of each deal: played by ``--level`` bots,
 or the first play of each set of an arena's ``--records``), the seat to move draws ``--worlds`` worlds the
