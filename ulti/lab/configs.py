@@ -34,11 +34,6 @@ CONFIGS: dict[str, Level] = {
 }
 
 
-def register(level: Level) -> None:
-    """Add an arena-only configuration to this process's list (a benchmark's frozen old bot, say)."""
-    CONFIGS[level.name] = level
-
-
 def names() -> list[str]:
     """Every name ``bot_for`` knows: the product's levels, then the laboratory's configurations."""
     return [*LEVELS, *CONFIGS]
