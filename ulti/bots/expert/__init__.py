@@ -1,6 +1,7 @@
-"""The expert bot: the strong bot with the auction read as evidence about the hidden hands.
+"""The expert bot: the searching bot (``ulti.bots.strong.SearchBot``) made with the expert's parts
+(``expert_parts``), which read the auction as evidence about the hidden hands; ``expert_bot`` makes it.
 
-In its card play and kontra decisions the expert (``expert_bot``):
+In its card play and kontra decisions the expert:
 
 - weighs the declarer's hand by the **fitted declarer model** (``declarer_model``: a logistic regression
   per contract family, fitted by ``ulti.lab.declarer_fit`` to the hands the strong bot's auction
