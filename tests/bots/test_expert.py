@@ -77,14 +77,20 @@ def test_a_kontra_on_a_betli_makes_a_safe_betli_hand_less_likely() -> None:
     )
 
 
+def _auctioned(rng: random.Random, number: int) -> Deal:
+    """Deal ``number`` drawn from ``rng``, its auction played by heuristic bots (over if nobody bid)."""
+    dealer = number % 3
+    deal = Deal(deal_hands(rng, dealer), dealer)
+    bots = [HeuristicBot(random.Random(s)) for s in range(3)]
+    while deal.phase is not Phase.PLAY and not deal.is_over:
+        deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))
+    return deal
+
+
 def test_the_log_is_read_into_bids_and_passes() -> None:
     rng = random.Random(4)
     for number in range(30):
-        dealer = number % 3
-        deal = Deal(deal_hands(rng, dealer), dealer)
-        bots = [HeuristicBot(random.Random(s)) for s in range(3)]
-        while deal.phase is not Phase.PLAY and not deal.is_over:
-            deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))
+        deal = _auctioned(rng, number)
         if deal.is_over:
             continue
         viewer = (deal.declarer + 1) % 3
@@ -101,11 +107,7 @@ def test_the_expert_weighs_worlds_where_the_strong_bot_does_not() -> None:
     rng = random.Random(1)
     checked = 0
     for number in range(40):
-        dealer = number % 3
-        deal = Deal(deal_hands(rng, dealer), dealer)
-        bots = [HeuristicBot(random.Random(s)) for s in range(3)]
-        while deal.phase is not Phase.PLAY and not deal.is_over:
-            deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))
+        deal = _auctioned(rng, number)
         if deal.is_over or not read_evidence(deal.seat_view(deal.declarer).log, deal.declarer, deal.declarer).passes:
             continue
         view = deal.seat_view(deal.declarer)
