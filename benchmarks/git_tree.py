@@ -52,7 +52,10 @@ def tree_at(commit: str) -> Path:
     work.mkdir(parents=True)
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", sha], capture_output=True, check=True)
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-        tar.extractall(work, filter="data")
+        if hasattr(tarfile, "data_filter"):  # Python 3.11.4 and later: refuse links and paths out of ``work``
+            tar.extractall(work, filter="data")
+        else:  # pragma: no cover - older interpreters; the archive is git's own, of this clone
+            tar.extractall(work)
     env = {**os.environ, "PYTHONPATH": str(work)}
     built = subprocess.run(
         [sys.executable, "setup.py", "build_ext", "--inplace"], cwd=work, env=env, capture_output=True, text=True
