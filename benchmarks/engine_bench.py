@@ -57,8 +57,8 @@ def median_rate(work: Callable[[], int], repeats: int = REPEATS) -> float:
     return statistics.median(rates)
 
 
-def card_play_games(n: int, seed: int = 1, deal_class: type[Deal] = Deal) -> int:
-    """Play ``n`` random card-play games through ``Deal.play`` (or ``deal_class``'s); return n."""
+def card_play_games(n: int, seed: int = 1) -> int:
+    """Play ``n`` random card-play games through ``Deal.play``; return n."""
     rng = random.Random(seed)
     bid = BIDS_BY_CODE["M-S"]
     for _ in range(n):
@@ -66,7 +66,7 @@ def card_play_games(n: int, seed: int = 1, deal_class: type[Deal] = Deal) -> int
         talon_cards = list(iter_cards(hands[1]))[:2]
         talon = (1 << talon_cards[0]) | (1 << talon_cards[1])
         hands[1] &= ~talon
-        deal = deal_class.at_play(hands, 0, 1, bid, 1, talon)
+        deal = Deal.at_play(hands, 0, 1, bid, 1, talon)
         while deal.result is None:
             deal.play(deal.to_move, random_card(deal.legal_card_mask(), rng))
     return n
@@ -88,13 +88,13 @@ def drawn_deals(n: int, seed: int = 1) -> list[Dealt]:
     return out
 
 
-def lean_games(deals: list[Dealt], deal_class: type[Deal] = Deal, seed: int = 1) -> int:
-    """Random legal games through ``deal_class`` on ready ``deals`` (the lean harness): each card drawn
+def lean_games(deals: list[Dealt], seed: int = 1) -> int:
+    """Random legal games through ``Deal`` on ready ``deals`` (the lean harness): each card drawn
     uniformly from ``legal_card_mask()`` with one ``random()``; return how many games were played."""
     rand = random.Random(seed).random
     bid = BIDS_BY_CODE["M-S"]
     for hands, talon in deals:
-        deal = deal_class.at_play(hands, 0, 1, bid, 1, talon)
+        deal = Deal.at_play(hands, 0, 1, bid, 1, talon)
         while deal.result is None:
             mask = deal.legal_card_mask()
             for _ in range(int(rand() * mask.bit_count())):
@@ -158,11 +158,11 @@ def recorded_games(n: int, seed: int = 1) -> list[Replay]:
     return out
 
 
-def replay_games(games: list[Replay], deal_class: type[Deal]) -> int:
-    """Replay ``games`` through ``deal_class``: at_play, then legal_card_mask and play per card (scored)."""
+def replay_games(games: list[Replay]) -> int:
+    """Replay ``games`` through ``Deal``: at_play, then legal_card_mask and play per card (scored)."""
     bid = BIDS_BY_CODE["M-S"]
     for hands, talon, moves in games:
-        deal = deal_class.at_play(hands, 0, 1, bid, 1, talon)
+        deal = Deal.at_play(hands, 0, 1, bid, 1, talon)
         for seat, card in moves:
             deal.legal_card_mask()
             deal.play(seat, card)
@@ -301,9 +301,9 @@ def main() -> None:
     ready = drawn_deals(1_000)
     cpu = cpu_rates({
         "issue": lambda: card_play_games(1_000),
-        "lean": lambda: lean_games(ready, Deal),
+        "lean": lambda: lean_games(ready),
         "core": lambda: core_games(1_000),
-        "replay": lambda: replay_games(replays, Deal),
+        "replay": lambda: replay_games(replays),
     })
     print(f"  through Deal, CPU time, the issue's harness (shuffle and random_card timed): {cpu['issue']:,.0f}"
           f" games/s; the peer's engine in that harness as the issue measured it {PEER_DEAL_GAMES_PER_S:,}"
