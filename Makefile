@@ -36,7 +36,7 @@ check: $(STAMP)
 	$(BIN)/mypy ulti tests benchmarks
 	$(BIN)/lint-imports
 
-## bench: speed and load (medians and ratios against a baseline run in the same process): engine, views, server load on 1 and 3 processes, floods, long work beside strong bots and people, bad input, solver, bots' decision times, deal analysis and hint, puzzles cut per CPU-minute and the shipped set's survey, account (Argon2id login), player page, duplicate event, bot API, tournament seating (3,000 and 300 players) and standings
+## bench: speed and load (medians and ratios against a baseline run in the same process): engine, views, server load on 1 and 3 processes, floods, long work beside strong bots and people, people against two bots each (capacity), bad input, solver, bots' decision times (and beside the bots of fca854b, built from git), deal analysis and hint, puzzles cut per CPU-minute and the shipped set's survey, account (Argon2id login), player page, duplicate event, bot API, tournament seating (3,000 and 300 players) and standings
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.engine_bench
 	$(BIN)/python -m benchmarks.view_bench
@@ -50,6 +50,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bad_input_bench --messages 100000 --rounds 3
 	$(BIN)/python -m benchmarks.solver_bench
 	$(BIN)/python -m benchmarks.bot_bench
+	$(BIN)/python -m benchmarks.bot_bench --against fca854b
 	$(BIN)/python -m benchmarks.analysis_bench
 	$(BIN)/python -m benchmarks.puzzle_bench
 	$(BIN)/python -m benchmarks.puzzle_bench --survey

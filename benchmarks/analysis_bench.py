@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import ulti.analysis.pricing as pricing
-from benchmarks.baseline import pin_to_one_core
+from benchmarks.cores import pin_to_one_core
 from ulti.analysis.coach import HINT_WORLDS, hint, hint_rng, kontra_first
 from ulti.analysis.pricing import DEFAULT_WORLDS, Priced, Weighting, draw_worlds, price_view, strong_weight
 from ulti.analysis.review import analyse_deal, decision_indices

@@ -9,42 +9,55 @@ only safety stops, whose count is printed) decide each once. Printed: median, p9
 the card figures also for decisions with a real choice (at least two legal cards).
 
 Then the declarer's opening lead in each contract family (``--leads`` declarer-friendly deals per
-family: ``ulti.lab.positions.friendly_deals``), the strong bot against the old strong bot
-(``benchmarks.baseline.old_bot``: the old card decision on the old search) on the same views with the
-same seeds, in CPU seconds of this process (one core; on a shared machine the fair measure):
+family: ``ulti.lab.positions.friendly_deals``), the strong bot on the same views with the same seeds, in
+CPU seconds of this process (one core; on a shared machine the fair measure):
 
-- **default settings**: the bots as they play (32 worlds, the safety stop checked between worlds);
-- **fixed work**: all 32 worlds whatever the time (the safety stop out of reach), so that old and new
-  do the same work and the figure is the search's speed alone. These are the figures the targets are
-  for (issue 13: median <= 0.15 s, p95 <= 0.6 s per family).
+- **default settings**: the bot as it plays (32 worlds, the safety stop checked between worlds);
+- **fixed work**: all 32 worlds whatever the time (the safety stop out of reach), so that the figure is
+  the search's speed alone. These are the figures the targets are for (median <= 0.15 s, p95 <= 0.6 s
+  per family).
 
-In fixed work the new bot also runs as the reference (``lazy_cards = False``: every class of legal cards
-solved exactly in every world, the card decision before the lazy ``CardTable``), on the same views with
-the same seeds: printed are its figures, how many of the new bot's choices equal the reference's (all
-of them: the lazy table proves the same choice), and the work per decision (medians): worlds solved,
-(class, world) values solved exactly, and one-step "is this class better here?" searches, against the
-reference's exact solves. A summary of the fixed-work figures against the targets ends the run.
+In fixed work the bot also runs as the reference (``CardPlay.lazy = False``: every class of legal cards
+solved exactly in every world), on the same views with the same seeds: printed are its figures, how many
+of the bot's choices equal the reference's (all of them: the lazy ``CardTable`` proves the same choice),
+and the work per decision (medians): worlds solved, (class, world) values solved exactly, and one-step
+"is this class better here?" searches, against the reference's exact solves. A summary of the fixed-work
+figures against the targets ends the run.
+
+``--against COMMIT`` instead times the current bots against the bots of an earlier commit in the same
+run: the tree of ``COMMIT`` is exported from git and its solver built (``benchmarks.git_tree``), and the
+views of ``--deals`` heuristic deals are decided by ``strong`` and ``expert`` of each tree in turn, in
+subprocesses (``benchmarks/decision_times.py``), ``--rounds`` times, the order alternating. Printed per
+level and kind of decision (card decisions with two or more legal cards, auction decisions): the median
+CPU seconds of each side over all rounds, and the ratio now / then; and how many actions agree (all of
+them where the bots decide alike). A clone without the commit says so and skips the comparison.
 
     python -m benchmarks.bot_bench [--deals N] [--seed S] [--leads L]   # default 20 deals, 40 leads
+    python -m benchmarks.bot_bench --against fca854b [--deals 6] [--rounds 4]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 
-from benchmarks.baseline import old_solver
-from benchmarks.baseline.old_bot import OldStrongBot
-from ulti.bots.expert import ExpertBot
+from benchmarks.cores import pin_to_one_core
+from benchmarks.git_tree import ROOT, MissingCommit, tree_at
+from ulti.bots.expert import expert_bot
 from ulti.bots.solver import clear_table
-from ulti.bots.strong import StrongBot
+from ulti.bots.strong import SearchBot, strong_bot
 from ulti.bots.strong.play import CardWork
 from ulti.engine.actions import Action
 from ulti.engine.deal import Phase
@@ -58,12 +71,6 @@ TARGET_AUCTION_P95 = 3.0
 TARGET_LEAD_MEDIAN = 0.15
 TARGET_LEAD_P95 = 0.6
 LEAD_CODES = ["M-S", "M-SU", "M-40", "M-20", "M-40UD", "H-S", "H-SU", "N-B", "N-D"]
-
-
-def pin_to_one_core() -> None:
-    """Run on one core so that figures compare across machines of this kind."""
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
 
 
 def p95(times: list[float]) -> float:
@@ -95,8 +102,8 @@ class LeadRun:
         return statistics.median(self.times), p95(self.times)
 
 
-def lead_times(views: list[SeatView], make: Callable[[random.Random], StrongBot]) -> LeadRun:
-    """CPU seconds of each decision (a fresh bot per view, seeded by its index; the new search's table
+def lead_times(views: list[SeatView], make: Callable[[random.Random], SearchBot]) -> LeadRun:
+    """CPU seconds of each decision (a fresh bot per view, seeded by its index; the search's table
     emptied first, untimed, so that no decision reuses what an earlier run of the same view stored)."""
     run = LeadRun([], [], [])
     for i, view in enumerate(views):
@@ -106,18 +113,16 @@ def lead_times(views: list[SeatView], make: Callable[[random.Random], StrongBot]
         action = bot.act(view)
         run.times.append(time.process_time() - start)
         run.actions.append(action)
-        table = bot.last_card_table
+        table = bot.play.last_table
         run.work.append(None if table is None else table.work())
     return run
 
 
-def lead_report(code: str, mode: str, old: LeadRun, new: LeadRun) -> bool:
-    """Print old and new; whether the new figures meet the targets."""
-    om, op = old.figures()
-    nm, np_ = new.figures()
-    ok = nm <= TARGET_LEAD_MEDIAN and np_ <= TARGET_LEAD_P95
-    print(f"  {code:7s} {mode:16s} old median {om:6.3f} s p95 {op:6.3f} s   new median {nm:6.3f} s p95 {np_:6.3f} s"
-          f"   old/new median x{om / max(nm, 1e-6):5.1f}  {'ok' if ok else 'OVER TARGET'}")
+def lead_report(code: str, mode: str, run: LeadRun) -> bool:
+    """Print a family's lead figures; whether they meet the targets."""
+    median, high = run.figures()
+    ok = median <= TARGET_LEAD_MEDIAN and high <= TARGET_LEAD_P95
+    print(f"  {code:7s} {mode:16s} median {median:6.3f} s  p95 {high:6.3f} s  {'ok' if ok else 'OVER TARGET'}")
     return ok
 
 
@@ -131,13 +136,13 @@ def reference_report(code: str, new: LeadRun, reference: LeadRun) -> None:
     rm, rp = reference.figures()
     same = sum(a == b for a, b in zip(new.actions, reference.actions, strict=True))
     print(f"  {code:7s} {'reference':16s} (every class in every world) median {rm:6.3f} s p95 {rp:6.3f} s;"
-          f" same choice as the new bot {same}/{len(new.actions)};"
+          f" same choice as the bot {same}/{len(new.actions)};"
           f" per decision (medians): worlds {_median_work(new, 'worlds'):.0f},"
           f" exact solves {_median_work(new, 'exact'):.0f} + probes {_median_work(new, 'probes'):.0f}"
           f" (reference: {_median_work(reference, 'exact'):.0f} exact solves)")
 
 
-def decision_report(name: str, bot: StrongBot, views: list[SeatView], args: argparse.Namespace) -> list[float]:
+def decision_report(name: str, bot: SearchBot, views: list[SeatView], args: argparse.Namespace) -> list[float]:
     """Time ``bot``'s decision on every view and print the figures by kind of decision; the times of its card
     decisions with a choice."""
     card_all: list[float] = []
@@ -168,21 +173,80 @@ def decision_report(name: str, bot: StrongBot, views: list[SeatView], args: argp
 
 
 
+def versions_report(commit: str, args: argparse.Namespace) -> None:
+    """Time ``strong`` and ``expert`` now and at ``commit`` on the same views, alternating, and print the
+    medians and ratios (``--against``)."""
+    try:
+        old_tree = tree_at(commit)
+    except MissingCommit as missing:
+        print(f"Decision times against {commit}: skipped, {missing}")
+        return
+    levels = ("strong", "expert")
+    views = positions(args.deals, args.seed)
+    trees = {"then": old_tree, "now": ROOT}
+    times: dict[tuple[str, str, str], list[float]] = {}
+    by_round: dict[tuple[str, str, str, int], list[float]] = {}
+    actions: dict[tuple[str, str], list[str]] = {}
+    worker = ROOT / "benchmarks" / "decision_times.py"
+    with tempfile.TemporaryDirectory() as tmp:
+        views_file = Path(tmp) / "views.json"
+        views_file.write_text(json.dumps([view.to_json() for view in views]), encoding="utf-8")
+        for round_ in range(args.rounds):
+            for side in ("then", "now") if round_ % 2 == 0 else ("now", "then"):
+                out = Path(tmp) / f"{side}-{round_}.json"
+                command = [sys.executable, str(worker), str(views_file), str(out), "--seed", str(args.seed)]
+                for level in levels:
+                    command += ["--level", level]
+                env = {**os.environ, "PYTHONPATH": str(trees[side])}
+                subprocess.run(command, cwd=trees[side], env=env, check=True)
+                for level, rows in json.loads(out.read_text(encoding="utf-8")).items():
+                    for kind, seconds, _ in rows:
+                        times.setdefault((side, level, kind), []).append(seconds)
+                        by_round.setdefault((side, level, kind, round_), []).append(seconds)
+                    actions.setdefault((side, level), [action for _, _, action in rows])
+    print(f"Decision times now and at {commit}, {args.deals} heuristic deals (seed {args.seed}), {len(views)} views,"
+          f" {args.rounds} rounds alternating, one core, CPU seconds (medians over every round):")
+    for level in levels:
+        same = sum(a == b for a, b in zip(actions[("now", level)], actions[("then", level)], strict=True))
+        print(f"  {level}: the same action on {same}/{len(views)} views")
+        for kind, label in (("card", "card decisions (two or more legal cards)"), ("auction", "auction decisions")):
+            now, then = times.get(("now", level, kind), []), times.get(("then", level, kind), [])
+            if not now or not then:
+                continue
+            ratio = statistics.median(now) / statistics.median(then)
+            verdict = "within 5%" if abs(ratio - 1) <= 0.05 else "MORE THAN 5% APART"
+            medians = {(side, r): statistics.median(by_round[(side, level, kind, r)])
+                       for side in trees for r in range(args.rounds)}
+            per_round = [medians[("now", r)] / medians[("then", r)] for r in range(args.rounds)]
+            rounds = " ".join(f"x{r:.3f}" for r in per_round)
+            print(f"    {label:42s} n={len(now) // args.rounds:4d}  then {statistics.median(then):7.4f} s"
+                  f"  now {statistics.median(now):7.4f} s  now/then x{ratio:.3f}  ({verdict}; per round {rounds})")
+
+
 def main() -> None:
+    """Time the bots' decisions and the leads (or, with ``--against``, now against an earlier commit)."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--deals", type=int, default=20, help="heuristic deals whose positions are timed")
+    parser.add_argument("--deals", type=int, default=None, help="heuristic deals whose positions are timed"
+                        " (default 20; 6 with --against)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--leads", type=int, default=40, help="declarer-friendly deals per family for the leads")
+    parser.add_argument("--against", default=None, help="a commit whose strong and expert bots are timed beside"
+                        " today's")
+    parser.add_argument("--rounds", type=int, default=4, help="with --against: alternating rounds of both sides")
     args = parser.parse_args()
     pin_to_one_core()
-    old_solver()  # compiled before any timing
+    if args.against is not None:
+        args.deals = 6 if args.deals is None else args.deals
+        versions_report(args.against, args)
+        return
+    args.deals = 20 if args.deals is None else args.deals
     views = positions(args.deals, args.seed)
     cards = {
         name: decision_report(name, make(random.Random(args.seed)), views, args)
         for name, make in (
-            ("Strong", StrongBot),
-            ("Expert", ExpertBot),
-            ("Expert without the talon", partial(ExpertBot, read_talon=False)),
+            ("Strong", strong_bot),
+            ("Expert", expert_bot),
+            ("Expert without the talon", partial(expert_bot, read_talon=False)),
         )
     }
     # what the expert's reading of the unseen talon costs, both sides timed in this run
@@ -190,32 +254,29 @@ def main() -> None:
     median_ratio = statistics.median(reading) / statistics.median(blind)
     print(f"Reading the talon, card decisions with a choice: median x{median_ratio:.2f},"
           f" p95 x{p95(reading) / p95(blind):.2f} (expert / expert without it, both timed in this run)")
-    print(f"Declarer's opening lead, {args.leads} declarer-friendly deals per family, CPU seconds, old bot / new bot"
-          f" (target new median <= {TARGET_LEAD_MEDIAN} s, p95 <= {TARGET_LEAD_P95} s):")
+    print(f"Declarer's opening lead, {args.leads} declarer-friendly deals per family, CPU seconds, the strong bot"
+          f" (target median <= {TARGET_LEAD_MEDIAN} s, p95 <= {TARGET_LEAD_P95} s):")
     missed = 0
     fixed: dict[str, LeadRun] = {}
     for code in LEAD_CODES:
         views = lead_views(code, args.leads, args.seed)
         for mode, budget in (("default settings", None), ("fixed work", math.inf)):
-            def make_old(rng: random.Random, budget: float | None = budget) -> StrongBot:
-                return OldStrongBot(rng) if budget is None else OldStrongBot(rng, time_budget=budget)
+            def make(rng: random.Random, budget: float | None = budget) -> SearchBot:
+                return strong_bot(rng) if budget is None else strong_bot(rng, time_budget=budget)
 
-            def make_new(rng: random.Random, budget: float | None = budget) -> StrongBot:
-                return StrongBot(rng) if budget is None else StrongBot(rng, time_budget=budget)
-
-            new = lead_times(views, make_new)
-            missed += not lead_report(code, mode, lead_times(views, make_old), new)
+            run = lead_times(views, make)
+            missed += not lead_report(code, mode, run)
             if budget is not None:
-                fixed[code] = new
+                fixed[code] = run
 
-                def make_reference(rng: random.Random) -> StrongBot:
-                    bot = StrongBot(rng, time_budget=math.inf)
-                    bot.lazy_cards = False
+                def make_reference(rng: random.Random) -> SearchBot:
+                    bot = strong_bot(rng, time_budget=math.inf)
+                    bot.play.lazy = False
                     return bot
 
-                reference_report(code, new, lead_times(views, make_reference))
+                reference_report(code, run, lead_times(views, make_reference))
     print(f"Leads: {'every target met' if not missed else f'{missed} rows over target'}")
-    print(f"What counts, the new bot in fixed work (target median <= {TARGET_LEAD_MEDIAN} s,"
+    print(f"What counts, the bot in fixed work (target median <= {TARGET_LEAD_MEDIAN} s,"
           f" p95 <= {TARGET_LEAD_P95} s):")
     for code, run in fixed.items():
         median, high = run.figures()

@@ -2,14 +2,12 @@
 
 Printed figures:
 - random legal card-play games per second (fresh deal, fixed trump contract, 10 random tricks, scored)
-  through ``Deal`` (the public API), the old card-play path and settlement (``benchmarks.baseline``:
-  ``old_deal``, ``old_scoring``) against the new ones in the same run on the same games (CPU time of
-  this process, interleaved repeats), and through the core alone (``legal_cards``,
-  ``trick_winner_index`` and ``settle`` on plain ints). Twice, with two harnesses, each the same for
-  old and new: the issue's (each deal shuffled and each card drawn with ``random_card`` inside the
-  timed loop: about a quarter of the new path's time), and a lean one (the same kind of games: the
-  deals drawn before the timing, each card drawn uniformly from the legal ones with one
-  ``random()``), whose figure is closer to the engine's own;
+  through ``Deal`` (the public API, CPU time of this process, interleaved repeats) and through the core
+  alone (``legal_cards``, ``trick_winner_index`` and ``settle`` on plain ints). Through ``Deal`` with two
+  harnesses: the issue's (each deal shuffled and each card drawn with ``random_card`` inside the timed
+  loop: about a quarter of the path's time), and a lean one (the same kind of games: the deals drawn
+  before the timing, each card drawn uniformly from the legal ones with one ``random()``), whose figure
+  is closer to the engine's own; and the same games replayed (no random choice timed);
 - complete random legal deals per second (auction with talon, kontra, play, scoring), and the same
   with random bots acting from their typed views (``Deal.seat_view``);
 - wire views per second (``Deal.view``: the JSON a server sends, for every seat and a spectator after
@@ -32,7 +30,7 @@ import tempfile
 import time
 from collections.abc import Callable
 
-from benchmarks.baseline.old_deal import OldDeal
+from benchmarks.cores import pin_to_one_core
 from ulti.bots.random_bot import RandomBot, random_card, random_legal_action
 from ulti.cli import score_text
 from ulti.engine.cards import iter_cards
@@ -45,14 +43,8 @@ from ulti.engine.scoring import Trick, settle
 
 REPEATS = 5
 PEER_GAMES_PER_S = 3_300
-PEER_DEAL_GAMES_PER_S = 4_490  # the peer's engine, games/s, as the issue measured it beside ours (5,070/s then)
+PEER_DEAL_GAMES_PER_S = 4_490  # the peer's engine in the issue's harness, games/s, as the issue measured it
 PEER_GENERATIONS_PER_S = 290_000
-
-
-def pin_to_one_core() -> None:
-    """Run on one core so that figures compare across machines of this kind."""
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
 
 
 def median_rate(work: Callable[[], int], repeats: int = REPEATS) -> float:
@@ -65,8 +57,8 @@ def median_rate(work: Callable[[], int], repeats: int = REPEATS) -> float:
     return statistics.median(rates)
 
 
-def card_play_games(n: int, seed: int = 1, deal_class: type[Deal] = Deal) -> int:
-    """Play ``n`` random card-play games through ``Deal.play`` (or ``deal_class``'s); return n."""
+def card_play_games(n: int, seed: int = 1) -> int:
+    """Play ``n`` random card-play games through ``Deal.play``; return n."""
     rng = random.Random(seed)
     bid = BIDS_BY_CODE["M-S"]
     for _ in range(n):
@@ -74,7 +66,7 @@ def card_play_games(n: int, seed: int = 1, deal_class: type[Deal] = Deal) -> int
         talon_cards = list(iter_cards(hands[1]))[:2]
         talon = (1 << talon_cards[0]) | (1 << talon_cards[1])
         hands[1] &= ~talon
-        deal = deal_class.at_play(hands, 0, 1, bid, 1, talon)
+        deal = Deal.at_play(hands, 0, 1, bid, 1, talon)
         while deal.result is None:
             deal.play(deal.to_move, random_card(deal.legal_card_mask(), rng))
     return n
@@ -96,13 +88,13 @@ def drawn_deals(n: int, seed: int = 1) -> list[Dealt]:
     return out
 
 
-def lean_games(deals: list[Dealt], deal_class: type[Deal] = Deal, seed: int = 1) -> int:
-    """Random legal games through ``deal_class`` on ready ``deals`` (the lean harness): each card drawn
+def lean_games(deals: list[Dealt], seed: int = 1) -> int:
+    """Random legal games through ``Deal`` on ready ``deals`` (the lean harness): each card drawn
     uniformly from ``legal_card_mask()`` with one ``random()``; return how many games were played."""
     rand = random.Random(seed).random
     bid = BIDS_BY_CODE["M-S"]
     for hands, talon in deals:
-        deal = deal_class.at_play(hands, 0, 1, bid, 1, talon)
+        deal = Deal.at_play(hands, 0, 1, bid, 1, talon)
         while deal.result is None:
             mask = deal.legal_card_mask()
             for _ in range(int(rand() * mask.bit_count())):
@@ -166,11 +158,11 @@ def recorded_games(n: int, seed: int = 1) -> list[Replay]:
     return out
 
 
-def replay_games(games: list[Replay], deal_class: type[Deal]) -> int:
-    """Replay ``games`` through ``deal_class``: at_play, then legal_card_mask and play per card (scored)."""
+def replay_games(games: list[Replay]) -> int:
+    """Replay ``games`` through ``Deal``: at_play, then legal_card_mask and play per card (scored)."""
     bid = BIDS_BY_CODE["M-S"]
     for hands, talon, moves in games:
-        deal = deal_class.at_play(hands, 0, 1, bid, 1, talon)
+        deal = Deal.at_play(hands, 0, 1, bid, 1, talon)
         for seat, card in moves:
             deal.legal_card_mask()
             deal.play(seat, card)
@@ -308,24 +300,18 @@ def main() -> None:
     replays = recorded_games(1_000)
     ready = drawn_deals(1_000)
     cpu = cpu_rates({
-        "old": lambda: card_play_games(1_000, deal_class=OldDeal),
-        "new": lambda: card_play_games(1_000),
-        "old lean": lambda: lean_games(ready, OldDeal),
-        "new lean": lambda: lean_games(ready, Deal),
+        "issue": lambda: card_play_games(1_000),
+        "lean": lambda: lean_games(ready),
         "core": lambda: core_games(1_000),
-        "old replay": lambda: replay_games(replays, OldDeal),
-        "new replay": lambda: replay_games(replays, Deal),
+        "replay": lambda: replay_games(replays),
     })
-    lean = cpu["new lean"] / cpu["old lean"]
-    print(f"  through Deal, CPU time, lean harness (deals drawn untimed, one random() per card): new"
-          f" {cpu['new lean']:,.0f}, old {cpu['old lean']:,.0f} games/s (new/old {lean:.2f}x, target 2x);"
-          f" peer as measured by the issue 4,490 games/s, ours then 5,070: new at"
-          f" {5_070 * lean / PEER_DEAL_GAMES_PER_S:.2f}x the peer's (target 2x)")
-    print(f"  through Deal, CPU time, the issue's harness (shuffle and random_card timed): new {cpu['new']:,.0f},"
-          f" old {cpu['old']:,.0f} games/s (new/old {cpu['new'] / cpu['old']:.2f}x); core alone"
-          f" {cpu['core']:,.0f} (Deal/core {cpu['new'] / cpu['core']:.2f})")
-    print(f"  the same games replayed (no random choices timed): new {cpu['new replay']:,.0f}, old"
-          f" {cpu['old replay']:,.0f} games/s (new/old {cpu['new replay'] / cpu['old replay']:.2f}x; settle included)")
+    print(f"  through Deal, CPU time, the issue's harness (shuffle and random_card timed): {cpu['issue']:,.0f}"
+          f" games/s; the peer's engine in that harness as the issue measured it {PEER_DEAL_GAMES_PER_S:,}"
+          f" ({cpu['issue'] / PEER_DEAL_GAMES_PER_S:.2f}x, target 2x); core alone {cpu['core']:,.0f}"
+          f" (Deal/core {cpu['issue'] / cpu['core']:.2f})")
+    print(f"  through Deal, CPU time, lean harness (deals drawn untimed, one random() per card):"
+          f" {cpu['lean']:,.0f} games/s")
+    print(f"  the same games replayed (no random choices timed): {cpu['replay']:,.0f} games/s (settle included)")
     deals = median_rate(lambda: complete_deals(500))
     print(f"complete deals/s         {deals:10,.0f}   target 2,000 ({deals / 2000:.2f}x)")
     viewed = median_rate(lambda: complete_deals_with_views(200), repeats=3)

@@ -22,7 +22,7 @@ import random
 import time
 from pathlib import Path
 
-from benchmarks.baseline import pin_to_one_core
+from benchmarks.cores import pin_to_one_core
 from ulti.bots.heuristic import HeuristicBot
 from ulti.bots.levels import bot_for_level
 from ulti.bots.selfplay import play_deal

@@ -1,6 +1,4 @@
-"""Double-dummy solver speed (``make bench``): full 10-trick solves from the start of play, one core,
-the old search (``benchmarks.baseline``: the solver before the DDS-style search) against the new one
-in the same run, on the same deals.
+"""Double-dummy solver speed (``make bench``): full 10-trick solves from the start of play, one core.
 
 Deal sets (fixed seeds), ``--deals`` per family:
 
@@ -11,9 +9,9 @@ Deal sets (fixed seeds), ``--deals`` per family:
   likelihood of at least one half; for a betli, low cards); the defenders share the other 20.
 
 Printed per family and set: median, p95 and nodes per solve for the value (``best_cards=False``) and
-for the best card (``best_cards=True``), old and new, and the ratio of the medians (old / new); then
-the whole contract's value (``Objective.CONTRACT``), what each technique of the new search saves in
-nodes, and the peak memory of a solving process. The new search's table is emptied (untimed) before
+for the best card (``best_cards=True``) against the targets; then the whole contract's value
+(``Objective.CONTRACT``), what each technique of the search saves in nodes, and the peak memory of a
+solving process. The search's table is emptied (untimed) before
 every solve: each figure is a cold solve. Times are CPU time of this process (pinned to one core): on a
 machine shared with other work that is the fair measure of one core.
 
@@ -29,10 +27,9 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, nullcontext
 
 import ulti.bots.solver._dd as dd
-from benchmarks.baseline import old_solver, pin_to_one_core, using_old_solver
+from benchmarks.cores import pin_to_one_core
 from ulti.bots.solver import Objective, Position, clear_table, solve, table_bytes
 from ulti.engine.cards import ACE, KING, QUEEN, SEVEN, TEN, CardSet, iter_cards
 from ulti.engine.contracts import BIDS_BY_CODE, Bid
@@ -42,7 +39,6 @@ from ulti.lab.positions import friendly_deals
 
 TARGET_VALUE_MEDIAN_MS = 0.5
 TARGET_BEST_MEDIAN_MS = 1.0
-OLD_TABLE_BYTES = (1 << 20) * 32  # the old search's fixed table: 2**20 entries of 32 bytes
 
 
 def _suit(hand: CardSet, suit: int) -> list[int]:
@@ -127,28 +123,18 @@ CONTRACT_CODES = ["M-S", "M-SU", "M-40", "M-20", "M-40UD", "H-S", "H-SU", "N-B",
 SETS: dict[str, Callable[[str, int, int], list[Position]]] = {"uniform": deals, "friendly": friendly_deals}
 
 
-def _solver(which: str) -> AbstractContextManager[None]:
-    return using_old_solver() if which == "old" else nullcontext()
-
-
-def measure(positions: list[Position], objective_of: ObjectiveOf, best: bool, which: str) -> tuple[
-    list[float], float, list[tuple[int, int]]
-]:
-    """Milliseconds per solve, mean nodes per solve and the answers, with the old or new search."""
+def measure(positions: list[Position], objective_of: ObjectiveOf, best: bool) -> tuple[list[float], float]:
+    """Milliseconds per solve (each a cold solve) and mean nodes per solve."""
     times = []
     nodes = 0
-    answers = []
-    with _solver(which):
-        for position in positions:
-            objective = objective_of(position)
-            if which == "new":
-                clear_table()
-            start = time.process_time()
-            result = solve(position, objective, best_cards=best)
-            times.append((time.process_time() - start) * 1000)
-            nodes += result.nodes
-            answers.append((result.value, result.best_cards))
-    return times, nodes / len(positions), answers
+    for position in positions:
+        objective = objective_of(position)
+        clear_table()
+        start = time.process_time()
+        result = solve(position, objective, best_cards=best)
+        times.append((time.process_time() - start) * 1000)
+        nodes += result.nodes
+    return times, nodes / len(positions)
 
 
 def stats(times: list[float]) -> tuple[float, float]:
@@ -156,17 +142,13 @@ def stats(times: list[float]) -> tuple[float, float]:
     return statistics.median(times), times[min(len(times) - 1, int(0.95 * len(times)))]
 
 
-def compare(label: str, positions: list[Position], objective_of: ObjectiveOf, best: bool, target: float | None) -> bool:
-    """Print old and new on ``positions``; whether the new median meets ``target`` (ms)."""
-    old_t, old_n, old_a = measure(positions, objective_of, best, "old")
-    new_t, new_n, new_a = measure(positions, objective_of, best, "new")
-    if old_a != new_a:
-        raise AssertionError(f"{label}: the old and new searches disagree")
-    (om, op), (nm, np_) = stats(old_t), stats(new_t)
-    ok = target is None or nm <= target
+def figure(label: str, positions: list[Position], objective_of: ObjectiveOf, best: bool, target: float | None) -> bool:
+    """Print the figures on ``positions``; whether the median meets ``target`` (ms)."""
+    times, nodes = measure(positions, objective_of, best)
+    median, high = stats(times)
+    ok = target is None or median <= target
     verdict = "" if target is None else ("  ok" if ok else f"  OVER {target} ms")
-    print(f"  {label:44s} old {om:8.3f} / {op:8.3f} ms {old_n:9.0f} n   new {nm:7.3f} / {np_:7.3f} ms"
-          f" {new_n:8.0f} n   x{om / nm:6.1f}{verdict}")
+    print(f"  {label:44s} {median:7.3f} / {high:7.3f} ms {nodes:8.0f} n{verdict}")
     return ok
 
 
@@ -177,7 +159,7 @@ def technique_nodes(positions: list[Position], objective_of: ObjectiveOf, best: 
                          ("no lead ordering", {"lead_order": False}), ("no sure outcomes", {"sure": False})):
         dd.set_options(**change)
         try:
-            _, nodes, _ = measure(positions, objective_of, best, "new")
+            _, nodes = measure(positions, objective_of, best)
         finally:
             dd.set_options()
         yield name, nodes
@@ -187,27 +169,20 @@ _MEMORY_PROBE = """
 import sys
 from benchmarks.solver_bench import deals
 from ulti.bots.solver import Objective, solve
-if sys.argv[1] == "old":
-    from benchmarks.baseline import using_old_solver
-    context = using_old_solver()
-else:
-    from contextlib import nullcontext
-    context = nullcontext()
 def peak():  # the high-water mark of this process's resident memory, KiB (a fresh count after exec)
     with open("/proc/self/status") as fh:
         return next(int(line.split()[1]) for line in fh if line.startswith("VmHWM"))
 positions = deals("M-S", 20, 1)
 before = peak()
-with context:
-    for p in positions:
-        solve(p, Objective.CONTRACT)
+for p in positions:
+    solve(p, Objective.CONTRACT)
 print(before, peak())
 """
 
 
-def peak_memory_kib(which: str) -> tuple[int, int]:
+def peak_memory_kib() -> tuple[int, int]:
     """A fresh process's peak resident memory before and after 20 whole-contract solves (KiB)."""
-    out = subprocess.run([sys.executable, "-c", _MEMORY_PROBE, which], check=True, capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", _MEMORY_PROBE], check=True, capture_output=True, text=True)
     before, after = out.stdout.split()[-2:]
     return int(before), int(after)
 
@@ -218,28 +193,24 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     pin_to_one_core()
-    old_solver()  # compiled on first use, before any timing
-    warm = deals("M-S", 1, 0)[0]
-    for which in ("old", "new"):
-        with _solver(which):
-            solve(warm, Objective.CONTRACT)
-    print(f"Solver: full 10-trick solves from trick 1, {args.deals} deals per family and set, one core;"
-          " old search / new search on the same deals (median / p95, mean nodes per solve, old/new median)")
+    solve(deals("M-S", 1, 0)[0], Objective.CONTRACT)  # warm, untimed
+    print(f"Solver: full 10-trick solves from trick 1, {args.deals} deals per family and set, one core"
+          " (median / p95, mean nodes per solve)")
     sets = {name: {code: make(code, args.deals, args.seed) for code in {c for _, c, _ in WIN_LOSE}}
             for name, make in SETS.items()}
     misses = 0
     for best, target in ((False, TARGET_VALUE_MEDIAN_MS), (True, TARGET_BEST_MEDIAN_MS)):
         what = "best card (best_cards=True)" if best else "value (best_cards=False)"
-        print(f"Win/lose objectives, {what}; target new median <= {target} ms:")
+        print(f"Win/lose objectives, {what}; target median <= {target} ms:")
         for name in SETS:
             for label, code, objective_of in WIN_LOSE:
-                misses += not compare(f"{label}, {name}", sets[name][code], objective_of, best, target)
+                misses += not figure(f"{label}, {name}", sets[name][code], objective_of, best, target)
     print("Whole-contract value (Objective.CONTRACT), uniform set, value only, then with the best cards:")
     for best in (False, True):
         for code in CONTRACT_CODES if not best else ["M-S", "M-SU", "H-SU", "N-B"]:
             positions = deals(code, args.deals, args.seed)
-            compare(f"{code}{' best card' if best else ''}", positions, lambda p: Objective.CONTRACT, best, None)
-    print("What each technique saves (new search, mean nodes per solve, value and best card):")
+            figure(f"{code}{' best card' if best else ''}", positions, lambda p: Objective.CONTRACT, best, None)
+    print("What each technique saves (mean nodes per solve, value and best card):")
     for label, code, objective_of, set_name in (
         ("simple game (M-S, points)", "M-S", simple_game_threshold, "uniform"),
         ("ulti (M-SU)", "M-SU", lambda p: Objective.ULTI, "uniform"),
@@ -249,12 +220,10 @@ def main() -> None:
         positions = sets[set_name].get(code) or deals(code, args.deals, args.seed)
         figures = "  ".join(f"{name} {nodes:,.0f}" for name, nodes in technique_nodes(positions, objective_of, True))
         print(f"  {label + ', ' + set_name:40s} {figures}")
-    print(f"Transposition table: old {OLD_TABLE_BYTES / 2**20:.0f} MiB fixed; new {table_bytes() / 2**20:.0f} MiB"
-          " now (grows by need from 2 MiB to at most 8 MiB)")
-    (old_0, old_1), (new_0, new_1) = peak_memory_kib("old"), peak_memory_kib("new")
-    print(f"Peak memory of a process solving 20 whole contracts: old {old_1 / 1024:.1f} MiB"
-          f" (+{(old_1 - old_0) / 1024:.1f} MiB for solving), new {new_1 / 1024:.1f} MiB"
-          f" (+{(new_1 - new_0) / 1024:.1f} MiB); new/old peak {new_1 / old_1:.2f}")
+    print(f"Transposition table: {table_bytes() / 2**20:.0f} MiB now (grows by need from 2 MiB to at most 8 MiB)")
+    before, after = peak_memory_kib()
+    print(f"Peak memory of a process solving 20 whole contracts: {after / 1024:.1f} MiB"
+          f" (+{(after - before) / 1024:.1f} MiB for solving)")
     print(f"Targets: {'all solver medians met' if not misses else f'{misses} solver medians over target'}")
 
 

@@ -10,12 +10,12 @@ from typing import Any
 from tests.conftest import EXAMPLES
 from ulti.analysis.coach import HINT_WORLDS, hint, hint_rng
 from ulti.analysis.pricing import DECLINE, action_key, price_view, strong_weight
-from ulti.bots.expert import EXPERT_SAMPLES, ExpertBot, evidence_weight, expert_weight, read_evidence
+from ulti.bots.expert import EXPERT_SAMPLES, evidence_weight, expert_bot, expert_weight, read_evidence
 from ulti.bots.expert.declarer_model import declarer_model_weight
 from ulti.bots.levels import bot_for_level
 from ulti.bots.sampling import Sampler, analyse
 from ulti.bots.selfplay import play_deal
-from ulti.bots.strong import StrongBot, kontra_samples
+from ulti.bots.strong import kontra_samples, strong_bot
 from ulti.engine.actions import Action, Kind
 from ulti.engine.deal import Deal
 from ulti.engine.dealing import deal_hands
@@ -80,7 +80,7 @@ def test_the_hint_names_the_expert_bots_choice_in_card_play_kontra_and_trump() -
             seed = f"{number}:{k}"
             answer = hint(view, worlds, seed)
             assert answer is not None
-            action = ExpertBot(hint_rng(seed), samples=worlds).act(view)
+            action = expert_bot(hint_rng(seed), samples=worlds).act(view)
             assert answer["best"] == expert_key(action, answer["kind"]), (number, k, answer, action)
             assert answer["best"] in answer["values"]
             kinds[answer["kind"]] = kinds.get(answer["kind"], 0) + 1
@@ -95,7 +95,7 @@ def test_the_hint_names_the_expert_bots_card_at_its_own_number_of_worlds() -> No
     answer = hint(view, seed="full")
     assert answer is not None and answer["kind"] == "play"
     assert answer["worlds"] == HINT_WORLDS == EXPERT_SAMPLES
-    action = ExpertBot(hint_rng("full")).act(view)
+    action = expert_bot(hint_rng("full")).act(view)
     assert answer["best"] == action_key(action)
 
 
@@ -108,10 +108,10 @@ def test_the_hint_solves_the_expert_bots_number_of_worlds_per_kind_of_decision()
         assert answer is not None
         by_kind[answer["kind"]] = answer
     assert set(by_kind) == {"trump", "kontra", "play"}
-    expert = ExpertBot(random.Random(0))
-    assert by_kind["play"]["worlds"] == expert.samples == EXPERT_SAMPLES
-    assert by_kind["kontra"]["worlds"] == kontra_samples(expert.samples) == EXPERT_SAMPLES // 2
-    assert by_kind["trump"]["worlds"] == expert.auction_samples  # the expert's trump: its auction worlds
+    expert = expert_bot(random.Random(0))
+    assert by_kind["play"]["worlds"] == expert.settings.samples == EXPERT_SAMPLES
+    assert by_kind["kontra"]["worlds"] == kontra_samples(expert.settings.samples) == EXPERT_SAMPLES // 2
+    assert by_kind["trump"]["worlds"] == expert.settings.auction_samples  # the expert's trump: its auction worlds
 
 
 def test_the_hint_weighs_worlds_by_the_auction_evidence_as_the_expert_does() -> None:
@@ -129,8 +129,8 @@ def test_the_hint_weighs_worlds_by_the_auction_evidence_as_the_expert_does() -> 
     weights = [weight(w) for w in worlds]
     assert weights == [evidence_weight(evidence, know, w) for w in worlds]
     assert max(weights) > 4 * min(weights)  # the evidence rules some worlds much less likely than others
-    bot = ExpertBot(random.Random(0))
-    bot_weight = bot.card_likelihood(view, know)
+    bot = expert_bot(random.Random(0))
+    bot_weight = bot.play.likelihood(view, know)
     assert bot_weight is not None and [bot_weight(w) for w in worlds] == weights  # the expert bot's own
 
     answer = hint(view, 32, 0)
@@ -167,11 +167,11 @@ def test_the_auction_hint_is_the_expert_bots_action_and_reproducible() -> None:
     for view, seed in cases:
         answer = hint(view, seed=seed)
         assert answer is not None and answer["kind"] == "bid"
-        expert = ExpertBot(hint_rng(seed)).act(view)
+        expert = expert_bot(hint_rng(seed)).act(view)
         assert answer["action"] == action_to_json(expert)
         assert answer["best"] == (expert.bid.code if expert.bid is not None else expert.kind.value)
         # the expert's auction is the strong bot's: the same action from the same rng
-        assert action_to_json(StrongBot(hint_rng(seed)).act(view)) == answer["action"]
+        assert action_to_json(strong_bot(hint_rng(seed)).act(view)) == answer["action"]
         assert hint(view, seed=seed) == answer
 
 
@@ -183,7 +183,7 @@ def test_the_bid_hint_names_the_two_cards_to_lay_away() -> None:
         view = deal.seat_view(deal.to_move)
         answer = hint(view, seed=number)
         assert answer is not None and answer["kind"] == "bid"
-        expert = ExpertBot(hint_rng(number)).act(view)
+        expert = expert_bot(hint_rng(number)).act(view)
         if expert.kind is Kind.BID and expert.discard is not None:
             assert answer["discard"] == answer["action"]["discard"] == action_to_json(expert)["discard"]
             assert len(set(answer["discard"])) == 2

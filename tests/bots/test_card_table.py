@@ -4,7 +4,7 @@ cards exactly in every world, for less work.
 A property test drives the table with made-up values and adversarial fail-soft bounds (any bound the
 search may return); the bot tests compare, on fixed seeded positions (declarer's opening leads of every
 trump family, the declarer-friendly deals of ``make bench``, and every card decision of heuristic
-deals, defenders' included), the lazy bot's action with the reference bot's (``lazy_cards = False``,
+deals, defenders' included), the lazy bot's action with the reference bot's (``CardPlay.lazy = False``,
 same seed, hence the same worlds), and count the work.
 """
 
@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ulti.bots.expert import ExpertBot
+from ulti.bots.expert import expert_bot
 from ulti.bots.sampling import Sampler, analyse
 from ulti.bots.solver import bounds_after, clear_table, values_after
-from ulti.bots.strong import StrongBot
+from ulti.bots.strong import SearchBot, strong_bot
 from ulti.bots.strong.play import CardTable, CardWork, position_of
 from ulti.engine.actions import Action
 from ulti.engine.deal import Phase
@@ -125,12 +125,12 @@ def test_bounds_after_are_fail_soft_bounds_of_values_after() -> None:
     assert checked > 100
 
 
-def _act(make: type[StrongBot], view: SeatView, seed: int, lazy: bool) -> tuple[Action, CardTable | None]:
+def _act(make: Callable[..., SearchBot], view: SeatView, seed: int, lazy: bool) -> tuple[Action, CardTable | None]:
     bot = make(random.Random(seed), time_budget=math.inf)
-    bot.lazy_cards = lazy
+    bot.play.lazy = lazy
     clear_table()
     action = bot.act(view)
-    return action, bot.last_card_table
+    return action, bot.play.last_table
 
 
 def test_lazy_lead_equals_the_full_lead_and_solves_less() -> None:
@@ -139,8 +139,8 @@ def test_lazy_lead_equals_the_full_lead_and_solves_less() -> None:
     lazy_exact = full_exact = 0
     for code in TRUMP_CODES:
         for i, view in enumerate(lead_views(code, 4, 11)):
-            lazy, lazy_table = _act(StrongBot, view, i, True)
-            full, full_table = _act(StrongBot, view, i, False)
+            lazy, lazy_table = _act(strong_bot, view, i, True)
+            full, full_table = _act(strong_bot, view, i, False)
             assert lazy == full, (code, i)
             assert lazy_table is not None and full_table is not None
             lazy_work, full_work = lazy_table.work(), full_table.work()
@@ -160,12 +160,12 @@ def test_lazy_table_solves_little_when_one_class_dominates() -> None:
     seen = 0
     for code in ("M-S", "M-40", "H-SU"):
         for i, view in enumerate(lead_views(code, 6, 13)):
-            _, full_table = _act(StrongBot, view, i, False)
+            _, full_table = _act(strong_bot, view, i, False)
             assert full_table is not None
             home, high = full_table.home, full_table.high
             if not all(high[home][w] >= max(row[w] for row in high) for w in range(full_table.worlds)):
                 continue
-            _, lazy_table = _act(StrongBot, view, i, True)
+            _, lazy_table = _act(strong_bot, view, i, True)
             assert lazy_table is not None
             work = lazy_table.work()
             assert work == CardWork(32, 32, 32 * (work.classes - 1), work.classes), (code, i)
@@ -184,5 +184,5 @@ def test_lazy_card_decisions_equal_the_full_ones_in_play() -> None:
     ]
     assert len(views) > 50
     for i, view in enumerate(views):
-        for make in (StrongBot, ExpertBot):
+        for make in (strong_bot, expert_bot):
             assert _act(make, view, i, True)[0] == _act(make, view, i, False)[0], (i, make.__name__)

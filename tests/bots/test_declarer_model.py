@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import EXAMPLES
-from ulti.bots.expert import ExpertBot, expert_weight, weighted_by_evidence
+from ulti.bots.expert import expert_bot, expert_weight, weighted_by_evidence
 from ulti.bots.expert.declarer_model import (
     MODEL_FAMILIES,
     NO_TRUMP_FAMILIES,
@@ -24,7 +24,7 @@ from ulti.bots.expert.declarer_model import (
 )
 from ulti.bots.expert.fitted import COEFFICIENTS, DECLARED
 from ulti.bots.sampling import Sampler, World, analyse
-from ulti.bots.strong import StrongBot, declarer_weight
+from ulti.bots.strong import declarer_weight, strong_bot
 from ulti.engine.cards import ACE, JACK, KING, QUEEN, SEVEN, TEN, CardSet
 from ulti.engine.contracts import BIDS_BY_CODE
 from ulti.engine.deal import Deal, Phase
@@ -156,8 +156,8 @@ def test_the_expert_weighs_by_the_model_and_the_strong_bot_does_not() -> None:
     assert model is not None
     rng = random.Random(3)
     worlds = Sampler(know).draw_many(rng, 40)
-    fitted, plain = ExpertBot(random.Random(1)), StrongBot(random.Random(1))
-    fitted_likelihood, plain_likelihood = fitted.card_likelihood(view, know), plain.card_likelihood(view, know)
+    fitted, plain = expert_bot(random.Random(1)), strong_bot(random.Random(1))
+    fitted_likelihood, plain_likelihood = fitted.play.likelihood(view, know), plain.play.likelihood(view, know)
     assert fitted_likelihood is not None and plain_likelihood is not None
     evidence = weighted_by_evidence(None, view.log, know)
     for world in worlds:

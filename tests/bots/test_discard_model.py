@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ulti.bots.expert import ExpertBot
+from ulti.bots.expert import expert_bot
 from ulti.bots.expert.discard_fitted import COEFFICIENTS
 from ulti.bots.expert.discard_model import (
     FEATURE_NAMES,
@@ -19,6 +19,7 @@ from ulti.bots.expert.discard_model import (
 )
 from ulti.bots.levels import BOT_LEVELS
 from ulti.bots.sampling import World, analyse
+from ulti.bots.strong import SearchBot
 from ulti.engine import actions as act
 from ulti.engine.cards import FULL_DECK, CardSet, count, iter_cards, mask_of, parse_card
 from ulti.engine.contracts import parse_bid
@@ -178,9 +179,9 @@ def test_the_expert_weighs_a_defenders_worlds_by_the_talon_too() -> None:
     know = analyse(view)
     true, other = _talon_worlds(deal)
     ratios = []
-    for bot in (bot_for("expert-blindtalon", random.Random(1)), ExpertBot(random.Random(1))):
-        assert isinstance(bot, ExpertBot)
-        likelihood = bot.card_likelihood(view, know)
+    for bot in (bot_for("expert-blindtalon", random.Random(1)), expert_bot(random.Random(1))):
+        assert isinstance(bot, SearchBot)
+        likelihood = bot.play.likelihood(view, know)
         assert likelihood is not None
         ratios.append(likelihood(true) / likelihood(other))
     talon = talon_weight(know)

@@ -7,9 +7,9 @@ import random
 from ulti.bots.expert import (
     EXPERT_SAMPLES,
     AuctionEvidence,
-    ExpertBot,
     bid_weight,
     evidence_weight,
+    expert_bot,
     expert_parts,
     read_evidence,
     weighted_by_evidence,
@@ -19,7 +19,7 @@ from ulti.bots.families import family
 from ulti.bots.heuristic import HeuristicBot
 from ulti.bots.levels import BOT_LEVELS, bot_for_level
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World, analyse
-from ulti.bots.strong import StrongBot, declarer_weight
+from ulti.bots.strong import STRONG_PARTS, SearchBot, Settings, declarer_weight, strong_bot
 from ulti.engine.actions import Kind
 from ulti.engine.cards import CardSet, mask_of, parse_card
 from ulti.engine.contracts import parse_bid
@@ -77,14 +77,20 @@ def test_a_kontra_on_a_betli_makes_a_safe_betli_hand_less_likely() -> None:
     )
 
 
+def _auctioned(rng: random.Random, number: int) -> Deal:
+    """Deal ``number`` drawn from ``rng``, its auction played by heuristic bots (over if nobody bid)."""
+    dealer = number % 3
+    deal = Deal(deal_hands(rng, dealer), dealer)
+    bots = [HeuristicBot(random.Random(s)) for s in range(3)]
+    while deal.phase is not Phase.PLAY and not deal.is_over:
+        deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))
+    return deal
+
+
 def test_the_log_is_read_into_bids_and_passes() -> None:
     rng = random.Random(4)
     for number in range(30):
-        dealer = number % 3
-        deal = Deal(deal_hands(rng, dealer), dealer)
-        bots = [HeuristicBot(random.Random(s)) for s in range(3)]
-        while deal.phase is not Phase.PLAY and not deal.is_over:
-            deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))
+        deal = _auctioned(rng, number)
         if deal.is_over:
             continue
         viewer = (deal.declarer + 1) % 3
@@ -101,21 +107,17 @@ def test_the_expert_weighs_worlds_where_the_strong_bot_does_not() -> None:
     rng = random.Random(1)
     checked = 0
     for number in range(40):
-        dealer = number % 3
-        deal = Deal(deal_hands(rng, dealer), dealer)
-        bots = [HeuristicBot(random.Random(s)) for s in range(3)]
-        while deal.phase is not Phase.PLAY and not deal.is_over:
-            deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))
+        deal = _auctioned(rng, number)
         if deal.is_over or not read_evidence(deal.seat_view(deal.declarer).log, deal.declarer, deal.declarer).passes:
             continue
         view = deal.seat_view(deal.declarer)
         know = analyse(view)
-        assert StrongBot(random.Random(0)).card_likelihood(view, know) is None
+        assert strong_bot(random.Random(0)).play.likelihood(view, know) is None
         assert weighted_by_readings(None, view.log, know, read_passes=True) is not None  # passes, when read
         evidence = read_evidence(view.log, deal.declarer, deal.declarer)
-        expert = ExpertBot(random.Random(0))
+        expert = expert_bot(random.Random(0))
         # the expert leaves passes out: with no other seat's bid it has nothing to weigh worlds by
-        assert (expert.card_likelihood(view, know) is None) == (not evidence.bids)
+        assert (expert.play.likelihood(view, know) is None) == (not evidence.bids)
         checked += 1
     assert checked
 
@@ -124,7 +126,7 @@ def test_the_expert_plays_whole_deals_legally_and_reproducibly() -> None:
     def play(seed: int) -> list[str]:
         rng = random.Random(seed)
         deal = Deal(deal_hands(rng, 0), 0)
-        bots = [ExpertBot(random.Random(s), samples=6, auction_samples=3) for s in range(3)]
+        bots = [expert_bot(random.Random(s), samples=6, auction_samples=3) for s in range(3)]
         out = []
         while not deal.is_over:
             action = bots[deal.to_move].act(deal.seat_view(deal.to_move))
@@ -137,15 +139,16 @@ def test_the_expert_plays_whole_deals_legally_and_reproducibly() -> None:
 
 def test_expert_is_a_table_level() -> None:
     assert "expert" in BOT_LEVELS and "strong" in BOT_LEVELS
-    assert isinstance(bot_for_level("expert", random.Random(0)), ExpertBot)
+    tabled = bot_for_level("expert", random.Random(0))
+    assert isinstance(tabled, SearchBot) and tabled.parts == expert_parts()
     assert "expert-blindtalon" not in BOT_LEVELS  # an arena-only configuration, in the laboratory
     blind = bot_for("expert-blindtalon", random.Random(0))
-    assert isinstance(blind, ExpertBot) and not blind.read_talon
+    assert isinstance(blind, SearchBot) and blind.parts == expert_parts(read_talon=False)
     # the expert works three times the strong bot's worlds; ``strong-96`` (arena only) is that work alone
     expert, strong, wide = (bot_for(name, random.Random(0)) for name in ("expert", "strong", "strong-96"))
-    assert isinstance(expert, ExpertBot) and isinstance(strong, StrongBot) and isinstance(wide, StrongBot)
-    assert (expert.samples, strong.samples, wide.samples) == (EXPERT_SAMPLES, 32, EXPERT_SAMPLES)
-    assert "strong-96" not in BOT_LEVELS and not isinstance(wide, ExpertBot)
+    assert isinstance(expert, SearchBot) and isinstance(strong, SearchBot) and isinstance(wide, SearchBot)
+    assert (expert.settings.samples, strong.settings.samples, wide.settings.samples) == (EXPERT_SAMPLES, 32, 96)
+    assert "strong-96" not in BOT_LEVELS and wide.parts == strong.parts == STRONG_PARTS
 
 
 def test_the_expert_weighting_is_the_strong_one_times_the_evidence() -> None:
@@ -221,17 +224,17 @@ def test_the_played_auction_corrects_each_family_by_what_it_brings_played_out() 
     # durchmars and 100 declarations bring less when played out than their double-dummy worlds say, a
     # simple party more: the correction is the family's, the expert's; the strong bot leaves it out, and so
     # does the expert before it (expert-ddauction)
-    for played in (ExpertBot(random.Random(0)),):
+    for played in (expert_bot(random.Random(0)),):
         for code in ("N-D", "M-40", "M-S", "M-SU", "N-B"):
             bid = parse_bid(code)
             assert played.parts.declaration_value(bid, 3.0) == 3.0 + PLAYED_MINUS_SOLVED.get(family(bid), 0.0)
-    for plain in (StrongBot(random.Random(0)), ExpertBot(random.Random(0), played_auction=False)):
+    for plain in (strong_bot(random.Random(0)), expert_bot(random.Random(0), played_auction=False)):
         for code in ("N-D", "M-40", "M-S", "M-SU", "N-B"):
             assert plain.parts.declaration_value(parse_bid(code), 3.0) == 3.0
     assert PLAYED_MINUS_SOLVED["durchmars"] < PLAYED_MINUS_SOLVED["100"] < 0 < PLAYED_MINUS_SOLVED["simple"]
     assert "expert-ddauction" not in BOT_LEVELS
     dd = bot_for("expert-ddauction", random.Random(0))
-    assert isinstance(dd, ExpertBot) and not dd.played_auction
+    assert isinstance(dd, SearchBot) and dd.parts == expert_parts(played_auction=False)
 
 
 def test_a_declaration_worth_less_played_out_gives_way_to_a_simple_party() -> None:
@@ -241,8 +244,8 @@ def test_a_declaration_worth_less_played_out_gives_way_to_a_simple_party() -> No
     deal = Deal(deal_hands(random.Random(16), 0), 0)
     view = deal.seat_view(deal.to_move)
     assert view.choices is not None and view.choices.must_discard
-    plain = ExpertBot(random.Random(1), auction_samples=8, played_auction=False).act(view)
-    played = ExpertBot(random.Random(1), auction_samples=8).act(view)
+    plain = expert_bot(random.Random(1), auction_samples=8, played_auction=False).act(view)
+    played = expert_bot(random.Random(1), auction_samples=8).act(view)
     assert plain.bid is not None and played.bid is not None
     assert (family(plain.bid), family(played.bid)) == ("100", "simple")
 
@@ -251,9 +254,9 @@ def test_the_expert_is_the_strong_bots_search_composed_with_the_expert_parts() -
     # a configuration, not a subclass's behaviour: the strong bot's search given the expert's parts and
     # worlds takes the expert's actions, from the same seed, through a whole deal
     deal = Deal(deal_hands(random.Random(21), 0), 0)
-    expert = [ExpertBot(random.Random(s), samples=8, auction_samples=3) for s in range(3)]
-    composed = [StrongBot(random.Random(s), expert_parts(), samples=8, auction_samples=3) for s in range(3)]
-    strong = [StrongBot(random.Random(s), samples=8, auction_samples=3) for s in range(3)]
+    expert = [expert_bot(random.Random(s), samples=8, auction_samples=3) for s in range(3)]
+    composed = [SearchBot(random.Random(s), expert_parts(), Settings(samples=8, auction_samples=3)) for s in range(3)]
+    strong = [strong_bot(random.Random(s), samples=8, auction_samples=3) for s in range(3)]
     differs = False
     while not deal.is_over:
         view = deal.seat_view(deal.to_move)

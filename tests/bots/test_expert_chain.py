@@ -16,9 +16,9 @@ from ulti.analysis.pricing import DECLINE, price_view
 from ulti.bots.expert import (
     ANSWERED_RAISE_LOSS,
     EXPERT_SAMPLES,
-    ExpertBot,
     answered_gain,
     chain_gain,
+    expert_bot,
     expert_parts,
     expert_weight,
     weighted_by_evidence,
@@ -26,7 +26,7 @@ from ulti.bots.expert import (
 from ulti.bots.expert.played_values import played_value
 from ulti.bots.parts import SearchParts, rejection_drawer, standing_gain
 from ulti.bots.sampling import Knowledge, World, analyse
-from ulti.bots.strong import StrongBot, declarer_weight, kontra_samples
+from ulti.bots.strong import SearchBot, Settings, declarer_weight, kontra_samples
 from ulti.engine.actions import Kind
 from ulti.engine.contracts import Part
 from ulti.engine.deal import Deal
@@ -68,24 +68,24 @@ def _rejection_evidence(view: SeatView, know: Knowledge) -> Callable[[World], fl
     return weighted_by_evidence(declarer_weight(know), view.log, know)
 
 
-def rejection_expert(rng: random.Random) -> StrongBot:
+def rejection_expert(rng: random.Random) -> SearchBot:
     """The expert on those worlds, drawn by rejection sampling, with its own chain."""
     parts = replace(expert_parts(), weighting=_rejection_evidence, drawer=rejection_drawer)
-    return StrongBot(rng, parts, samples=EXPERT_SAMPLES)
+    return SearchBot(rng, parts, Settings(samples=EXPERT_SAMPLES))
 
 
-def plain_chain_expert(rng: random.Random) -> StrongBot:
+def plain_chain_expert(rng: random.Random) -> SearchBot:
     """The same worlds with the strong bot's chain: a raise valued as if the opponents let it stand, and the
     declarer's raises answered like any other."""
     parts = SearchParts(_rejection_evidence, rejection_drawer, played_value, standing_gain)
-    return StrongBot(rng, parts, samples=EXPERT_SAMPLES)
+    return SearchBot(rng, parts, Settings(samples=EXPERT_SAMPLES))
 
 
-def plain_chain_model_expert(rng: random.Random) -> StrongBot:
+def plain_chain_model_expert(rng: random.Random) -> SearchBot:
     """The same plain chain on the expert's own worlds (the fitted declarer model, the Metropolis chain),
     the talon not read."""
     parts = replace(expert_parts(read_talon=False), step_gain=standing_gain)
-    return StrongBot(rng, parts, samples=EXPERT_SAMPLES)
+    return SearchBot(rng, parts, Settings(samples=EXPERT_SAMPLES))
 
 def _szubkontra_view() -> SeatView:
     deal: Deal = deal_from_record(REKONTRA_ANSWERED)
@@ -136,7 +136,7 @@ def test_an_expert_defender_does_not_answer_a_rekontra() -> None:
     view = _szubkontra_view()
     for seed in range(3):
         plain = plain_chain_expert(random.Random(seed)).act(view)
-        expert = ExpertBot(random.Random(seed)).act(view)
+        expert = expert_bot(random.Random(seed)).act(view)
         rejection = rejection_expert(random.Random(seed)).act(view)
         assert plain.kind is Kind.KONTRA and Part.SIMPLE in (plain.parts or ()), (seed, plain)
         assert expert.kind is Kind.KONTRA and expert.parts == (), (seed, expert)

@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.analysis.test_coach import decision_views, example_deal, first_card_view, heuristic_deal
-from ulti.bots.expert import ExpertBot, expert_weight
+from ulti.bots.expert import expert_bot, expert_weight
 from ulti.bots.sampling import TALON, Knowledge, MetropolisSampler, Sampler, World, analyse
 from ulti.bots.sampling.metropolis import BURN_IN, THIN
-from ulti.bots.strong import StrongBot
+from ulti.bots.strong import strong_bot
 from ulti.engine.cards import SUIT_MASKS, count, iter_cards
 from ulti.engine.deal import Deal
 from ulti.engine.dealing import deal_hands
@@ -126,6 +126,6 @@ def test_the_expert_draws_from_the_chain_and_the_strong_bot_does_not() -> None:
     defender_view = next(v for v in decision_views(example_deal("09-ulti-lost-without-7.json"))
                          if v.seat is not None and v.seat != view.seat and v.contract is not None)
     know = analyse(defender_view)
-    expert = ExpertBot(random.Random(1))
-    assert isinstance(expert.card_sampler(defender_view, know), MetropolisSampler)
-    assert type(StrongBot(random.Random(1)).card_sampler(defender_view, know)) is Sampler
+    expert = expert_bot(random.Random(1))
+    assert isinstance(expert.play.sampler(defender_view, know), MetropolisSampler)
+    assert type(strong_bot(random.Random(1)).play.sampler(defender_view, know)) is Sampler

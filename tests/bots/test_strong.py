@@ -12,7 +12,7 @@ from ulti.bots.heuristic import HeuristicBot
 from ulti.bots.levels import bot_for_level
 from ulti.bots.random_bot import random_legal_action
 from ulti.bots.sampling import TALON, Sampler, analyse, forbidden_after, world_to_deal
-from ulti.bots.strong import GIVE_UP, StrongBot, choose_class, kontra_samples, trump_choice
+from ulti.bots.strong import GIVE_UP, STRONG_PARTS, SearchBot, choose_class, kontra_samples, strong_bot, trump_choice
 from ulti.bots.strong.auction import GIVE_UP_MARGIN
 from ulti.engine.actions import Kind
 from ulti.engine.contracts import BIDS
@@ -110,7 +110,7 @@ def test_strong_bot_plays_only_legal_actions_in_every_phase() -> None:
     for number in range(4):
         dealer = number % 3
         deal = Deal(deal_hands(rng, dealer), dealer)
-        bots = [StrongBot(random.Random(s), samples=6, auction_samples=3)
+        bots = [strong_bot(random.Random(s), samples=6, auction_samples=3)
                 for s in range(3)]
         for _ in range(400):
             if deal.is_over:
@@ -145,7 +145,7 @@ def test_strong_bot_kontra_trump_and_take_decisions_are_legal() -> None:
                 view.phase is Phase.AUCTION and choices is not None and choices.may_take and rng.random() < 0.3
             )
             if interesting:
-                action = StrongBot(random.Random(number), samples=4, auction_samples=2).act(view)
+                action = strong_bot(random.Random(number), samples=4, auction_samples=2).act(view)
                 bot_kinds[action.kind.value] += 1
             else:
                 action = random_legal_action(deal, rng, 0.6)
@@ -154,9 +154,10 @@ def test_strong_bot_kontra_trump_and_take_decisions_are_legal() -> None:
 
 
 def test_strong_is_a_level_and_strong_fast_a_laboratory_configuration() -> None:
-    assert isinstance(bot_for_level("strong", random.Random(0)), StrongBot)
+    strong = bot_for_level("strong", random.Random(0))
+    assert isinstance(strong, SearchBot) and strong.parts == STRONG_PARTS
     fast = bot_for("strong-fast", random.Random(0))
-    assert isinstance(fast, StrongBot) and (fast.samples, fast.auction_samples) == (8, 4)
+    assert isinstance(fast, SearchBot) and (fast.settings.samples, fast.settings.auction_samples) == (8, 4)
     with pytest.raises(ValueError, match="unknown bot level 'strong-fast'"):
         bot_for_level("strong-fast", random.Random(0))  # arena-only: no table seats it
 
@@ -167,7 +168,7 @@ def test_strong_beats_heuristic_over_duplicate_deals() -> None:
 
 
 
-def _play_out(make: Callable[[int], StrongBot], seed: int) -> tuple[list[str], int]:
+def _play_out(make: Callable[[int], SearchBot], seed: int) -> tuple[list[str], int]:
     """One whole deal among three bots made by ``make(seat)``: its actions, and the bots' safety stops."""
     rng = random.Random(seed)
     dealer = seed % 3
@@ -183,14 +184,14 @@ def _play_out(make: Callable[[int], StrongBot], seed: int) -> tuple[list[str], i
 
 
 def test_strength_is_fixed_work_and_the_time_budget_only_a_counted_safety_stop() -> None:
-    def small(budget: float, auction: float) -> Callable[[int], StrongBot]:
-        return lambda s: StrongBot(random.Random(s), samples=6, time_budget=budget, auction_samples=3,
+    def small(budget: float, auction: float) -> Callable[[int], SearchBot]:
+        return lambda s: strong_bot(random.Random(s), samples=6, time_budget=budget, auction_samples=3,
                                    auction_budget=auction)
 
     for seed in (3, 8):
         huge, huge_stops = _play_out(small(1e9, 1e9), seed)
-        defaults = StrongBot(random.Random())
-        default, default_stops = _play_out(small(defaults.time_budget, defaults.auction_budget), seed)
+        defaults = strong_bot(random.Random())
+        default, default_stops = _play_out(small(defaults.settings.time_budget, defaults.settings.auction_budget), seed)
         again, _ = _play_out(small(1e9, 1e9), seed)
         assert huge == again  # reproducible from the seeds
         assert huge_stops == default_stops == 0
@@ -232,9 +233,9 @@ def test_the_cheapest_bid_breaks_ties_of_price_by_the_bids_table_order() -> None
     dearer = [b.code for b in BIDS if b.key > cheapest][:3]
     allowed = _TableOrderReversed(tied + dearer)
     assert next(iter(allowed)) != tied[0]  # the set offers the answer last: a min over its order fails
-    bot = StrongBot(random.Random(0))
+    bot = strong_bot(random.Random(0))
     hand = deal_hands(random.Random(1), 0)[0]
-    value, bid, discard = bot._cheapest(hand, allowed)
+    value, bid, discard = bot.auction._cheapest(hand, allowed)
     assert bid.code == tied[0]
     assert value == -2.0 * bid.value and len(set(discard)) == 2
     # two bids of one price further up the ladder: the table's first of them, whatever the set's order
@@ -242,4 +243,4 @@ def test_the_cheapest_bid_breaks_ties_of_price_by_the_bids_table_order() -> None
     for b in BIDS:
         by_key.setdefault(b.key, []).append(b.code)
     shared = next(codes for key, codes in sorted(by_key.items()) if len(codes) > 1)
-    assert bot._cheapest(hand, _TableOrderReversed(shared))[1].code == shared[0]
+    assert bot.auction._cheapest(hand, _TableOrderReversed(shared))[1].code == shared[0]

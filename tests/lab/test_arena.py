@@ -135,7 +135,7 @@ def test_a_set_reproduces_in_processes_whose_string_hashes_differ() -> None:
 def test_a_safety_budget_that_never_fires_leaves_the_report_unchanged(monkeypatch: pytest.MonkeyPatch) -> None:
     def level(budget: float) -> Level:
         settings = {"samples": 8, "time_budget": budget, "auction_samples": 4, "auction_budget": budget}
-        return Level("strong-budget", "ulti.bots.strong:StrongBot", settings, at_tables=False)
+        return Level("strong-budget", "ulti.bots.strong:strong_bot", settings, at_tables=False)
 
     reports = []
     for budget in (1e9, 600.0, -1.0):

@@ -14,7 +14,7 @@ from ulti.bots.strong.play import solve_value
 from ulti.engine.cards import count, iter_cards
 from ulti.engine.deal import Deal, Phase
 from ulti.lab.arena import NoKontra, dealt, fixed_auction, play_set
-from ulti.lab.clairvoyance import CLAIRVOYANT, ClairvoyantBot, seat_bot
+from ulti.lab.clairvoyance import CLAIRVOYANT, clairvoyant_bot, seat_bot
 
 
 def _opened(seed: int) -> Deal:
@@ -29,7 +29,7 @@ def _opened(seed: int) -> Deal:
 def test_the_clairvoyant_bot_gives_nothing_away_against_the_true_deal(seed: int) -> None:
     deal = _opened(seed)
     assert deal.phase is Phase.PLAY
-    bots = [ClairvoyantBot(random.Random(seat), deal) for seat in range(3)]
+    bots = [clairvoyant_bot(random.Random(seat), deal) for seat in range(3)]
     priced = 0
     while not deal.is_over:
         seat = deal.to_move
@@ -54,13 +54,13 @@ def test_where_it_does_not_see_it_plays_as_the_strong_bot() -> None:
         view = deal.seat_view(seat)
         assert view.choices is not None and count(view.choices.cards) > 1
         sees = "defence" if seat == deal.declarer else "declarer"  # the role it is not in
-        blind = ClairvoyantBot(random.Random(9), deal, sees).act(view)
+        blind = clairvoyant_bot(random.Random(9), deal, sees).act(view)
         assert blind == bot_for_level("strong", random.Random(9)).act(view)
 
 
 def test_an_unknown_sight_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="unknown sight 'talon'"):
-        ClairvoyantBot(random.Random(0), _opened(1), "talon")
+        clairvoyant_bot(random.Random(0), _opened(1), "talon")
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 7])
@@ -72,7 +72,7 @@ def test_a_side_seeing_every_card_gets_at_least_the_deals_double_dummy_value(see
         deal = _opened(seed)
         value = solve_value(Position.from_deal(deal))
         bots = [
-            ClairvoyantBot(random.Random(s), deal)
+            clairvoyant_bot(random.Random(s), deal)
             if (s == deal.declarer) == (sees == "declarer")
             else bot_for_level("strong", random.Random(s))
             for s in range(3)

@@ -6,11 +6,11 @@ the top level). In the play (a card, a kontra step, the trump) it prices every l
 (``ulti.analysis.pricing``) on the worlds the expert draws for that decision: weighted as the expert weighs
 them (the fitted declarer model times, for a defender, the unseen talon's likelihood, times the evidence of
 the other seats' bids and kontra, ``expert_weight``)
-and drawn as it draws them (its Metropolis chain, ``ExpertBot.metropolis``), as many as it solves
+and drawn as it draws them (its Metropolis chain, ``ulti.bots.expert.chain_drawer``), as many as it solves
 (``EXPERT_SAMPLES`` for a card, half as many for a kontra step, its auction worlds for the trump), drawn
 from the hint's rng (``hint_rng``) in the order the bot draws them. It names the alternative the expert's
-own rules choose from those values (``choose_class``, ``kontra_raises``, ``trump_choice``): the action
-``ExpertBot(hint_rng(seed))`` takes from the view, since that bot draws the same worlds and solves them to
+own rules choose from those values (``choose_class``, ``CardPlay.raises``, ``trump_choice``): the action
+``expert_bot(hint_rng(seed))`` takes from the view, since that bot draws the same worlds and solves them to
 the same values. In the auction it asks the expert (whose auction is the strong bot's) for its action and,
 for a bid, estimates the chance of making it by solving sampled worlds at the start of play.
 
@@ -27,13 +27,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from ulti.analysis.pricing import DECLINE, GIVE_UP_KEY, Priced, card_groups, kontra_key, price_view
-from ulti.bots.expert import EXPERT_SAMPLES, ExpertBot, answered, expert_weight
+from ulti.bots.expert import EXPERT_SAMPLES, answered, expert_bot, expert_weight
 from ulti.bots.heuristic import HeuristicBot, trump_strength
 from ulti.bots.levels import bot_for_level
 from ulti.bots.sampling import Sampler, analyse
 from ulti.bots.solver import Position
-from ulti.bots.strong import bid_trumps, choose_class, kontra_samples, solve_value, trump_choice
-from ulti.bots.strong.auction import StrongAuction
+from ulti.bots.strong import SearchBot, bid_trumps, choose_class, kontra_samples, solve_value, trump_choice
 from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import SUIT_LETTERS, CardSet, card_str
 from ulti.engine.contracts import Bid
@@ -90,7 +89,7 @@ def bid_chance(view: SeatView, bid: Bid, discard: tuple[int, int] | None, n: int
 
 
 def hint_rng(seed: str | int) -> random.Random:
-    """The rng of the hint asked with ``seed``: the same hint for the same view and seed; an ``ExpertBot``
+    """The rng of the hint asked with ``seed``: the same hint for the same view and seed; an ``expert_bot``
     drawing from an rng made so takes the action the hint names."""
     return random.Random(f"ulti-hint:{seed}")
 
@@ -99,7 +98,7 @@ def _auction_hint(view: SeatView, rng: random.Random) -> dict[str, Any]:
     # the expert's auction (the strong bot's) with its own auction worlds: fixed work, so the same hint for
     # the same view and seed. Measured on 40 auction decisions of 30 deals, one core: 54 ms median, 190 ms
     # at the 95th percentile, 0.63 s at most (4 worlds, the coach's before: 35, 175 and 605 ms)
-    bot = ExpertBot(rng)
+    bot = expert_bot(rng)
     action: Action = bot.act(view)
     out: dict[str, Any] = {"kind": "bid", "action": action_to_json(action), "values": {}, "chance": None}
     if action.kind is Kind.BID and action.bid is not None:
@@ -113,11 +112,11 @@ def _auction_hint(view: SeatView, rng: random.Random) -> dict[str, Any]:
     return out
 
 
-def expert_choice(bot: ExpertBot, view: SeatView, priced: Priced) -> str:
+def expert_choice(bot: SearchBot, view: SeatView, priced: Priced) -> str:
     """The key of the alternative ``bot`` chooses by its own rules from the values of ``priced`` (priced from
     ``view`` on the worlds the bot draws): for a card, the class of equal cards with the best total (the
     heuristic's card's class among equals: ``choose_class``), named by the heuristic's card or the class's
-    first card; for a kontra step, the parts whose mean gain beats the bot's margins (``kontra_raises``);
+    first card; for a kontra step, the parts whose mean gain beats the bot's margins (``CardPlay.raises``);
     for the trump, the best suit unless the give-up is better by its margin (``trump_choice``)."""
     ch = view.choices
     assert ch is not None
@@ -133,7 +132,7 @@ def expert_choice(bot: ExpertBot, view: SeatView, priced: Priced) -> str:
         sign = 1 if know.seat == know.declarer else -1  # the priced values are the seat's: per_defender again
         base = [sign * value for value in priced.samples[DECLINE]]
         raised = [[sign * value for value in priced.samples[kontra_key((part,))]] for part in ch.kontra.parts]
-        return kontra_key(bot.kontra_raises(know, ch, base, raised))
+        return kontra_key(bot.play.raises(know, ch, base, raised))
     totals = [sum(priced.samples[SUIT_LETTERS[t]]) for t in ch.trumps]
     choice = trump_choice(totals, priced.worlds, ch.may_give_up)
     return GIVE_UP_KEY if choice is None else SUIT_LETTERS[ch.trumps[choice]]
@@ -162,7 +161,7 @@ def hint(view: SeatView, worlds: int = HINT_WORLDS, seed: str | int = 0) -> dict
     Play, kontra and trump: ``{"kind", "best", "values": {alternative: mean value}, "worlds"}`` in the
     seat's own points per defender, priced on the worlds the expert bot draws (its weighting; ``worlds`` for
     a card, ``kontra_samples(worlds)`` for a kontra step, its auction worlds for the trump), ``best`` being
-    the expert's choice (``expert_choice``: the action of ``ExpertBot(hint_rng(seed), samples=worlds)``);
+    the expert's choice (``expert_choice``: the action of ``expert_bot(hint_rng(seed), samples=worlds)``);
     auction: ``{"kind": "bid", "action", "best", "chance"}`` with the expert's action and, for a bid, its
     estimated chance; a bid made holding the talon also has ``"discard"``, the two cards to lay away.
     """
@@ -171,14 +170,14 @@ def hint(view: SeatView, worlds: int = HINT_WORLDS, seed: str | int = 0) -> dict
     rng = hint_rng(seed)
     if view.phase is Phase.AUCTION:
         return _auction_hint(view, rng)
-    bot = ExpertBot(rng, samples=worlds)  # its settings and rules; the worlds come from ``rng`` as its own would
+    bot = expert_bot(rng, samples=worlds)  # its settings and rules; the worlds come from ``rng`` as its own would
     kind = Kind.KONTRA if kontra_first(view) else Kind.PLAY
     if view.phase is Phase.TRUMP:
-        n = bot.auction_samples
+        n = bot.settings.auction_samples
     elif kind is Kind.KONTRA:
-        n = kontra_samples(bot.samples)
+        n = kontra_samples(bot.settings.samples)
     else:
-        n = bot.samples
+        n = bot.settings.samples
     priced = price_view(view, n, rng, kind=kind, weighting=expert_weight, chain=True)  # as the expert draws them
     if priced is None:
         return None
@@ -210,7 +209,7 @@ def bid_note(bot: object, view: SeatView, action: Action) -> dict[str, Any] | No
     """
     if action.kind is not Kind.BID or action.bid is None:
         return None
-    if isinstance(bot, StrongAuction):
+    if isinstance(bot, SearchBot):
         est = bot.estimate
         if est is None or est.bid != action.bid.code or est.worlds == 0:
             return None

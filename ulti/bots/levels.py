@@ -1,8 +1,8 @@
-"""The bot levels a table offers, as data: a name, the bot's class and its settings.
+"""The bot levels a table offers, as data: a name, the bot's maker and its settings.
 
-A level names its bot's class by import path, so that a process which only checks level names (the
-server validating a table's settings, a name check) does not load the bots, nor the compiled solver
-the searching bots need. Arena-only configurations are not levels: they live in the laboratory
+A level names its bot's maker (a class or a function) by import path, so that a process which only checks
+level names (the server validating a table's settings, a name check) does not load the bots, nor the
+compiled solver the searching bots need. Arena-only configurations are not levels: they live in the laboratory
 (``ulti.lab.configs``) and reserve no player name.
 """
 
@@ -19,9 +19,10 @@ from ulti.bots.interface import Bot
 
 @dataclass(frozen=True)
 class Level:
-    """A bot configuration: its name, its bot's class (``"module:Class"``) and the settings the class is
-    made with, whether tables offer it, and whether it runs the compiled search (which holds the
-    interpreter lock: a server runs such a bot in another process, never on a thread beside its event loop)."""
+    """A bot configuration: its name, its bot's maker (``"module:name"``, a class or a function called with
+    the rng) and the settings it is made with, whether tables offer it, and whether it runs the compiled
+    search (which holds the interpreter lock: a server runs such a bot in another process, never on a thread
+    beside its event loop)."""
 
     name: str
     bot: str
@@ -31,8 +32,8 @@ class Level:
 
     def make(self, rng: random.Random) -> Bot:
         """A bot of this configuration drawing from ``rng``."""
-        module, _, cls = self.bot.partition(":")
-        made: Bot = getattr(importlib.import_module(module), cls)(rng, **self.settings)
+        module, _, name = self.bot.partition(":")
+        made: Bot = getattr(importlib.import_module(module), name)(rng, **self.settings)
         return made
 
 
@@ -43,8 +44,8 @@ LEVELS: dict[str, Level] = {
     for level in (
         Level("random", "ulti.bots.random_bot:RandomBot", searches=False),
         Level("heuristic", "ulti.bots.heuristic:HeuristicBot", searches=False),
-        Level("strong", "ulti.bots.strong:StrongBot"),
-        Level("expert", "ulti.bots.expert:ExpertBot"),
+        Level("strong", "ulti.bots.strong:strong_bot"),
+        Level("expert", "ulti.bots.expert:expert_bot"),
     )
 }
 

@@ -1,9 +1,9 @@
 """The named parts a searching bot is composed of, and the configuration that joins them.
 
-A searching bot (``ulti.bots.strong.StrongBot`` and its configurations) decides every action the same
-way: it draws worlds of the hidden cards consistent with its view, solves each double-dummy, and chooses
-from the values. What differs between the product's bots is which parts do that, and ``SearchParts``
-names them:
+A searching bot (``ulti.bots.strong.SearchBot``: ``strong``, ``expert`` and the laboratory's
+configurations) decides every action the same way: it draws worlds of the hidden cards consistent with its
+view, solves each double-dummy, and chooses from the values. What differs between the product's bots is
+which parts do that, and ``SearchParts`` names them:
 
 - ``weighting``: how likely each world is, from the seat's view (the evidence the bot reads);
 - ``drawer``: how worlds are drawn with that weighting (rejection sampling, a Metropolis chain);

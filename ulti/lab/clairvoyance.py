@@ -3,7 +3,7 @@
 Every card-play gain a bot can make over another comes from playing better without seeing the hidden cards;
 what seeing them is worth puts such a gain in scale. This benchmark plays the card-play arena (``ulti arena --mode
 cards``: the same deals, contracts and discards, nobody saying kontra) with A = the strong bot whose only
-world is the true deal (``ClairvoyantBot``: it solves the true cards double-dummy at every card decision,
+world is the true deal (``clairvoyant_bot``: it solves the true cards double-dummy at every card decision,
 so its defenders also see each other's hands) against B (``--b``, strong by default). A's lead per deal,
 overall and per contract family, is what seeing the hidden cards is worth against B in that arena: the
 yardstick for any bot's lead over B there. It is not a strict bound: where a side is all A's (A declaring
@@ -29,15 +29,15 @@ import argparse
 import os
 import random
 import sys
+from dataclasses import dataclass, replace
 from functools import partial
 
 from ulti.bots.interface import Bot
+from ulti.bots.parts import Likelihood, rejection_drawer
 from ulti.bots.sampling.knowledge import Knowledge, World
 from ulti.bots.sampling.sampler import Sampler
-from ulti.bots.strong import StrongBot
-from ulti.engine.cards import Card
+from ulti.bots.strong import STRONG_PARTS, SearchBot, Settings
 from ulti.engine.deal import Deal
-from ulti.engine.view import SeatChoices, SeatView
 from ulti.lab.arena import level_bot, print_progress, run_report
 
 #: The name A goes by (never a level of ``LEVELS``: nothing else can seat it).
@@ -46,53 +46,56 @@ CLAIRVOYANT = "clairvoyant"
 #: Where A sees every card: ``all`` of its seats, or only as the declarer or only as a defender.
 SIGHTS = ("all", "declarer", "defence")
 
-#: The card-play target of issue 15, per deal over the strong bot, to put in scale.
+#: A card-play target, per deal over the strong bot, to put in scale.
 CARD_PLAY_TARGET = 0.5
 
 
 class TrueWorld(Sampler):
-    """A sampler whose every draw is the true deal's world: the hands as they stand and the talon."""
+    """A sampler whose one draw is the true deal's world (the hands as they stand and the talon); then
+    nothing: that one world is all there is to solve."""
 
     def __init__(self, deal: Deal) -> None:  # the base's analysis is not needed: nothing is drawn
-        """The true world of ``deal``, read at each draw (the play moves on between decisions)."""
+        """The true world of ``deal``, read at the draw (the play moves on between decisions)."""
         self.deal = deal
+        self.drawn = False
 
     def draw(self, rng: random.Random, max_tries: int = 200) -> World | None:
-        """The true world now."""
+        """The true world now, the first time; None after."""
+        if self.drawn:
+            return None
+        self.drawn = True
         return World(hands=list(self.deal.hands), talon=self.deal.talon)
 
 
-class ClairvoyantBot(StrongBot):
-    """The strong bot whose only world, where it sees (``sees``), is the true deal: one world solved
-    double-dummy per card decision; elsewhere it plays exactly as the strong bot."""
+@dataclass(frozen=True)
+class ClairvoyantDrawer:
+    """A ``Drawer`` part that sees every card of ``deal`` in the roles ``sees`` names: the true world
+    there, the strong bot's worlds elsewhere."""
 
-    def __init__(self, rng: random.Random, deal: Deal, sees: str = "all") -> None:
-        """A bot drawing from ``rng`` that plays ``deal`` seeing every card in the roles ``sees`` names."""
-        if sees not in SIGHTS:
-            raise ValueError(f"unknown sight {sees!r} ({', '.join(SIGHTS)})")
-        super().__init__(rng)
-        self.deal = deal
-        self.sees = sees
-        self.strong_samples = self.samples
+    deal: Deal
+    sees: str = "all"
 
     def sees_now(self, know: Knowledge) -> bool:
-        """Whether this decision is made seeing every card (its role is one the bot sees in)."""
+        """Whether this decision is made seeing every card (its role is one the drawer sees in)."""
         declaring = know.seat == know.declarer
         return self.sees == "all" or declaring == (self.sees == "declarer")
 
-    def card_sampler(self, view: SeatView, know: Knowledge) -> Sampler:
-        """The true world where this decision sees every card, the strong bot's worlds elsewhere."""
-        return TrueWorld(self.deal) if self.sees_now(know) else super().card_sampler(view, know)
+    def __call__(self, know: Knowledge, likelihood: Likelihood | None) -> Sampler:
+        """The worlds of a decision from ``know``."""
+        return TrueWorld(self.deal) if self.sees_now(know) else rejection_drawer(know, likelihood)
 
-    def _card(self, view: SeatView, know: Knowledge, ch: SeatChoices) -> Card:
-        # the true world once is all there is to solve; the strong bot's worlds where it does not see
-        self.samples = 1 if self.sees_now(know) else self.strong_samples
-        return super()._card(view, know, ch)
+
+def clairvoyant_bot(rng: random.Random, deal: Deal, sees: str = "all") -> SearchBot:
+    """The strong bot whose only world, where it sees (``sees``), is the true deal: one world solved
+    double-dummy per card decision; elsewhere it plays exactly as the strong bot."""
+    if sees not in SIGHTS:
+        raise ValueError(f"unknown sight {sees!r} ({', '.join(SIGHTS)})")
+    return SearchBot(rng, replace(STRONG_PARTS, drawer=ClairvoyantDrawer(deal, sees)), Settings())
 
 
 def seat_bot(level: str, rng: random.Random, deal: Deal, sees: str = "all") -> Bot:
     """The arena's bot maker: the clairvoyant bot for A (``CLAIRVOYANT``), the level's own bot otherwise."""
-    return ClairvoyantBot(rng, deal, sees) if level == CLAIRVOYANT else level_bot(level, rng, deal)
+    return clairvoyant_bot(rng, deal, sees) if level == CLAIRVOYANT else level_bot(level, rng, deal)
 
 
 def main() -> None:

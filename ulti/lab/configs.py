@@ -1,6 +1,6 @@
 """The arena-only bot configurations: the yardsticks and variants the laboratory measures against.
 
-Each is a ``Level`` that no table offers: a product bot's class with other settings. ``bot_for``
+Each is a ``Level`` that no table offers: a product bot's maker with other settings. ``bot_for``
 resolves a name among these and the product's levels (``ulti.bots.levels``), so an arena can set any
 of them against any other.
 """
@@ -21,22 +21,17 @@ CONFIGS: dict[str, Level] = {
     level.name: level
     for level in (
         # the strong bot with fewer worlds: quick arenas and tests of the arena itself
-        Level("strong-fast", "ulti.bots.strong:StrongBot", {"samples": 8, "auction_samples": 4}, at_tables=False),
+        Level("strong-fast", "ulti.bots.strong:strong_bot", {"samples": 8, "auction_samples": 4}, at_tables=False),
         # the strong bot with the expert's worlds: what of the expert's lead the worlds alone give
-        Level("strong-96", "ulti.bots.strong:StrongBot", {"samples": _EXPERT_WORLDS}, at_tables=False),
+        Level("strong-96", "ulti.bots.strong:strong_bot", {"samples": _EXPERT_WORLDS}, at_tables=False),
         # the expert with twice its worlds per card decision
-        Level("expert-192", "ulti.bots.expert:ExpertBot", {"samples": 2 * _EXPERT_WORLDS}, at_tables=False),
+        Level("expert-192", "ulti.bots.expert:expert_bot", {"samples": 2 * _EXPERT_WORLDS}, at_tables=False),
         # the expert whose defenders do not weigh the talon they cannot see (the reading's yardstick)
-        Level("expert-blindtalon", "ulti.bots.expert:ExpertBot", {"read_talon": False}, at_tables=False),
+        Level("expert-blindtalon", "ulti.bots.expert:expert_bot", {"read_talon": False}, at_tables=False),
         # the expert with the strong bot's auction values (double-dummy means, uncorrected)
-        Level("expert-ddauction", "ulti.bots.expert:ExpertBot", {"played_auction": False}, at_tables=False),
+        Level("expert-ddauction", "ulti.bots.expert:expert_bot", {"played_auction": False}, at_tables=False),
     )
 }
-
-
-def register(level: Level) -> None:
-    """Add an arena-only configuration to this process's list (a benchmark's frozen old bot, say)."""
-    CONFIGS[level.name] = level
 
 
 def names() -> list[str]:

@@ -1,4 +1,4 @@
-"""How well does a bot's sampler place the cards it cannot see? (issue 15: all the evidence)
+"""How well does a bot's sampler place the cards it cannot see?
 
 At card decisions along played deals (every ``--every``-th card of each deal: played by ``--level`` bots,
 or the first play of each set of an arena's ``--records``), the seat to move draws ``--worlds`` worlds the
@@ -30,7 +30,7 @@ from collections.abc import Iterator, Sequence
 from ulti.bots.families import family
 from ulti.bots.sampling import MetropolisSampler, Sampler, World, analyse
 from ulti.bots.sampling.knowledge import TALON, Knowledge
-from ulti.bots.strong import StrongBot
+from ulti.bots.strong import SearchBot
 from ulti.engine.cards import Card, iter_cards
 from ulti.engine.deal import Deal, Phase
 from ulti.lab.configs import bot_for
@@ -66,11 +66,11 @@ def level_sampler(level: str, deal: Deal, viewer: int, know: Knowledge, power: f
     """The sampler ``level``'s bot draws a card decision's worlds with from ``viewer``'s seat (``power``
     1), or a Metropolis chain on its likelihood raised to ``power``."""
     bot = bot_for(level, random.Random(0))
-    assert isinstance(bot, StrongBot), f"{level} does not sample worlds"
+    assert isinstance(bot, SearchBot), f"{level} does not sample worlds"
     view = deal.seat_view(viewer)
     if power == 1:
-        return bot.card_sampler(view, know)
-    likelihood = bot.card_likelihood(view, know)
+        return bot.play.sampler(view, know)
+    likelihood = bot.play.likelihood(view, know)
     if likelihood is None:
         return MetropolisSampler(know)
     return MetropolisSampler(know, lambda world: likelihood(world) ** power)

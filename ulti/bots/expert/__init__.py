@@ -1,6 +1,7 @@
-"""The expert bot: the strong bot with the auction read as evidence about the hidden hands.
+"""The expert bot: the searching bot (``ulti.bots.strong.SearchBot``) made with the expert's parts
+(``expert_parts``), which read the auction as evidence about the hidden hands; ``expert_bot`` makes it.
 
-In its card play and kontra decisions the expert (``ExpertBot``):
+In its card play and kontra decisions the expert:
 
 - weighs the declarer's hand by the **fitted declarer model** (``declarer_model``: a logistic regression
   per contract family, fitted by ``ulti.lab.declarer_fit`` to the hands the strong bot's auction
@@ -27,16 +28,16 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ulti.bots.expert.declarer_model import declarer_model_weight
 from ulti.bots.expert.discard_model import talon_weight
 from ulti.bots.expert.played_values import played_value
-from ulti.bots.parts import SearchParts, double_dummy_value, standing_gain
+from ulti.bots.parts import Likelihood, SearchParts, double_dummy_value, standing_gain
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World
-from ulti.bots.strong import StrongBot, bid_trumps, declarer_likelihood
+from ulti.bots.strong import SearchBot, Settings, bid_trumps, declarer_likelihood
 from ulti.engine.actions import Kind
 from ulti.engine.cards import CardSet
 from ulti.engine.contracts import Bid, Part
@@ -120,8 +121,8 @@ def evidence_weight(evidence: AuctionEvidence, know: Knowledge, world: World) ->
 
 
 def weighted_by_evidence(
-    base: Callable[[World], float] | None, log: Sequence[LogEntry], know: Knowledge
-) -> Callable[[World], float] | None:
+    base: Likelihood | None, log: Sequence[LogEntry], know: Knowledge
+) -> Likelihood | None:
     """The likelihood ``base`` (None: every world alike) times the evidence of ``log``'s bids and kontra
     about the hands of the seats other than ``know.seat`` (``evidence_weight``); ``base`` itself when the
     log holds no such evidence."""
@@ -137,8 +138,8 @@ def weighted_by_evidence(
 
 
 def _times(
-    first: Callable[[World], float] | None, second: Callable[[World], float] | None
-) -> Callable[[World], float] | None:
+    first: Likelihood | None, second: Likelihood | None
+) -> Likelihood | None:
     """The product of two likelihoods (None: every world alike)."""
     if first is None or second is None:
         return first if second is None else second
@@ -181,7 +182,7 @@ class AuctionEvidenceWeighting:
 
     read_talon: bool = True
 
-    def __call__(self, view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
+    def __call__(self, view: SeatView, know: Knowledge) -> Likelihood | None:
         """The likelihood of a card or kontra decision from ``view`` (``know``: the view analysed)."""
         base = declarer_model_weight(know)
         if self.read_talon:
@@ -189,7 +190,7 @@ class AuctionEvidenceWeighting:
         return weighted_by_evidence(base, view.log, know)
 
 
-def chain_drawer(know: Knowledge, likelihood: Callable[[World], float] | None) -> Sampler:
+def chain_drawer(know: Knowledge, likelihood: Likelihood | None) -> Sampler:
     """Worlds drawn by a Metropolis chain (``MetropolisSampler``): it reaches the hands a sharp likelihood
     favours, which rejection sampling cannot."""
     return MetropolisSampler(know, likelihood)
@@ -219,33 +220,27 @@ def expert_parts(read_talon: bool = True, played_auction: bool = True) -> Search
     )
 
 
-def expert_weight(view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
+def expert_weight(view: SeatView, know: Knowledge) -> Likelihood | None:
     """The likelihood the expert bot weighs each world of its card play and kontra by, for the seat of
     ``view`` (``know = analyse(view)``): its weighting part with its default settings, so the coach, which
     prices its hints on worlds drawn so (``ulti.analysis.coach``), cannot drift from the bot."""
     return AuctionEvidenceWeighting()(view, know)
 
 
-class ExpertBot(StrongBot):
-    """The strong bot's search with the expert's parts (``expert_parts``) and three times its worlds per
-    card decision (``EXPERT_SAMPLES``)."""
-
-    def __init__(
-        self,
-        rng: random.Random,
-        samples: int = EXPERT_SAMPLES,
-        *,
-        read_talon: bool = True,
-        played_auction: bool = True,
-        **settings: Any,
-    ) -> None:
-        """An expert bot drawing from ``rng``: ``samples`` worlds per card decision. ``read_talon``: a
-        defender weighs its worlds by the talon it cannot see; ``played_auction``: the auction values a
-        declaration by what its family's declarations bring played out, else by the double-dummy mean.
-        Every other setting is the strong bot's (``StrongSettings``)."""
-        super().__init__(rng, expert_parts(read_talon, played_auction), samples=samples, **settings)
-        self.read_talon = read_talon
-        self.played_auction = played_auction
+def expert_bot(
+    rng: random.Random,
+    samples: int = EXPERT_SAMPLES,
+    *,
+    read_talon: bool = True,
+    played_auction: bool = True,
+    **settings: Any,
+) -> SearchBot:
+    """The expert bot drawing from ``rng``: the searching bot with the expert's parts (``expert_parts``) and
+    ``samples`` worlds per card decision (``EXPERT_SAMPLES``, three times the strong bot's). ``read_talon``:
+    a defender weighs its worlds by the talon it cannot see; ``played_auction``: the auction values a
+    declaration by what its family's declarations bring played out, else by the double-dummy mean. Every
+    other setting is the strong bot's (``Settings``)."""
+    return SearchBot(rng, expert_parts(read_talon, played_auction), Settings(samples=samples, **settings))
 
 
 __all__ = [
@@ -253,13 +248,13 @@ __all__ = [
     "EXPERT_SAMPLES",
     "AuctionEvidence",
     "AuctionEvidenceWeighting",
-    "ExpertBot",
-    "answered",
+        "answered",
     "answered_gain",
     "bid_weight",
     "chain_drawer",
     "chain_gain",
     "evidence_weight",
+    "expert_bot",
     "expert_parts",
     "expert_weight",
     "fit",

@@ -3,21 +3,15 @@
 A seat that takes the talon sees the two cards the bidder before it laid away. Those cards say something
 about the hand the bidder kept: bidders lay a short side suit away whole to make a void to ruff in, keep
 their trumps and their marriages, and in a betli lay their high cards away. The uniform worlds know none of
-it (at the first card of a durchmars the defenders hold about twice the voids the uniform worlds give
-them: the expert's docstring). This model prices it: per family of the bid made with the discard
+it. This model prices it: per family of the bid made with the discard
 (``discard_family``), a conditional logit over the 66 pairs of the 12 cards, each pair scored by the
 features of its two cards in that hand (``card_features``) and of the pair (``pair_features``), fitted by
 ``ulti.lab.discard_fit`` to the discards the bots' auctions made. ``discard_probability`` is the chance
 the model gives the pair laid away: a world whose hands make the seen discard likelier weighs more.
 
 The coefficients live in ``ulti.bots.expert.discard_fitted`` (written by the fit; its docstring holds the
-command). They were fitted to the auctions of the whole-game arena ``ulti arena --a expert-playedauction --b
-strong --mode game --deals 400 --seed 2026 --workers 2 --records FILE`` (the expert variant's discards are the
-strong bot's method): 2,408 discards with trumps, 334 for a betli (too few no-trump durchmars: no model). On
-the held-out fifth of those deals (the fit prints it) the pair laid away has mean log-probability -1.72
-with trumps (a uniform pick: -4.19) and is the model's likeliest pair 45% of the time (betli: -2.24,
-24%); the discard makes the true kept hand likelier than random hands by +1.51 in mean log ratio (betli
-+1.06).
+command), one model with trumps and one for a betli (a no-trump durchmars has too few discards for a
+model). How well they predict held-out discards is a row of ``docs/lab-journal.md``.
 """
 
 from __future__ import annotations
@@ -204,7 +198,7 @@ def talon_weight(know: Knowledge) -> Callable[[World], float] | None:
     side suit likely); None for the declarer, before the contract, when the contract's family has no
     fitted model, or for a durchmars: the trumps model was fitted to the discards of every bid with trumps,
     and a durchmars declarer lays away otherwise (its talon so priced placed a defender's unseen cards worse
-    than the worlds without it: ``ulti.lab.location``, issue 15's note)."""
+    than the worlds without it: ``ulti.lab.location``)."""
     contract = know.contract
     if contract is None or know.seat == know.declarer or not know.talon_size:
         return None

@@ -1,6 +1,6 @@
-"""The strong bot: deals the unseen cards many times and solves each deal exactly (double dummy).
+"""The searching bots: deal the unseen cards many times and solve each deal exactly (double dummy).
 
-It reads only its seat's view (``Deal.seat_view(seat)``), through ``ulti.bots.sampling``:
+The strong bot (``strong_bot``) reads only its seat's view (``Deal.seat_view(seat)``), through ``ulti.bots.sampling``:
 
 - **Card play.** Worlds consistent with the view (own hand, cards played, voids and "could not beat"
   shown by the play, talons handled, open hands, marriage announcements), with the bid as soft
@@ -23,30 +23,32 @@ It reads only its seat's view (``Deal.seat_view(seat)``), through ``ulti.bots.sa
 Work per decision is fixed: ``samples`` worlds per card decision, ``auction_samples`` per valued bid
 and discard, so the bot plays the same under any load and reproduces from its rng's seed. ``time_budget``
 (card play, kontra) and ``auction_budget`` (auction, talon, trump) are only safety stops, checked between
-worlds; each stop that fires is counted in ``safety_stops`` and logged (``settings``).
+worlds; each stop that fires is counted in ``SearchBot.stop`` and logged (``settings``).
 
 How worlds are weighed and drawn, what a declaration is worth and what a kontra step gains are parts
-(``ulti.bots.parts``): ``StrongBot`` is the search, made with the strong bot's parts by default
-(``STRONG_PARTS``: the hand-written fit above, rejection sampling, double-dummy means, a raise valued as
-if it stands); the expert is the same search made with its own (``ulti.bots.expert.expert_parts``).
+(``ulti.bots.parts``). ``SearchBot`` is the one searching bot: its ``CardPlay`` and ``Auction`` halves
+are handed its settings, its parts and what each decision reads (the view, its analysis, the choices).
+The strong bot is a ``SearchBot`` with the strong bot's parts (``STRONG_PARTS``: the hand-written fit
+above, rejection sampling, double-dummy means, a raise valued as if it stands); the expert is one with its
+own (``ulti.bots.expert.expert_bot``).
 
 The package in reading order: ``hand`` (hand evaluation), ``settings``, ``play`` (solver positions,
-card play, kontra), ``auction`` (auction, talon, trump, give-up); ``StrongBot`` joins them here.
+card play, kontra), ``auction`` (auction, talon, trump, give-up); ``SearchBot`` joins them here.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
+from ulti.bots.heuristic import HeuristicBot
 from ulti.bots.interface import seat_and_choices
-from ulti.bots.parts import SearchParts, rejection_drawer
-from ulti.bots.sampling import Knowledge, World, analyse
-from ulti.bots.strong.auction import GIVE_UP, StrongAuction, trump_choice
+from ulti.bots.parts import Likelihood, SearchParts, rejection_drawer
+from ulti.bots.sampling import Knowledge, analyse
+from ulti.bots.strong.auction import GIVE_UP, Auction, BidEstimate, trump_choice
 from ulti.bots.strong.hand import bid_trumps, declarer_likelihood, discard_options, durchmars_losers, plausible_bids
 from ulti.bots.strong.play import (
-    StrongPlay,
+    CardPlay,
     advance,
     choose_class,
     declarer_weight,
@@ -56,14 +58,14 @@ from ulti.bots.strong.play import (
     solve_value,
     value_after,
 )
-from ulti.bots.strong.settings import StrongSettings
+from ulti.bots.strong.settings import SafetyStop, Settings
 from ulti.engine import actions as act
 from ulti.engine.actions import Action, Kind
 from ulti.engine.deal import Phase
 from ulti.engine.view import SeatView
 
 
-def hand_fit_weighting(view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
+def hand_fit_weighting(view: SeatView, know: Knowledge) -> Likelihood | None:
     """The strong bot's weighting: a defender weighs each world by how well the declarer's hand fits the
     contract (``declarer_weight``); the view's log is not read."""
     return declarer_weight(know)
@@ -74,40 +76,63 @@ def hand_fit_weighting(view: SeatView, know: Knowledge) -> Callable[[World], flo
 STRONG_PARTS = SearchParts(weighting=hand_fit_weighting, drawer=rejection_drawer)
 
 
-class StrongBot(StrongPlay, StrongAuction):
-    """Sampling + double-dummy solving for card play, kontra, bidding and the talon, by its ``parts``."""
+class SearchBot:
+    """Sampling + double-dummy solving for card play, kontra, bidding and the talon, deciding with its
+    ``parts`` and ``settings``: the card play (``play``) and the auction (``auction``) share its rng, its
+    settings, its parts and its safety stop."""
 
-    def __init__(self, rng: random.Random, parts: SearchParts = STRONG_PARTS, **settings: Any) -> None:
-        """A searching bot drawing from ``rng``, deciding with ``parts`` (the strong bot's by default);
-        ``settings`` are its work and margins (``StrongSettings``)."""
-        super().__init__(rng, **settings)
+    def __init__(self, rng: random.Random, parts: SearchParts, settings: Settings) -> None:
+        """A searching bot drawing from ``rng`` (the heuristic bot it falls back on draws from it too)."""
         self.parts = parts
+        self.settings = settings
+        self.stop = SafetyStop()
+        self.fallback = HeuristicBot(rng)
+        self.play = CardPlay(rng, settings, parts, self.stop, self.fallback)
+        self.auction = Auction(rng, settings, parts, self.stop)
 
-    # ---------------------------------------------------------------- entry point
+    @property
+    def safety_stops(self) -> int:
+        """How many times the safety stop cut a decision's worlds short (``SafetyStop.count``)."""
+        return self.stop.count
+
+    @property
+    def estimate(self) -> BidEstimate | None:
+        """Why the last auction action was a bid (``Auction.estimate``)."""
+        return self.auction.estimate
 
     def act(self, view: SeatView) -> Action:
         """The bot's action for its seat, given its view."""
         seat, ch = seat_and_choices(view)
         know = analyse(view)
         if view.phase is Phase.AUCTION:
-            return self._auction(know, ch)
+            return self.auction.bid(know, ch)
         if view.phase is Phase.TRUMP:
-            return self._trump(know, ch)
+            return self.auction.trump(know, ch)
         if ch.kontra is not None:
             last = view.log[-1] if view.log else None
             already = last is not None and last.seat == seat and last.action is Kind.KONTRA
             if not (already and ch.cards):
-                parts = self._kontra(view, know, ch)
+                parts = self.play.kontra(view, know, ch)
                 if parts or not ch.cards:
                     return act.kontra(seat, parts)
-        return act.play(seat, self._card(view, know, ch))
+        return act.play(seat, self.play.card(view, know, ch))
+
+
+def strong_bot(rng: random.Random, **settings: Any) -> SearchBot:
+    """The strong bot drawing from ``rng``: the strong bot's parts (``STRONG_PARTS``) and ``settings``
+    (``Settings``: its work and margins, the defaults unless given)."""
+    return SearchBot(rng, STRONG_PARTS, Settings(**settings))
 
 
 __all__ = [
     "GIVE_UP",
     "STRONG_PARTS",
-    "StrongBot",
-    "StrongSettings",
+    "Auction",
+    "BidEstimate",
+    "CardPlay",
+    "SafetyStop",
+    "SearchBot",
+    "Settings",
     "advance",
     "bid_trumps",
     "choose_class",
@@ -121,6 +146,7 @@ __all__ = [
     "plausible_bids",
     "position_of",
     "solve_value",
+    "strong_bot",
     "trump_choice",
     "value_after",
 ]

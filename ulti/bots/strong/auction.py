@@ -1,17 +1,20 @@
-"""Auction, talon, trump and give-up: bids and discards valued by solving sampled worlds at the start of play."""
+"""Auction, talon, trump and give-up: a searching bot's bids and discards valued by solving sampled worlds at
+the start of play."""
 
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ulti.bots.heuristic import trump_strength
+from ulti.bots.parts import SearchParts
 from ulti.bots.sampling import Knowledge, Sampler, World
 from ulti.bots.solver import Position
 from ulti.bots.strong.hand import bid_trumps, discard_cost, discard_options, plausible_bids
 from ulti.bots.strong.play import solve_value
-from ulti.bots.strong.settings import StrongSettings
+from ulti.bots.strong.settings import SafetyStop, Settings
 from ulti.engine import actions as act
 from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import SUIT_MASKS, Card, CardSet, count, iter_cards
@@ -45,22 +48,31 @@ class BidEstimate:
     worlds: int
 
 
-class StrongAuction(StrongSettings):
-    """The strong bot's auction, talon, trump and give-up decisions."""
+class Auction:
+    """A searching bot's auction, talon, trump and give-up decisions: declarations valued by solving worlds
+    drawn uniformly from the view, each valued by the ``declaration_value`` part, with the bot's
+    ``settings`` and safety ``stop``."""
 
-    #: Why the last auction action was a bid (the learner tables' bidding log shows it); None after
-    #: any other action, and for a bid no world was solved for (the cheapest bid, out of ideas).
-    estimate: BidEstimate | None = None
+    def __init__(self, rng: random.Random, settings: Settings, parts: SearchParts, stop: SafetyStop) -> None:
+        """The auction of a bot drawing from ``rng``."""
+        self.rng = rng
+        self.settings = settings
+        self.parts = parts
+        self.stop = stop
+        #: Why the last auction action was a bid (the learner tables' bidding log shows it); None after
+        #: any other action, and for a bid no world was solved for (the cheapest bid, out of ideas).
+        self.estimate: BidEstimate | None = None
 
     # ---------------------------------------------------------------- trump and give-up
 
-    def _trump(self, know: Knowledge, ch: SeatChoices) -> Action:
+    def trump(self, know: Knowledge, ch: SeatChoices) -> Action:
+        """The trump to name, or the give-up."""
         seat = know.seat
         assert know.contract is not None
         suits = [0, 1, 2]
         sampler = Sampler(know)  # the auction's worlds are uniform (ulti.bots.parts)
-        worlds = sampler.draw_many(self.rng, self.auction_samples)
-        deadline = self.deadline(self.auction_budget)
+        worlds = sampler.draw_many(self.rng, self.settings.auction_samples)
+        deadline = self.stop.deadline(self.settings.auction_budget)
         totals = [0.0, 0.0, 0.0]
         n = 0
         for world in worlds:
@@ -68,7 +80,7 @@ class StrongAuction(StrongSettings):
                 pos = Position.start(world.hands, seat, know.contract, t, world.talon)
                 totals[t] += solve_value(pos)
             n += 1
-            if n < len(worlds) and self.over(deadline, "trump"):
+            if n < len(worlds) and self.stop.over(deadline, "trump"):
                 break
         if n == 0:
             best = max(suits, key=lambda s: trump_strength(know.hand, s))
@@ -80,7 +92,8 @@ class StrongAuction(StrongSettings):
 
     # ---------------------------------------------------------------- auction
 
-    def _auction(self, know: Knowledge, ch: SeatChoices) -> Action:
+    def bid(self, know: Knowledge, ch: SeatChoices) -> Action:
+        """The auction action to take now (a bid, a take of the talon, a pass)."""
         self.estimate = None
         action = self._auction_action(know, ch)
         if action.kind is not Kind.BID:
@@ -90,18 +103,18 @@ class StrongAuction(StrongSettings):
     def _auction_action(self, know: Knowledge, ch: SeatChoices) -> Action:
         seat = know.seat
         allowed = {b.code for b in ch.bids}
-        deadline = self.deadline(self.auction_budget)
+        deadline = self.stop.deadline(self.settings.auction_budget)
         if ch.must_discard:
-            _, bid, discard = self.best_declaration(know, allowed, self.auction_samples, deadline)
+            _, bid, discard = self.best_declaration(know, allowed, self.settings.auction_samples, deadline)
             return act.bid(seat, bid, discard)
         if know.high_bidder == seat:
             return self._rebid(know, allowed, deadline)
         if not ch.may_take:
             return act.pass_(seat)
         standing = know.standing
-        pass_value = -self.pass_loss * standing.value if standing is not None else 0.0
+        pass_value = -self.settings.pass_loss * standing.value if standing is not None else 0.0
         take_value = self.take_value(know, allowed, deadline)
-        if take_value > pass_value + self.take_margin:
+        if take_value > pass_value + self.settings.take_margin:
             return act.take(seat)
         return act.pass_(seat)
 
@@ -111,7 +124,7 @@ class StrongAuction(StrongSettings):
         standing = know.standing
         assert standing is not None
         sampler = Sampler(know)  # the auction's worlds are uniform (ulti.bots.parts)
-        worlds = sampler.draw_many(self.rng, self.auction_samples)
+        worlds = sampler.draw_many(self.rng, self.settings.auction_samples)
         candidates = [standing]
         for trump in (0, 1, 2, 3, NO_TRUMP):
             for bid in plausible_bids(know.hand, trump, allowed):
@@ -154,7 +167,7 @@ class StrongAuction(StrongSettings):
                 totals[(bid, trump)] += value
                 wins[(bid, trump)] += value > 0
             n += 1
-            if n < len(worlds) and self.over(deadline, "bid values"):
+            if n < len(worlds) and self.stop.over(deadline, "bid values"):
                 break
         out: dict[Bid, float] = {}
         for (bid, trump), total in totals.items():
@@ -215,7 +228,7 @@ class StrongAuction(StrongSettings):
                 counts[k] += 1
                 wins[k] += value > 0
             cache.clear()
-            if w + 1 < len(worlds) and self.over(deadline, "declaration"):
+            if w + 1 < len(worlds) and self.stop.over(deadline, "declaration"):
                 break
             if w == 2 and len(active) > 6:
                 active.sort(key=lambda k: -worth(k))
@@ -243,7 +256,7 @@ class StrongAuction(StrongSettings):
             sub = know.taking(world.talon)
             value, _, _ = self.best_declaration(sub, allowed, 3, deadline)
             values.append(value)
-            if i + 1 < len(talons) and self.over(deadline, "talon"):
+            if i + 1 < len(talons) and self.stop.over(deadline, "talon"):
                 break
         if not values:
             return -math.inf

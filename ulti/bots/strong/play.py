@@ -1,15 +1,18 @@
-"""Card play and kontra: solver positions of sampled worlds, and the strong bot's cards and raises."""
+"""Card play and kontra: solver positions of sampled worlds, and a searching bot's cards and raises."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from ulti.bots.heuristic import HeuristicBot
+from ulti.bots.parts import Likelihood, SearchParts
 from ulti.bots.sampling import Knowledge, Sampler, World
 from ulti.bots.solver import Objective, Position, bounds_after, solve, values_after
 from ulti.bots.strong.hand import declarer_likelihood
-from ulti.bots.strong.settings import StrongSettings
+from ulti.bots.strong.settings import SafetyStop, Settings
 from ulti.engine.cards import FULL_DECK, POINT_CARDS, SUIT_MASKS, Card, CardSet, card_points, count, iter_cards
 from ulti.engine.contracts import KONTRA_STEP_NAMES, Part
 from ulti.engine.play import NO_TRUMP, higher_table, seven_of, trick_winner_index
@@ -83,7 +86,7 @@ def position_of(know: Knowledge, world: World, multipliers: dict[Part, int] | No
     )
 
 
-def declarer_weight(know: Knowledge) -> Callable[[World], float] | None:
+def declarer_weight(know: Knowledge) -> Likelihood | None:
     """The soft evidence of the bid: a defender weighs each world by how well the declarer's hand
     fits the contract (``declarer_likelihood``); None for the declarer and before a contract."""
     contract = know.contract
@@ -359,50 +362,58 @@ class CardTable:
         return CardWork(self.worlds, self.exact_solves, self.probes, len(self.high))
 
 
-class StrongPlay(StrongSettings):
-    """The strong bot's card play and kontra decisions."""
+class CardPlay:
+    """A searching bot's card play and kontra decisions: worlds drawn and weighed by its ``parts``, solved
+    double-dummy, a card or a raise chosen from the values, with the bot's ``settings`` and safety ``stop``;
+    ``fallback`` (the heuristic bot) gives the card ties go to and the card when no world is drawn."""
 
-    #: solve each world of a card decision only as far as the choice needs (``CardTable``); False: every
-    #: class exactly in every world (the reference: the same choice, more work)
-    lazy_cards = True
-    #: the table of the last card decision that solved worlds (its values and its work; None before any)
-    last_card_table: CardTable | None = None
+    def __init__(
+        self, rng: random.Random, settings: Settings, parts: SearchParts, stop: SafetyStop, fallback: HeuristicBot
+    ) -> None:
+        """The card play of a bot drawing from ``rng``."""
+        self.rng = rng
+        self.settings = settings
+        self.parts = parts
+        self.stop = stop
+        self.fallback = fallback
+        #: solve each world of a card decision only as far as the choice needs (``CardTable``); False: every
+        #: class exactly in every world (the reference: the same choice, more work)
+        self.lazy = True
+        #: the table of the last card decision that solved worlds (its values and its work; None before any)
+        self.last_table: CardTable | None = None
 
-    # ---------------------------------------------------------------- play
-
-    def card_likelihood(self, view: SeatView, know: Knowledge) -> Callable[[World], float] | None:
-        """The likelihood this bot weighs the worlds of a card or kontra decision from ``view`` by (``know``:
-        the view analysed; None: every world alike): its weighting part's."""
+    def likelihood(self, view: SeatView, know: Knowledge) -> Likelihood | None:
+        """The likelihood the worlds of a card or kontra decision from ``view`` are weighed by (``know``: the
+        view analysed; None: every world alike): the weighting part's."""
         return self.parts.weighting(view, know)
 
-    def card_sampler(self, view: SeatView, know: Knowledge) -> Sampler:
-        """The sampler this bot draws the worlds of a card or kontra decision from ``view`` with: its drawer
-        part on its weighting (``ulti.lab.location`` measures what these worlds know)."""
-        return self.parts.drawer(know, self.card_likelihood(view, know))
+    def sampler(self, view: SeatView, know: Knowledge) -> Sampler:
+        """The sampler the worlds of a card or kontra decision from ``view`` are drawn with: the drawer part
+        on the weighting part (``ulti.lab.location`` measures what these worlds know)."""
+        return self.parts.drawer(know, self.likelihood(view, know))
 
-    def _groups(self, legal: CardSet, know: Knowledge) -> list[list[Card]]:
-        """Legal cards split into classes that are equivalent from the viewer's side."""
-        return equal_groups(legal, know.trump, FULL_DECK & ~know.hand & ~know.played)
-
-    def _card(self, view: SeatView, know: Knowledge, ch: SeatChoices) -> Card:
+    def card(self, view: SeatView, know: Knowledge, ch: SeatChoices) -> Card:
+        """The card to play now."""
         legal = ch.cards
         if count(legal) == 1:
             return next(iter_cards(legal))
-        groups = self._groups(legal, know)
+        # legal cards split into classes that are equivalent from the viewer's side
+        groups = equal_groups(legal, know.trump, FULL_DECK & ~know.hand & ~know.played)
         heuristic = self.fallback.choose_card(view, ch)
         if len(groups) == 1:
             return heuristic
         assert know.contract is not None
         home = next(k for k, group in enumerate(groups) if heuristic in group)
-        sampler = self.card_sampler(view, know)
-        deadline = self.deadline(self.time_budget)
+        sampler = self.sampler(view, know)
+        samples = self.settings.samples
+        deadline = self.stop.deadline(self.settings.time_budget)
         worlds = SolvedWorlds([group[0] for group in groups])
         table = CardTable(len(groups), 1 if know.seat == know.declarer else -1, worlds, home)
         # a no-trump contract is won or lost: its values come exact from one search step, nothing to save
-        lazy = self.lazy_cards and know.contract.has_trumps
+        lazy = self.lazy and know.contract.has_trumps
         pivot = home  # the heuristic's class leads until the worlds say otherwise
         # the same worlds in the same order from the same rng either way: only the work differs
-        while table.worlds < self.samples:
+        while table.worlds < samples:
             world = sampler.draw(self.rng)
             if world is None:
                 break
@@ -412,26 +423,26 @@ class StrongPlay(StrongSettings):
                 pivot = table.candidate()
             else:
                 table.add_exact(w)
-            if table.worlds < self.samples and self.over(deadline, "card play"):
+            if table.worlds < samples and self.stop.over(deadline, "card play"):
                 break
         if table.worlds == 0:
             return heuristic
         table.settle()
-        self.last_card_table = table
+        self.last_table = table
         chosen = table.decide()
         # a class's cards play alike in every world: the heuristic's own card if its class is chosen,
         # else the class's lowest card (cheapest to give)
         return heuristic if chosen == home else groups[chosen][0]
 
-    def _kontra(self, view: SeatView, know: Knowledge, ch: SeatChoices) -> tuple[Part, ...]:
+    def kontra(self, view: SeatView, know: Knowledge, ch: SeatChoices) -> tuple[Part, ...]:
         """The parts to raise one step now (empty: decline)."""
         assert know.contract is not None and ch.kontra is not None
         parts = list(ch.kontra.parts)
-        sampler = self.card_sampler(view, know)
-        deadline = self.deadline(self.time_budget)
+        sampler = self.sampler(view, know)
+        deadline = self.stop.deadline(self.settings.time_budget)
         base: list[float] = []
         raised: list[list[float]] = [[] for _ in parts]
-        worlds = kontra_samples(self.samples)
+        worlds = kontra_samples(self.settings.samples)
         while len(base) < worlds:
             world = sampler.draw(self.rng)
             if world is None:
@@ -442,23 +453,24 @@ class StrongPlay(StrongSettings):
                 mult = dict(know.multipliers)
                 mult[part] = mult.get(part, 1) * 2
                 raised[k].append(solve_value(replace(pos, multipliers=mult)))
-            if len(base) < worlds and self.over(deadline, "kontra"):
+            if len(base) < worlds and self.stop.over(deadline, "kontra"):
                 break
-        return self.kontra_raises(know, ch, base, raised)
+        return self.raises(know, ch, base, raised)
 
-    def kontra_raises(
+    def raises(
         self, know: Knowledge, ch: SeatChoices, base: Sequence[float], raised: Sequence[Sequence[float]]
     ) -> tuple[Part, ...]:
-        """The parts of ``ch.kontra`` the bot raises one step, from each world's contract value (per_defender,
-        the declarer's side) as it stands (``base``) and with each part raised alone (``raised``, in the
-        offer's order, one value per world each): a part whose gain for the seat (the ``step_gain`` part)
-        beats a safety margin times its stake."""
+        """The parts of ``ch.kontra`` raised one step, from each world's contract value (per_defender, the
+        declarer's side) as it stands (``base``) and with each part raised alone (``raised``, in the offer's
+        order, one value per world each): a part whose gain for the seat (the ``step_gain`` part) beats a
+        safety margin times its stake."""
         assert know.contract is not None and ch.kontra is not None
         if not base:
             return ()
         # the opponents' own raises are evidence the sampling cannot see: later steps need more certainty
         level = KONTRA_STEP_NAMES.index(ch.kontra.step)
-        margin = self.kontra_margin if level == 1 else self.chain_margin if level == 2 else self.late_chain_margin
+        ours = self.settings
+        margin = ours.kontra_margin if level == 1 else ours.chain_margin if level == 2 else ours.late_chain_margin
         chosen = []
         for k, part in enumerate(ch.kontra.parts):
             stake = know.contract.part_value(part) * know.multipliers.get(part, 1)
