@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ulti.accounts.apitokens import BOT_PLAY
 from ulti.accounts.names import name_key
 from ulti.server import sessions
+from ulti.server.arena import BOT_WAIT_SECONDS, arena_view
 from ulti.server.auth import new_id
 from ulti.server.errors import CommandError
 from ulti.server.hub import Hub
@@ -48,7 +49,7 @@ class CreateBody(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     name: str = Field(min_length=1, max_length=64)
-    format: Literal["standings", "everyone", "teams", "duplicate"] = "standings"
+    format: Literal["standings", "everyone", "teams", "duplicate", "arena"] = "standings"
     rounds: int = Field(default=3, ge=1, le=40)
     # a table's match is 6, 9 or 12 deals (ulti.engine.match.MATCH_LENGTHS): multiples of 3, so everyone opens equally
     deals_per_round: Literal[6, 9, 12] = 6
@@ -64,6 +65,10 @@ class CreateBody(BaseModel):
     level: str = "heuristic"
     break_seconds: int = Field(default=60, ge=0, le=3600)
     invited: list[str] = Field(default=[], max_length=500)
+    # the arena's length; it needs one (a match started before the end plays on and counts)
+    minutes: int | None = Field(default=None, ge=1, le=1440)
+    # how long an arena player waits for two others before bots fill their table (ulti.server.arena)
+    bot_wait_seconds: int = Field(default=BOT_WAIT_SECONDS, ge=1, le=600)
 
 
 class RegisterBody(BaseModel):
@@ -148,10 +153,10 @@ def _shown_state(loaded: Loaded, hidden: set[int]) -> Tournament:
                    if not (b.get("type") in ("result_recorded", "result_corrected") and b.get("round") in hidden)])
 
 
-def _settings_shown(state: Tournament) -> dict[str, Any]:
+def _settings_shown(state: Tournament, loaded: Loaded) -> dict[str, Any]:
     """The settings; the seed (which fixes a sport ulti round's cards and the first draw) once it is over."""
     shown = state.settings.to_json()
-    if status_of(state) not in ("finished", "published"):
+    if status_of(state, loaded) not in ("finished", "published"):
         shown["seed"] = None
     return shown
 
@@ -161,7 +166,7 @@ def tournament_view(loaded: Loaded, state: Tournament, viewer: str | None, hidde
     """The tournament page's data: settings, players, schedule, the current round's tables, standings."""
     created = loaded.created
     shown = _shown_state(loaded, hidden) if hidden else state
-    status = status_of(state)
+    status = status_of(state, loaded)
     rounds = rounds_json(shown, {})
     for number, entry in enumerate(rounds, start=1):
         ids = loaded.table_ids(number)
@@ -170,19 +175,23 @@ def tournament_view(loaded: Loaded, state: Tournament, viewer: str | None, hidde
             table["table_id"] = table_id
             table["names"] = [None if p is None else state.players[p].name for p in table["seats"]]
     ended = loaded.round_ended_at()
+    # an arena: its end time, and who waits for a table (the page's "waiting for a table")
+    arena = arena_view(loaded, state, int(time.time() * 1000)) if state.settings.format == "arena" else None
     next_at = None
-    if status == "running" and ended is not None and not state.paused:
+    if status == "running" and ended is not None and not state.paused and state.settings.format != "arena":
         next_at = ended + int(created.get("break_seconds", 0) * 1000)
     you = None
     if viewer is not None:
         mine = loaded.number_of(viewer)
         if mine is not None:
             you = {"player": mine, "status": state.players[mine].status, "table": table_of(loaded, state, viewer)}
+            if arena is not None:
+                you["waiting"] = status == "running" and mine in arena["waiting"]
     out: dict[str, Any] = {
         "id": tournament_id, "name": created.get("name"), "host": created.get("host"),
         "host_name": created.get("host_name"), "is_host": viewer is not None and viewer == created.get("host"),
         "level": created.get("level"), "break_seconds": created.get("break_seconds"),
-        "status": status, "paused": state.paused, "settings": _settings_shown(state),
+        "status": status, "paused": state.paused, "settings": _settings_shown(state, loaded),
         "players": [p.to_json(n) for n, p in enumerate(state.players)],
         "rounds": rounds, "round": len(state.rounds), "next_round_at": next_at,
         "tie_breaks": TIE_BREAKS, "standings": standings(shown), "you": you,
@@ -190,6 +199,8 @@ def tournament_view(loaded: Loaded, state: Tournament, viewer: str | None, hidde
         "corrections": [b for b in loaded.bodies
                         if b.get("type") == "result_corrected" and b.get("round") not in hidden],
     }
+    if arena is not None:
+        out["arena"] = arena
     if state.settings.format == "teams":
         out["team_standings"] = team_standings(shown)
     return out
@@ -213,7 +224,9 @@ async def create_tournament(request: Request) -> dict[str, Any]:
     if body.start is not None:
         _check_start(body.start)
     hub.throttle.new_table(who.player_id)
-    values = body.model_dump(exclude={"name", "level", "break_seconds", "invited"})
+    if body.format == "arena" and body.minutes is None:
+        raise CommandError("bad_request", "minutes: an arena needs its length in minutes", params={"field": "minutes"})
+    values = body.model_dump(exclude={"name", "level", "break_seconds", "invited", "bot_wait_seconds"})
     # secret like a table's seed: it draws round 1 and deals every sport ulti round; shown once it is over
     values["seed"] = random.SystemRandom().getrandbits(47)
     try:
@@ -224,6 +237,8 @@ async def create_tournament(request: Request) -> dict[str, Any]:
     tournament_id = new_id()
     created = created_event(who.player_id, who.name, body.name, values, body.level, body.break_seconds,
                             body.invited)
+    if body.format == "arena":
+        created["bot_wait_seconds"] = body.bot_wait_seconds
     await hub.store.add_tournament(
         TournamentRow(tournament_id, who.player_id, who.name, body.name, "registering", int(time.time() * 1000)),
         created,
@@ -277,7 +292,7 @@ async def get_standings(request: Request, tournament_id: str) -> Response:
     state = loaded.state()
     hidden = await _hidden_rounds(hub, loaded, state, await _viewer(request))
     shown = _shown_state(loaded, hidden) if hidden else state
-    return _json({"status": status_of(state), "round": len(state.rounds), "tie_breaks": TIE_BREAKS,
+    return _json({"status": status_of(state, loaded), "round": len(state.rounds), "tie_breaks": TIE_BREAKS,
                   "standings": standings(shown)})
 
 
@@ -317,7 +332,7 @@ async def tournament_record(request: Request, tournament_id: str) -> Response:
     hub = _hub(request)
     loaded = await _directors(request).load(tournament_id)
     state = loaded.state()
-    if status_of(state) not in ("finished", "published"):
+    if status_of(state, loaded) not in ("finished", "published"):
         raise CommandError("tournament_not_over", NOT_OVER)
     ordinary_results()  # every round is over: every table is finished, so every one is open
     matches = {}
@@ -462,7 +477,7 @@ async def desk(request: Request, tournament_id: str) -> dict[str, Any]:
             raise CommandError("tournament_rule", "nobody is registered: there is nobody to seat")
         await directors.start(tournament_id)
     elif action in ("pause", "resume", "publish"):
-        if action == "publish" and status_of(state) != "finished":
+        if action == "publish" and status_of(state, loaded) != "finished":
             raise CommandError("tournament_rule", "publish: the last round has tables without a result")
         kind = {"pause": "paused", "resume": "resumed", "publish": "published"}[action]
         await directors.append(tournament_id, lambda _l, _s: {"type": kind})

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from ulti.server.arena import BOT_WAIT_SECONDS, arena_status, next_wave
 from ulti.server.auth import new_id
 from ulti.server.errors import CommandError
 from ulti.server.logs import log
@@ -62,8 +63,13 @@ DONE_ALREADY = ("already_seated", "seat_taken", "table_started")
 TABLES_AT_ONCE = 16
 
 
-def status_of(state: Tournament) -> str:
-    """``registering`` (no round yet), ``running``, ``finished`` (every round has its results) or ``published``."""
+def status_of(state: Tournament, loaded: Loaded | None = None) -> str:
+    """``registering`` (no round yet), ``running``, ``finished`` (every round has its results) or ``published``.
+
+    An arena's end is a time (``ulti.server.arena``), so its status needs the log's ``loaded`` times too.
+    """
+    if state.settings.format == "arena" and loaded is not None:
+        return arena_status(loaded, state, int(time.time() * 1000))
     if state.published:
         return "published"
     if not state.rounds:
@@ -184,14 +190,15 @@ class Directors:
                 replay([*loaded.bodies, event])
             except LogError as exc:
                 raise CommandError("tournament_rule", str(exc).split(": ", 1)[-1]) from None
+            old_status = status_of(state, loaded)
             try:
                 at = await self.hub.store.append_tournament_event(tournament_id, len(loaded.bodies), event)
             except TournamentConflict:
                 continue
             loaded.bodies.append(event)
             loaded.times.append(at)
-            new_status = status_of(loaded.state())
-            if new_status != status_of(state):
+            new_status = status_of(loaded.state(), loaded)
+            if new_status != old_status:
                 await self.hub.store.set_tournament_status(tournament_id, new_status)
             self._wake.set()
             return loaded
@@ -231,6 +238,9 @@ class Directors:
                 if _start_due(state) and not state.paused:
                     await self._start(tournament_id)
                 return
+            if state.settings.format == "arena":
+                await self._step_arena(tournament_id, loaded)
+                return
             number = len(state.rounds)
             await self._ensure_tables(tournament_id, loaded, number)
             await self._collect_results(tournament_id, loaded, number)
@@ -244,6 +254,36 @@ class Directors:
             break_ms = int(loaded.created.get("break_seconds", 0) * 1000)
             if ended is not None and not state.paused and time.time() * 1000 >= ended + break_ms:
                 await self._seat_next(tournament_id)
+
+    async def _step_arena(self, tournament_id: str, loaded: Loaded) -> None:
+        """An arena's step: make and start the tables seated, record the results, seat the next wave
+        (waves overlap, so every round with a table still playing is looked at), and the end."""
+        state = loaded.state()
+        for number, round_ in enumerate(state.rounds, start=1):
+            if not round_.complete:
+                await self._ensure_tables(tournament_id, loaded, number)
+                await self._collect_results(tournament_id, loaded, number)
+        loaded = await self.load(tournament_id)
+        if status_of(loaded.state(), loaded) == "finished":
+            await self.hub.store.set_tournament_status(tournament_id, "finished")
+            return
+        await self._seat_arena(tournament_id)
+
+    async def _seat_arena(self, tournament_id: str) -> None:
+        """Seat the arena's next wave, if anyone is due a table (``ulti.server.arena.next_wave``)."""
+
+        def make(loaded: Loaded, state: Tournament) -> dict[str, Any] | None:
+            wait = int(loaded.created.get("bot_wait_seconds", BOT_WAIT_SECONDS))
+            tables = next_wave(loaded, state, int(time.time() * 1000), wait)
+            if not tables:
+                return None
+            return {"type": "round_seated", "round": len(state.rounds) + 1, "tables": [list(t) for t in tables],
+                    "table_ids": [new_id() for _ in tables]}
+
+        before = len((await self.load(tournament_id)).bodies)
+        loaded = await self.append(tournament_id, make)
+        if len(loaded.bodies) > before:
+            await self._ensure_tables(tournament_id, loaded, len(loaded.state().rounds))
 
     async def start(self, tournament_id: str) -> None:
         """Seat round 1 (players who registered but did not check in are withdrawn first, when any checked in)."""
@@ -259,11 +299,14 @@ class Directors:
             for number, player in enumerate(state.players):
                 if player.status == "registered":
                     await self.append(tournament_id, _withdraw_unchecked(number))
-        await self._seat_next(tournament_id)
+        if state.settings.format == "arena":
+            await self._seat_arena(tournament_id)
+        else:
+            await self._seat_next(tournament_id)
 
     async def _seat_next(self, tournament_id: str) -> None:
         def make(loaded: Loaded, state: Tournament) -> dict[str, Any] | None:
-            if status_of(state) in ("finished", "published") or state.paused:
+            if status_of(state, loaded) in ("finished", "published") or state.paused:
                 return None
             if state.rounds and not state.rounds[-1].complete:
                 return None
@@ -392,14 +435,14 @@ class Directors:
         number = loaded.number_of(account)
         if not state.rounds or number is None:
             return
-        round_ = state.rounds[-1]
-        for t, (table_id, players) in enumerate(zip(loaded.table_ids(len(state.rounds)), round_.tables,
-                                                    strict=True), start=1):
-            if number in players and t not in round_.results:
-                table = (await self.hub.source(table_id)).state
-                seat = table.seat_of(account)
-                if table.status == "playing" and seat is not None and not table.seats[seat].resigned:
-                    await self.hub.resign(table_id, account)
+        # every round, not only the last: an arena's earlier waves play on beside its newest
+        for r, round_ in enumerate(state.rounds, start=1):
+            for t, (table_id, players) in enumerate(zip(loaded.table_ids(r), round_.tables, strict=True), start=1):
+                if number in players and t not in round_.results:
+                    table = (await self.hub.source(table_id)).state
+                    seat = table.seat_of(account)
+                    if table.status == "playing" and seat is not None and not table.seats[seat].resigned:
+                        await self.hub.resign(table_id, account)
 
 
 def _once(number: int, table: int, result: dict[str, Any]) -> Callable[[Loaded, Tournament], dict[str, Any] | None]:
@@ -434,16 +477,21 @@ def _start_due(state: Tournament) -> bool:
 
 
 def table_of(loaded: Loaded, state: Tournament, account: str) -> dict[str, Any] | None:
-    """Where ``account`` sits in the current round: round, table number, table id and seat (None: nowhere)."""
+    """Where ``account`` sits in the current round: round, table number, table id and seat (None: nowhere).
+
+    In an arena, the player's latest table, whichever wave seated it."""
     number = loaded.number_of(account)
     if number is None or not state.rounds:
         return None
-    round_number = len(state.rounds)
-    for t, (table_id, players) in enumerate(zip(loaded.table_ids(round_number), state.rounds[-1].tables,
-                                                strict=True), start=1):
-        if number in players:
-            return {"round": round_number, "table": t, "table_id": table_id, "seat": list(players).index(number),
-                    "finished": t in state.rounds[-1].results}
+    last = len(state.rounds)
+    numbers = range(last, 0, -1) if state.settings.format == "arena" else [last]
+    for round_number in numbers:
+        round_ = state.rounds[round_number - 1]
+        for t, (table_id, players) in enumerate(zip(loaded.table_ids(round_number), round_.tables, strict=True),
+                                                start=1):
+            if number in players:
+                return {"round": round_number, "table": t, "table_id": table_id,
+                        "seat": list(players).index(number), "finished": t in round_.results}
     return None
 
 
