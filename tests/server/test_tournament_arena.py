@@ -161,8 +161,9 @@ async def test_arena_kill_9_mid_arena_resumes_with_nothing_lost(
 
 
 def arena_loaded(players: int, events: list[tuple[dict[str, Any], int]]) -> Loaded:
-    created = {"type": "created", "settings": {"format": "arena", "minutes": 10}, "bot_wait_seconds": 30}
-    bodies = [created, *({"type": "registered", "name": f"P{i}"} for i in range(players))]
+    settings = {"format": "arena", "minutes": 10}
+    created: dict[str, Any] = {"type": "created", "settings": settings, "bot_wait_seconds": 30}
+    bodies: list[dict[str, Any]] = [created, *({"type": "registered", "name": f"P{i}"} for i in range(players))]
     return Loaded([*bodies, *(b for b, _ in events)], [0] * len(bodies) + [at for _, at in events])
 
 
