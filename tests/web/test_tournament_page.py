@@ -6,6 +6,7 @@ browser. Each person is told on the page, in the tab and with a sound when their
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import httpx2
@@ -14,6 +15,7 @@ from tests.server.conftest import ServerProcess
 from tests.web.conftest import SCREENSHOTS
 from tests.web.driver import play_until, sign_in
 from ulti.tournaments.record import score_tournament
+from ulti.tournaments.standings import places
 
 ROOT = "[data-testid=tournament]"
 
@@ -118,3 +120,44 @@ def test_tournament_pages_are_hungarian(web_server: ServerProcess, new_page: Any
     page.get_by_test_id("desk-start").wait_for()
     english_left(page, en_only, "tournament")
     assert page.js_errors == []
+
+
+def test_arena_page_shows_time_left_waiting_and_live_standings(web_server: ServerProcess, new_page: Any) -> None:
+    """A one-minute arena of two people: they sit with a bot at the start, then wait for a table (the
+    bots' wait is longer than the arena), the page counts the time down, and the standings follow."""
+    anna, bela = new_page(), new_page()
+    for page, name in ((anna, "Anna"), (bela, "Béla")):
+        sign_in(page, web_server.base_url, name)
+    anna.get_by_test_id("tournaments-link").click()
+    assert anna.get_by_test_id("t-minutes").is_hidden()  # asked only for an arena
+    anna.get_by_test_id("t-name").fill("Arena")
+    anna.get_by_test_id("t-format").select_option("arena")
+    anna.get_by_test_id("t-minutes").fill("1")
+    anna.get_by_test_id("t-bot-wait").fill("600")
+    anna.get_by_test_id("t-move").fill("5")
+    anna.get_by_test_id("t-level").select_option("random")
+    anna.get_by_test_id("t-create").click()
+    anna.wait_for_url("**/tournament.html?id=*")
+    url = anna.url
+    for page in (anna, bela):
+        register_and_check_in(page, url)
+    anna.get_by_test_id("desk-start").click()
+    anna.wait_for_selector(f"{ROOT}[data-status=running]")
+    anna.get_by_test_id("table-ready").wait_for()
+    assert re.fullmatch(r"Time left: (1:00|0:[0-5]\d)", anna.get_by_test_id("countdown").inner_text())
+    # their table over, both wait for a table: on their pages and in the live standings
+    for page in (anna, bela):
+        page.get_by_test_id("arena-waiting").wait_for(timeout=120_000)
+    assert anna.get_by_test_id("arena-state-1").inner_text() == "waiting"
+    anna.wait_for_selector(f"{ROOT}[data-status=finished]", timeout=120_000)
+    assert anna.get_by_test_id("countdown").inner_text() == ""
+    with httpx2.Client(base_url=web_server.base_url, timeout=30) as client:
+        view = client.get(url.replace("/tournament.html?id=", "/api/tournaments/")).json()
+    assert len(view["rounds"]) == 1  # nobody else came: no bot table before the 600 s wait, none after the end
+    table = view["rounds"][0]["tables"][0]
+    points = dict(zip(table["seats"], [(2, 1, 0)[p] for p in places(table["result"]["points"])], strict=True))
+    for row in view["standings"]:
+        shown = anna.get_by_test_id(f"standing-{row['player']}").get_attribute("data-total")
+        assert shown == str(row["total"]) == str(points[row["player"]])
+    for page in (anna, bela):
+        assert page.js_errors == []

@@ -34,7 +34,16 @@ function nameOf(p) {
 
 // ---------------------------------------------------------------- the head: status, countdown, actions
 
+// the server's clock less the page's, so an arena's time left does not depend on the viewer's clock
+let skew = 0;
+
 function countdown() {
+  if (view && view.arena && view.arena.ends_at) {
+    if (!["registering", "running"].includes(view.status)) return "";
+    const left = Math.max(0, Math.round((view.arena.ends_at - (Date.now() + skew)) / 1000));
+    if (left === 0) return t("tournament.arena_over");
+    return t("tournament.arena_left", { m: Math.floor(left / 60), ss: String(left % 60).padStart(2, "0") });
+  }
   if (!view || !view.next_round_at) return "";
   const left = Math.max(0, Math.round((view.next_round_at - Date.now()) / 1000));
   return t("tournament.next_in", { s: left });
@@ -49,7 +58,7 @@ function renderHead() {
   setHTML(document.getElementById("tournament-head"), html`<p>
     <span class="status ${view.status}" data-testid="tournament-status">${t(`tournament.status.${view.status}`)}</span>
     ${view.paused ? html` <span class="badge" data-testid="tournament-paused">${t("tournament.paused")}</span>` : ""}
-    · ${t(`tournament.format.${s.format}`)} · ${t("tournament.round_of", { n: view.round, of: s.rounds })}
+    · ${t(`tournament.format.${s.format}`)}${view.arena ? "" : html` · ${t("tournament.round_of", { n: view.round, of: s.rounds })}`}
     · ${t("tournament.deals_line", { deals: s.deals_per_round })} · ${t("tournament.host", { name: view.host_name })}
     ${s.rated ? html` · <strong>${t("tournament.rated")}</strong>` : ""}</p>
     <p class="countdown" data-testid="countdown">${countdown()}</p>`);
@@ -70,6 +79,9 @@ function renderHead() {
     }
     if (you.status !== "withdrawn" && !["finished", "published"].includes(view.status)) {
       actions.push(html`<button type="button" data-do="withdraw" data-testid="withdraw">${t("tournament.withdraw")}</button>`);
+    }
+    if (you.waiting) {
+      actions.push(html`<span class="badge" data-testid="arena-waiting">${t("tournament.arena_waiting")}</span>`);
     }
     if (you.table && !you.table.finished && you.status !== "withdrawn") {
       actions.push(html`<a class="button primary" href="${tableUrl(you.table.table_id)}" data-testid="your-table" data-table="${you.table.table_id}">${t("tournament.yourtable", { n: you.table.table, round: you.table.round })}</a>`);
@@ -169,7 +181,28 @@ function renderDesk() {
 
 // ---------------------------------------------------------------- standings and schedule
 
+/** An arena's standings: many short matches, so a line shows the matches played, not a column per wave. */
+function renderArenaStandings() {
+  const state = (p) => (view.arena.playing.includes(p) ? "playing" : view.arena.waiting.includes(p) ? "waiting" : "");
+  const live = view.status === "running";
+  const rows = view.standings.map((s) => html`<tr data-testid="standing-${s.player}" data-rank="${s.rank}" data-total="${s.total}" data-matches="${s.rounds.filter((r) => r !== null).length}" class="${s.withdrawn ? "muted" : ""}">
+    <td>${s.rank}</td><td><button type="button" class="link" data-player="${s.player}" data-testid="player-link-${s.player}">${s.name}</button>${s.withdrawn ? html` <small>(${t("tournament.pstatus.withdrawn")})</small>` : ""}</td>
+    <td><strong>${s.total}</strong></td><td>${s.rounds.filter((r) => r !== null).length}</td>
+    <td>${s.wins}</td><td>${s.opponents}</td>
+    <td data-testid="arena-state-${s.player}">${live && state(s.player) ? t(`tournament.arena_state.${state(s.player)}`) : ""}</td></tr>`);
+  setHTML(document.getElementById("tournament-standings"), html`<table class="sheet" data-testid="standings-table">
+    <thead><tr><th>#</th><th>${t("event.player")}</th><th>${t("tournament.total")}</th><th>${t("tournament.matches")}</th>
+    <th>${t("tournament.tb.wins")}</th><th>${t("tournament.tb.opponents")}</th><th></th></tr></thead>
+    <tbody>${rows}</tbody></table>`);
+}
+
 function renderStandings() {
+  if (view.arena) {
+    renderArenaStandings();
+    document.querySelectorAll("#tournament-standings [data-player]").forEach((b) => b.addEventListener("click", () => showPlayer(Number(b.dataset.player))));
+    setHTML(document.getElementById("tie-breaks"), html`${view.tie_breaks.map((c) => html`<li data-testid="tie-break-${c.name}"><strong>${t(`tournament.tb.${c.name}`)}</strong>: ${t(`tournament.tbhelp.${c.name}`)}</li>`)}`);
+    return;
+  }
   const rounds = Array.from({ length: view.round }, (_, i) => i + 1);
   const rows = view.standings.map((s) => html`<tr data-testid="standing-${s.player}" data-rank="${s.rank}" data-total="${s.total}" class="${s.withdrawn ? "muted" : ""}">
     <td>${s.rank}</td><td><button type="button" class="link" data-player="${s.player}" data-testid="player-link-${s.player}">${s.name}</button>${s.withdrawn ? html` <small>(${t("tournament.pstatus.withdrawn")})</small>` : ""}</td>
@@ -210,7 +243,7 @@ function renderSchedule() {
     const tables = r.tables.map((tb) => html`<li class="lobby-table" data-testid="round-${r.round}-table-${tb.table}" data-done="${tb.result ? "1" : "0"}">
       <strong>${t("event.table", { n: tb.table })}</strong> · ${tb.seats.map((p, i) => html`${nameOf(p)}${tb.result ? html` (${signed(tb.result.points[i])})` : ""}`).reduce((a, b) => html`${a}, ${b}`)}
       ${tb.result && tb.result.corrections.length ? html` <small class="badge" title="${tb.result.corrections.join("; ")}">${t("tournament.corrected")}</small>` : ""}
-      ${!tb.result && r.round === view.round && !r.hidden && watchable ? html` <a class="button small" href="${tableUrl(tb.table_id)}" data-testid="watch-${r.round}-${tb.table}">${t("tournament.watch")}</a>` : ""}
+      ${!tb.result && (r.round === view.round || view.arena) && !r.hidden && watchable ? html` <a class="button small" href="${tableUrl(tb.table_id)}" data-testid="watch-${r.round}-${tb.table}">${t("tournament.watch")}</a>` : ""}
       ${r.hidden ? html` <small class="muted">${t("tournament.hidden")}</small>` : ""}</li>`);
     return html`<section data-testid="round-${r.round}"><h3>${t("tournament.round_label")} ${r.round}</h3><ul class="table-list">${tables}</ul></section>`;
   });
@@ -229,8 +262,11 @@ async function refresh() {
   try {
     const fresh = await http("GET", base());
     // the desk's forms keep what the host is typing: they are drawn again only when something changed
-    const changed = !view || JSON.stringify(fresh) !== JSON.stringify(view);
+    // (an arena's server clock, ``now``, moves with every answer and changes nothing drawn)
+    const drawn = (v) => JSON.stringify(v, (k, x) => (k === "now" ? undefined : x));
+    const changed = !view || drawn(fresh) !== drawn(view);
     view = fresh;
+    if (fresh.arena) skew = fresh.arena.now - Date.now();
     if (changed) render();
   } catch (e) {
     toast(errorText(e), "error");
@@ -248,6 +284,10 @@ async function showList() {
         <a class="button small" href="/tournament.html?id=${encodeURIComponent(x.id)}" data-testid="open-tournament-${x.id}">${t("tournament.open")}</a></li>`)}`
     : html`<li class="empty" data-testid="no-tournaments">${t("tournament.none")}</li>`);
   const form = document.getElementById("tournament-form");
+  // an arena's length and bot wait are asked only when the arena is chosen
+  const arenaOnly = () => form.querySelectorAll("[data-arena-only]").forEach((el) => { el.hidden = form.format.value !== "arena"; });
+  form.format.addEventListener("change", arenaOnly);
+  arenaOnly();
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = e.target;
@@ -257,6 +297,10 @@ async function showList() {
       break_seconds: Number(f.break_seconds.value), level: f.level.value, entry: f.entry.value,
       rated: f.rated.checked, late_entry: f.late_entry.checked,
     };
+    if (f.format.value === "arena") {
+      body.minutes = Number(f.minutes.value);
+      body.bot_wait_seconds = Number(f.bot_wait_seconds.value);
+    }
     if (f.start.value) body.start = new Date(f.start.value).toISOString();
     try {
       const res = await http("POST", "/api/tournaments", body);
