@@ -19,7 +19,9 @@ run again and again for each tournament this process owns:
   break, until the last round;
 - sport ulti (``duplicate``) rounds are duplicate events (``EventRow``) whose seed is the round's
   (``ulti.tournaments.duplicate.round_seed``): the same cards at every table and the duplicate
-  events' no-peeking rule, applied by the same visibility policy.
+  events' no-peeking rule, applied by the same visibility policy;
+- an arena has no rounds to wait for: its tables are seated in waves as players finish, until its end
+  time, and its waves' tables play side by side (``ulti.server.arena`` says who is due a table).
 
 Nothing lives only in memory: a restart (or, with Redis, another process taking over a
 tournament whose owner died: a lease per tournament, like a table's) replays the log and goes on.
