@@ -30,12 +30,14 @@ import random
 from collections.abc import Sequence
 
 from ulti.tournaments.bases import NEARLY_BASES
+from ulti.tournaments.fours import table_sizes
 from ulti.tournaments.kirkman import kirkman, kirkman_known
 from ulti.tournaments.nearly import nearly_kirkman
 
 Seat = int | None
 Table = tuple[Seat, Seat, Seat]
 Round = list[Table]
+Seating = list[tuple[Seat, ...]]  # a round that may seat tables of four (``fours.py``)
 
 
 def padded_size(players: int) -> int:
@@ -107,31 +109,37 @@ def _seats(table: tuple[int | None, ...], players: int) -> Table:
     return (a, b, c)
 
 
-def drawn_round(players: int, seed: int) -> Round:
-    """One round drawn at random (seeded): players shuffled, then seated three by three, bots last.
+def drawn_round(players: int, seed: int, four_tables: bool = False) -> Seating:
+    """One round drawn at random (seeded): players shuffled, then seated three by three, bots last
+    (or, with ``four_tables``, the last one or two tables seating four).
 
     >>> sorted(p for t in drawn_round(7, 1) for p in t if p is not None)
     [0, 1, 2, 3, 4, 5, 6]
     """
     order: list[Seat] = list(range(players))
     random.Random(seed).shuffle(order)
-    return by_order(order)
+    return by_order(order, four_tables)
 
 
-def by_order(order: Sequence[Seat]) -> Round:
-    """Tables of three in the given order (strongest first), the last table filled with bots.
+def by_order(order: Sequence[Seat], four_tables: bool = False) -> Seating:
+    """Tables of three in the given order (strongest first), the last table filled with bots (or, with
+    ``four_tables``, the last one or two tables seating four players).
 
     >>> by_order([4, 2, 0, 1])
     [(4, 2, 0), (1, None, None)]
+    >>> by_order([4, 2, 0, 1], four_tables=True)
+    [(4, 2, 0, 1)]
     """
-    seats = list(order) + [None] * (-len(order) % 3)
-    return [(seats[i], seats[i + 1], seats[i + 2]) for i in range(0, len(seats), 3)]
+    sizes = table_sizes(len(order), four_tables)
+    seats = list(order) + [None] * (sum(sizes) - len(order))
+    starts = [sum(sizes[:t]) for t in range(len(sizes))]
+    return [tuple(seats[s:s + w]) for s, w in zip(starts, sizes, strict=True)]
 
 
-def by_rating(ratings: Sequence[float]) -> Round:
+def by_rating(ratings: Sequence[float], four_tables: bool = False) -> Seating:
     """The first round by rating: the highest rated three at table 1, and so on (ties by number)."""
     order = sorted(range(len(ratings)), key=lambda p: (-ratings[p], p))
-    return by_order(order)
+    return by_order(order, four_tables)
 
 
 def team_rounds(teams: int) -> list[list[tuple[str, Table]]]:
@@ -149,7 +157,7 @@ def team_rounds(teams: int) -> list[list[tuple[str, Table]]]:
     ]
 
 
-def pairs_met(rounds: Sequence[Sequence[Table]]) -> dict[tuple[int, int], int]:
+def pairs_met(rounds: Sequence[Sequence[Sequence[Seat]]]) -> dict[tuple[int, int], int]:
     """How often each pair of players (not bots) sat at one table over ``rounds``.
 
     >>> pairs_met([[(0, 1, None)], [(0, 1, 2)]])
