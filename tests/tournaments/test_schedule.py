@@ -169,3 +169,19 @@ def test_team_rounds_seat_each_letter_with_its_letter_and_every_two_teams_meet_o
 
 def test_first_round_by_rating_seats_the_highest_rated_together() -> None:
     assert by_rating([1500, 1900, 1700, 1800, 1600]) == [(1, 3, 2), (4, 0, None)]
+
+
+@pytest.mark.parametrize("teams", range(3, 25))
+def test_team_rounds_for_any_number_of_teams_meet_every_two_teams_once_letter_by_letter(teams: int) -> None:
+    rounds = team_rounds(teams)
+    assert len(rounds) == len(everyone_meets_everyone(teams))
+    for letter in "ABC":
+        met: dict[tuple[int, int], int] = {}
+        for tables in rounds:
+            seated = [t for lt, table in tables if lt == letter for t in table if t is not None]
+            assert sorted(seated) == list(range(teams))  # each team's player of the letter, once a round
+            for lt, table in tables:
+                if lt == letter:
+                    for pair in itertools.combinations(sorted(t for t in table if t is not None), 2):
+                        met[pair] = met.get(pair, 0) + 1
+        assert set(met.values()) == {1} and len(met) == teams * (teams - 1) // 2
