@@ -165,3 +165,13 @@ def test_the_schedule_command_seats_tables_of_four_and_refuses_them_elsewhere() 
     assert bad.returncode == 2 and "--four: only the standings format" in bad.stderr
     five = run("--players", "5", "--format", "standings", "--four")
     assert five.returncode == 2 and "--four: players: 5 players cannot sit" in five.stderr
+
+
+def test_ulti_score_names_tables_of_four_that_are_not_last() -> None:
+    log: list[dict[str, Any]] = [
+        {"type": "created", "settings": {"format": "standings", "four_tables": True, "deals_per_round": 12}},
+        *[{"type": "registered", "name": f"P{n}"} for n in range(11)],
+        {"type": "round_seated", "round": 1, "tables": [[0, 1, 2, 3], [4, 5, 6], [7, 8, 9, 10]]},
+    ]
+    with pytest.raises(RecordError, match=r"round 1: tables of \[4, 3, 4\] seats where 11 players sit at \[3, 4, 4\]"):
+        score_tournament(build_tournament_record("fours", log))
