@@ -12,10 +12,15 @@ out), in the fewest rounds possible (``rounds_lower_bound``), seats no player ca
   N + 2, its left-out pairs seated as a last round (each pair with a bot), and the one or two highest
   numbers (its two fixed points, themselves a left-out pair) played by bots.
 
-That is the bound for every ``N`` from 13 on that the tables reach (``v`` ≤ 66 for the nearly systems;
-KTS up to 92 and beyond, ``kirkman_known``). NKTS(6) and NKTS(12) do not exist, so 4, 5, 6, 10, 11
-and 12 players take one round more than the bound; so does any ``N`` past the tables: it falls back to
-the smallest Kirkman system built here with at least ``N`` players (bots in its spare seats). A
+- 4, 10 and 11 players (whose nearly Kirkman systems of 6 and 12 do not exist): a schedule at the
+  bound found by a seeded search (``small.py``).
+
+That is the bound for every ``N`` from 7 to 69 but 12 (the tables reach ``v`` ≤ 66 for the nearly
+systems, KTS up to 92 and beyond, ``kirkman_known``). 12 players take one round more (NKTS(12) does not
+exist and the search finds no six rounds), 5 and 6 too (the fewest possible for them, as an exhaustive
+search in tests/tournaments shows); so does any
+``N`` past the tables: it falls back to the smallest Kirkman system built here with at least ``N``
+players (bots in its spare seats). A
 round's tables hold three players, two and a bot, or (one round in ``N`` ≡ 5) one and two bots, so a
 round may need more tables than ``N / 3``; the rounds with the most bots come last.
 
@@ -33,6 +38,7 @@ from ulti.tournaments.bases import NEARLY_BASES
 from ulti.tournaments.fours import table_sizes
 from ulti.tournaments.kirkman import kirkman, kirkman_known
 from ulti.tournaments.nearly import nearly_kirkman
+from ulti.tournaments.small import SEARCHED, searched_schedule
 
 Seat = int | None
 Table = tuple[Seat, Seat, Seat]
@@ -81,7 +87,7 @@ def everyone_meets_everyone(players: int) -> list[Round]:
 
     >>> rounds = everyone_meets_everyone(10)
     >>> len(rounds), sum(seat is None for table in rounds[0] for seat in table)
-    (7, 5)
+    (6, 2)
     >>> rounds = everyone_meets_everyone(16)
     >>> len(rounds), rounds[-1][:2]
     (9, [(0, 2, None), (1, 3, None)])
@@ -89,9 +95,14 @@ def everyone_meets_everyone(players: int) -> list[Round]:
     if players < 1:
         raise ValueError("players: at least one player is needed")
     v = players + {0: 0, 5: 1, 4: 2}.get(players % 6, 0)
-    if players % 6 in (0, 4, 5) and v in NEARLY_BASES:
+    if players in SEARCHED:
+        rounds: list[list[tuple[int | None, ...]]] = [
+            [(*group, *[None] * (3 - len(group))) for group in groups]
+            for groups in searched_schedule(players, SEARCHED[players])
+        ]
+    elif players % 6 in (0, 4, 5) and v in NEARLY_BASES:
         tables, left_out = nearly_kirkman(v)
-        rounds: list[list[tuple[int | None, ...]]] = [[*r] for r in tables]
+        rounds = [[*r] for r in tables]
         rounds.append([(a, b, None) for a, b in left_out])
     else:
         size = padded_size(players)
