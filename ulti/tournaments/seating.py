@@ -11,12 +11,16 @@ this rule, the one chosen has
 
 and among equal ones, the first in rank order. So whenever any seating within one table's movement
 avoids every repeat, the one chosen avoids every repeat (tests/tournaments check this against an
-exhaustive search on small cases); with no history it is the plain order 1-2-3, 4-5-6, …
+exhaustive search on small cases); with no history it is the plain order 1-2-3, 4-5-6, … With two
+tables every seating keeps the rule, so nothing is lost; from three tables on, a seating without a
+repeat may exist only by moving someone two tables (a test shows one), and the rule then keeps the
+repeat rather than break up the order of strength. With tables of four (``fours.py``) the last one or
+two tables seat four and the natural table of a rank follows the tables' sizes; the rule is the same.
 
 The search is exact and linear: tables are filled top down, and before table ``t`` every player of a
 natural table up to ``t - 2`` is seated and no player of ``t + 1`` yet, so what matters of the past is
-which three of the six seats of natural tables ``t - 1`` and ``t`` are taken (at most 20 states per
-table), a dynamic programme over the tables.
+which seats of natural tables ``t - 1`` and ``t`` are taken (at most 20 states per table of three), a
+dynamic programme over the tables.
 """
 
 from __future__ import annotations
