@@ -16,9 +16,9 @@ out), in the fewest rounds possible (``rounds_lower_bound``), seats no player ca
   bound found by a seeded search (``small.py``).
 
 That is the bound for every ``N`` from 7 to 69 but 12 (the tables reach ``v`` ≤ 66 for the nearly
-systems, KTS up to 92 and beyond, ``kirkman_known``). 12 players take one round more (NKTS(12) does not
-exist and the search finds no six rounds), 5 and 6 too (the fewest possible for them, as an exhaustive
-search in tests/tournaments shows); so does any
+systems, KTS up to 92 and beyond, ``kirkman_known``). 12 players take one round more, 5 and 6 too,
+and that is the fewest possible for them with every pair meeting once (tests/tournaments prove it: for
+12, from the nonexistence of NKTS(12) and a search); so does any
 ``N`` past the tables: it falls back to the smallest Kirkman system built here with at least ``N``
 players (bots in its spare seats). A
 round's tables hold three players, two and a bot, or (one round in ``N`` ≡ 5) one and two bots, so a
