@@ -125,7 +125,7 @@ def cmd_tournament_schedule(args: argparse.Namespace) -> int:
     from ulti.tournaments.plan import schedule_json, schedule_text
 
     try:
-        schedule = schedule_json(args.players, args.format, args.rounds, args.seed)
+        schedule = schedule_json(args.players, args.format, args.rounds, args.seed, args.four)
     except ValueError as exc:
         print(f"ulti tournament schedule: {exc}", file=sys.stderr)
         return 2
@@ -353,6 +353,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="everyone (everyone meets everyone), teams, standings, duplicate or arena")
     schedule.add_argument("--rounds", type=int, default=None, help="print only the first R rounds")
     schedule.add_argument("--seed", type=int, default=0, help="seed of a drawn first round (default 0)")
+    schedule.add_argument("--four", action="store_true",
+                          help="standings: tables of four (the dealer sits out each deal) instead of bots")
     schedule.add_argument("--json", action="store_true", help="the schedule as JSON")
     schedule.set_defaults(func=cmd_tournament_schedule)
     play = sub.add_parser("play", help="watch bots play a match in the terminal")

@@ -12,11 +12,13 @@ from typing import Any
 
 from ulti.bots.random_bot import RandomBot
 from ulti.engine.cards import parse_card
+from ulti.engine.deal import Deal
 from ulti.engine.dealing import deal_hands
 from ulti.engine.match import Match
 from ulti.engine.record import match_to_record
 from ulti.events.deals import event_first_dealer
 from ulti.tournaments.duplicate import round_deals, round_seed
+from ulti.tournaments.fours import ENGINE_DEALER, four_deal_scores
 from ulti.tournaments.log import apply, replay
 from ulti.tournaments.record import build_tournament_record
 from ulti.tournaments.rounds import next_round
@@ -37,6 +39,19 @@ def play_match(names: list[str], deals: int, rng: random.Random, dealt: list[Any
         while not deal.is_over:
             deal.apply(bot.act(deal.seat_view(deal.to_move)))
     return match
+
+
+def play_four(deals: int, rng: random.Random) -> list[list[int]]:
+    """A table of four played by random bots: each deal's four scores (the dealer sits out, scoring 0)."""
+    bot = RandomBot(rng)
+    out = []
+    for index in range(deals):
+        deal = Deal(deal_hands(rng, ENGINE_DEALER), ENGINE_DEALER)
+        while not deal.is_over:
+            deal.apply(bot.act(deal.seat_view(deal.to_move)))
+        assert deal.result is not None
+        out.append(four_deal_scores(index, list(deal.result.scores)))
+    return out
 
 
 def play_tournament(
@@ -65,6 +80,12 @@ def play_tournament(
         dealt = round_deals(settings.get("seed", 0), number, deals) if settings["format"] == "duplicate" else None
         first = event_first_dealer(round_seed(settings.get("seed", 0), number)) if dealt else 0
         for t, table in enumerate(seating, start=1):
+            if len(table) == 4:  # a table of four: no single match record, its deals' scores
+                four = play_four(deals, rng)
+                points = [sum(d[s] for d in four) for s in range(4)]
+                log.append({"type": "result_recorded", "round": number, "table": t, "points": points, "deals": four})
+                apply(state, log[-1])
+                continue
             names = ["bot" if p is None else state.players[p].name for p in table]
             match = play_match(names, deals, rng, dealt, first)
             match_id = f"r{number}t{t}"

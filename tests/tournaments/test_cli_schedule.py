@@ -48,3 +48,17 @@ def test_schedule_refuses_arena_and_a_bad_format_naming_the_option() -> None:
     assert arena.returncode == 2 and "--format arena has no schedule" in arena.stderr
     bad = run("--players", "9", "--format", "swiss")
     assert bad.returncode == 2 and "--format must be one of" in bad.stderr
+
+
+def test_schedule_everyone_for_16_players_takes_the_fewest_rounds_and_says_so() -> None:
+    data = json.loads(run("--players", "16", "--format", "everyone", "--json").stdout)
+    assert len(data["rounds"]) == 9 and "in 9 rounds (no schedule has fewer than 9)" in data["note"]
+    pairs = [p for r in data["rounds"] for t in r["tables"]
+             for p in itertools.combinations(sorted(s for s in t["seats"] if s is not None), 2)]
+    assert len(pairs) == len(set(pairs)) == 16 * 15 // 2
+
+
+def test_schedule_everyone_serves_sixty_nine_players() -> None:
+    out = run("--players", "69", "--format", "everyone", "--json")
+    assert out.returncode == 0, out.stderr
+    assert len(json.loads(out.stdout)["rounds"]) == 34

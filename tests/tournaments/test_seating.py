@@ -84,3 +84,31 @@ def test_seating_three_thousand_players_takes_under_two_seconds_on_a_loaded_box(
     ours = seat_by_standings(order, met)
     assert time.perf_counter() - started < 2.0  # the benchmark's target is 1 s; a loaded test box gets slack
     assert sorted(p for t in ours for p in t if p is not None) == list(range(3000))
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_with_two_tables_standings_seating_has_the_fewest_repeats_of_any_seating(players: int) -> None:
+    # With two tables every seating keeps the one-table rule, so the rule costs nothing: the seating
+    # chosen has as few repeats as any seating at all (checked against every partition).
+    rng = random.Random(100 + players)
+    for _ in range(40):
+        order = list(range(players))
+        rng.shuffle(order)
+        met = random_history(players, rng.randrange(1, 4), rng)
+        seats: list[int | str] = [*order, *[f"bot{k}" for k in range(-players % 3)]]
+        every = min(repeats([tuple(None if isinstance(p, str) else p for p in t) for t in tables], met)
+                    for tables in partitions(seats))
+        assert repeats(seat_by_standings(order, met), met) == every
+
+
+def test_the_one_table_rule_can_keep_a_repeat_that_a_longer_move_would_avoid() -> None:
+    # The rule's price, found by exhaustive search over every seating of nine players: here the only
+    # seatings without a repeat move player 6 two tables up, so the rule keeps one repeat.
+    order = list(range(9))
+    met = {(0, 2), (0, 3), (0, 5), (1, 2), (1, 5), (1, 7), (2, 5), (2, 6), (3, 4), (3, 6), (3, 8), (4, 5),
+           (6, 7), (6, 8), (7, 8)}
+    ours = seat_by_standings(order, met)
+    assert repeats(ours, met) == 1 and max(moves(order, ours).values()) <= 1
+    free = [t for t in partitions(list(order)) if repeats(t, met) == 0]  # type: ignore[arg-type]
+    assert free and all(max(moves(order, list(perm)).values()) >= 2  # type: ignore[arg-type]
+                        for tables in free for perm in itertools.permutations(tables))

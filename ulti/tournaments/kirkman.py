@@ -13,6 +13,9 @@ pair of players meets exactly once. Three constructions are used, each checked p
   (cyclic, for v ≡ 3 or 9 mod 24), or ``Z_m × {0, 1}`` (m odd) and one base round, the search is
   small: the base round's pairs must meet every orbit of pairs once.
 - KTS(21) is found with ``Z_5 × {0..3}`` and ∞: two base rounds, each developed into five rounds.
+  KTS(69) the same way with ``Z_17 × {0..3}`` and ∞; as that search takes a minute, its two base rounds
+  are tabled (``bases.py``) and developed (tests check the result pair by pair).
+- KTS(9u) from a known KTS(3u) by tripling, for the numbers the above leave out (117, 189, ...).
 
 ``kirkman(v)`` returns the rounds (lists of sorted tables of player numbers ``0 .. v-1``).
 """
@@ -23,6 +26,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+
+from ulti.tournaments.bases import KIRKMAN_BASES
 
 Table = tuple[int, int, int]
 Round = list[Table]
@@ -40,16 +45,54 @@ def kirkman(v: int) -> list[Round]:
     return [list(r) for r in _kirkman(v)]
 
 
+def kirkman_known(v: int) -> bool:
+    """Whether ``kirkman(v)`` can build a system of ``v`` players here (quickly, from a construction below).
+
+    Every ``v`` ≡ 3 (mod 6) has one; the constructions here cover all of them up to 92 and most above
+    (not 93, 141, 165, 213, ...: ``v`` ≡ 21 mod 24 that is neither tabled nor three times a known one).
+
+    >>> [v for v in range(3, 100, 6) if not kirkman_known(v)]
+    [93]
+    """
+    if v < 3 or v % 6 != 3:
+        return False
+    if v == 3 or v // 3 in _TRIPLED or v in KIRKMAN_BASES:
+        return True
+    try:
+        _plan(v)
+    except ValueError:
+        return v % 9 == 0 and kirkman_known(v // 3)
+    return True
+
+
 @lru_cache(maxsize=64)
 def _kirkman(v: int) -> tuple[tuple[Table, ...], ...]:
     if v == 3:
         return (((0, 1, 2),),)
     if v // 3 in _TRIPLED:
         return _freeze(triple(kirkman(v // 3)))
-    return _freeze(_rotational(_plan(v)))
+    if v in KIRKMAN_BASES:
+        return _freeze(_develop(*KIRKMAN_BASES[v]))
+    try:
+        plan = _plan(v)
+    except ValueError:
+        if v % 9 == 0 and kirkman_known(v // 3):
+            return _freeze(triple(kirkman(v // 3)))
+        raise
+    return _freeze(_rotational(plan))
 
 
 _TRIPLED = {3, 9, 15, 21, 27}  # KTS(9), KTS(27), KTS(81) (the affine geometry AG(k, 3)), KTS(45), KTS(63)
+
+
+def _develop(m: int, layers: int, bases: list[list[Table]]) -> list[Round]:
+    """The rounds of a tabled system on ``Z_m × {0 .. layers-1}`` and ∞ (numbered ``m * layers``): each
+    base round translated by every element of ``Z_m``."""
+    inf = m * layers
+    return [
+        [tuple(sorted(p if p == inf else (p % m + g) % m + m * (p // m) for p in t)) for t in base]  # type: ignore[misc]
+        for base in bases for g in range(m)
+    ]
 
 
 def _freeze(rounds: list[Round]) -> tuple[tuple[Table, ...], ...]:
@@ -143,9 +186,16 @@ def _search(
     shift: Callable[[int, int], int],
     rng: random.Random,
     budget: int,
+    excluded: frozenset[int] = frozenset(),
+    first: tuple[int, ...] = (),
 ) -> list[list[Table]] | None:
-    """Backtrack base rounds whose pairs meet every pair orbit once (``None`` when ``budget`` nodes run out)."""
-    used_orbits: set[int] = set()
+    """Backtrack base rounds whose pairs meet every pair orbit once (``None`` when ``budget`` nodes run out).
+
+    Orbits in ``excluded`` are met by no table (a nearly Kirkman system leaves them out); the points of
+    ``first`` are seated before the others (the fixed points, whose tables are the most constrained).
+    """
+    used_orbits: set[int] = set(excluded)
+    order = [*first, *(x for x in range(n) if x not in first)]
     rounds: list[list[Table]] = [[] for _ in range(plan.base)]
     seated: list[set[int]] = [set() for _ in range(plan.base)]
     nodes = 0
@@ -158,7 +208,7 @@ def _search(
             return False
         if len(seated[k]) == n:
             return k + 1 == plan.base or place(k + 1)
-        p = next(x for x in range(n) if x not in seated[k])
+        p = next(x for x in order if x not in seated[k])
         free = [x for x in range(n) if x not in seated[k] and x != p]
         rng.shuffle(free)
         for i, q in enumerate(free):

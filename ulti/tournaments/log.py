@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ulti.engine.errors import RecordError
+from ulti.tournaments.fours import four_table_deal
 from ulti.tournaments.settings import Settings, settings_from_json
 
 EVENT_TYPES = (
@@ -155,9 +156,13 @@ def _round_seated(state: Tournament, event: Mapping[str, Any]) -> None:
     tables = [tuple(t) for t in event["tables"]]
     seen: set[int] = set()
     playing = _still_playing(state)
+    widths = (3, 4) if state.settings.four_tables else (3,)
     for t, table in enumerate(tables, start=1):
-        if len(table) != 3:
-            raise ValueError(f"round_seated: table {t}: a table seats three")
+        if len(table) not in widths:
+            raise ValueError(f"round_seated: table {t}: a table seats three"
+                             + (" or four" if state.settings.four_tables else ""))
+        if len(table) == 4 and None in table:
+            raise ValueError(f"round_seated: table {t}: a table of four seats four players, no bot")
         for p in table:
             if p is None:
                 continue
@@ -191,27 +196,39 @@ def _table(state: Tournament, event: Mapping[str, Any]) -> tuple[Round, int]:
     return round_, table
 
 
-def _points(event: Mapping[str, Any]) -> list[int]:
+def _points(event: Mapping[str, Any], seats: int = 3) -> list[int]:
     points = event["points"]
-    if not isinstance(points, list) or len(points) != 3 or any(type(p) is not int for p in points):
-        raise ValueError("points must list three whole numbers (one per seat)")
+    if not isinstance(points, list) or len(points) != seats or any(type(p) is not int for p in points):
+        raise ValueError(f"points must list {_WORDS[seats]} whole numbers (one per seat)")
     return list(points)
 
 
-def _deals(event: Mapping[str, Any]) -> list[list[int]] | None:
+_WORDS = {3: "three", 4: "four"}
+
+
+def _deals(event: Mapping[str, Any], seats: int = 3) -> list[list[int]] | None:
     deals = event.get("deals")
     if deals is None:
         return None
-    if not isinstance(deals, list) or any(not isinstance(d, list) or len(d) != 3 for d in deals):
-        raise ValueError("deals must list each deal's three scores")
+    if not isinstance(deals, list) or any(not isinstance(d, list) or len(d) != seats for d in deals):
+        raise ValueError(f"deals must list each deal's {_WORDS[seats]} scores")
+    if seats == 4:
+        for k, scores in enumerate(deals):
+            if scores[four_table_deal(k).sits_out] != 0:
+                raise ValueError(f"deals: deal {k}: the player sitting out (position {k % 4}) scores 0")
     return [list(d) for d in deals]
+
+
+def _seats(round_: Round, table: int) -> int:
+    return len(round_.tables[table - 1])
 
 
 def _result_recorded(state: Tournament, event: Mapping[str, Any]) -> None:
     round_, table = _table(state, event)
     if table in round_.results:
         raise ValueError(f"result_recorded: round {event['round']}: table {table} has a result; correct it")
-    round_.results[table] = Result(_points(event), _deals(event), event.get("match"))
+    seats = _seats(round_, table)
+    round_.results[table] = Result(_points(event, seats), _deals(event, seats), event.get("match"))
 
 
 def _result_corrected(state: Tournament, event: Mapping[str, Any]) -> None:
@@ -222,7 +239,8 @@ def _result_corrected(state: Tournament, event: Mapping[str, Any]) -> None:
     if table not in round_.results:
         raise ValueError(f"result_corrected: round {event['round']}: table {table} has no result to correct")
     old = round_.results[table]
-    round_.results[table] = Result(_points(event), _deals(event), event.get("match", old.match),
+    seats = _seats(round_, table)
+    round_.results[table] = Result(_points(event, seats), _deals(event, seats), event.get("match", old.match),
                                    [*old.corrections, reason])
 
 

@@ -3,26 +3,27 @@
 Seats are player numbers from 1 (``null`` for a bot). ``everyone``: the whole everyone-meets-everyone
 schedule (or its first ``rounds``); ``teams``: N / 3 teams, team ``k``'s A, B and C players numbered
 ``3k - 2``, ``3k - 1``, ``3k``; ``standings`` and ``duplicate``: the first round drawn with the seed
-(later rounds are seated from the standings as they come); ``arena`` has no schedule.
+(later rounds are seated from the standings as they come), for ``standings`` with ``--four`` the last
+one or two tables seating four instead of bots; ``arena`` has no schedule.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ulti.tournaments.fours import FOUR_TABLE_DEALS
 from ulti.tournaments.schedule import (
-    Round,
+    Seating,
     drawn_round,
     everyone_meets_everyone,
-    padded_size,
     rounds_lower_bound,
     team_rounds,
 )
 from ulti.tournaments.settings import FORMATS
 
 
-def schedule_json(players: int, fmt: str, rounds: int | None, seed: int) -> dict[str, Any]:
-    """The schedule as JSON; ValueError naming the option that is wrong.
+def schedule_json(players: int, fmt: str, rounds: int | None, seed: int, four_tables: bool = False) -> dict[str, Any]:
+    """The schedule as JSON; ValueError naming the option that is wrong (``four_tables``: ``--four``).
 
     >>> out = schedule_json(9, "everyone", None, 0)
     >>> len(out["rounds"]), out["rounds"][0]["tables"][0]["seats"]
@@ -35,27 +36,34 @@ def schedule_json(players: int, fmt: str, rounds: int | None, seed: int) -> dict
     if rounds is not None and rounds < 1:
         raise ValueError("--rounds must be at least 1")
     note = ""
+    if four_tables and fmt != "standings":
+        raise ValueError("--four: only the standings format seats tables of four")
     if fmt == "arena":
         raise ValueError("--format arena has no schedule: players are seated as they finish their matches")
     if fmt == "everyone":
         full = everyone_meets_everyone(players)
+        with_bots = sum(any(p is None for t in tables for p in t) for tables in full)
         note = (f"every pair of players meets exactly once in {len(full)} rounds"
                 f" (no schedule has fewer than {rounds_lower_bound(players)})"
-                + ("" if padded_size(players) == players else
-                   f"; {padded_size(players) - players} seats of each round are bots"))
-        chosen: list[Round] = full
+                + (f"; {with_bots} rounds seat bots in spare seats" if with_bots else ""))
+        chosen: list[Seating] = [list(r) for r in full]
     elif fmt == "teams":
         if players % 3:
             raise ValueError("--players must be a multiple of 3 for teams of three")
-        full = [
-            [tuple(None if t is None else 3 * t + "ABC".index(letter) for t in table) for letter, table in tables]  # type: ignore[misc]
+        chosen = [
+            [tuple(None if t is None else 3 * t + "ABC".index(letter) for t in table) for letter, table in tables]
             for tables in team_rounds(players // 3)
         ]
         note = f"{players // 3} teams; A players meet A players, B meet B, C meet C; every two teams meet once"
-        chosen = full
     else:
-        chosen = [drawn_round(players, seed)]
+        try:
+            chosen = [drawn_round(players, seed, four_tables)]
+        except ValueError as exc:
+            raise ValueError(f"--four: {exc}") from None
         note = "round 1 drawn with the seed; every later round is seated from the standings after the one before"
+        if four_tables and players % 3:
+            note += (f"; the last {players % 3} table(s) seat four: the dealer of each deal sits out"
+                     f" (deals per round a multiple of {FOUR_TABLE_DEALS})")
     if rounds is not None:
         chosen = chosen[:rounds]
     return {

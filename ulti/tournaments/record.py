@@ -129,8 +129,15 @@ def _check_round(number: int, given: object, round_: Any) -> None:
         if stated.get("deals") != result.deals:
             raise RecordError(f"{where}: deals' scores differ from the log's")
         match = entry.get("match")
+        if match is not None and len(seats) == 4:
+            raise RecordError(f"{where}: a table of four has no single ulti-match/1 record (its deals' scores"
+                              " are the result's deals)")
         if match is not None:
             _check_match(where, match, result.points, result.deals)
+        if len(seats) == 4 and result.deals is not None:
+            totals = [sum(d[s] for d in result.deals) for s in range(4)]
+            if totals != result.points:
+                raise RecordError(f"{where}: points {result.points} stated, the deals' scores total {totals}")
 
 
 def _check_same_deals(number: int, given: dict[str, Any], seed: int, deals: int) -> None:

@@ -13,18 +13,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ulti.tournaments.fours import table_sizes
 from ulti.tournaments.log import Tournament, apply, replay
-from ulti.tournaments.schedule import Round, by_order, drawn_round, everyone_meets_everyone, pairs_met
+from ulti.tournaments.schedule import Seating, by_order, drawn_round, everyone_meets_everyone, pairs_met
 from ulti.tournaments.seating import moves, repeats, seat_by_standings
 from ulti.tournaments.standings import standing_order
 
 
 def met_pairs(tournament: Tournament) -> set[tuple[int, int]]:
     """The pairs of players who sat at one table in a seated round."""
-    return set(pairs_met([r.tables for r in tournament.rounds]))  # type: ignore[misc]
+    return set(pairs_met([r.tables for r in tournament.rounds]))
 
 
-def next_round(tournament: Tournament) -> Round:
+def next_round(tournament: Tournament) -> Seating:
     """The tables of the next round of ``tournament`` (ValueError when its format has no next round)."""
     settings = tournament.settings
     number = len(tournament.rounds) + 1
@@ -43,10 +44,10 @@ def next_round(tournament: Tournament) -> Round:
     if number == 1:
         if settings.first_round == "rating":
             ranked: list[int] = sorted(active, key=lambda p: (-(tournament.players[p].rating or 0.0), p))
-            return by_order(ranked)
-        drawn = drawn_round(len(active), settings.seed)
+            return by_order(ranked, settings.four_tables)
+        drawn = drawn_round(len(active), settings.seed, settings.four_tables)
         return [_map(table, active) for table in drawn]
-    return seat_by_standings(standing_order(tournament), met_pairs(tournament))
+    return seat_by_standings(standing_order(tournament), met_pairs(tournament), settings.four_tables)
 
 
 def _keep(table: tuple[int | None, ...], active: list[int]) -> tuple[int | None, int | None, int | None]:
@@ -54,9 +55,8 @@ def _keep(table: tuple[int | None, ...], active: list[int]) -> tuple[int | None,
     return (a, b, c)
 
 
-def _map(table: tuple[int | None, ...], players: list[int]) -> tuple[int | None, int | None, int | None]:
-    a, b, c = (None if i is None else players[i] for i in table)
-    return (a, b, c)
+def _map(table: tuple[int | None, ...], players: list[int]) -> tuple[int | None, ...]:
+    return tuple(None if i is None else players[i] for i in table)
 
 
 def teams_of(tournament: Tournament) -> list[dict[str, int]]:
@@ -68,14 +68,14 @@ def teams_of(tournament: Tournament) -> list[dict[str, int]]:
     return list(teams.values())
 
 
-def _team_round(tournament: Tournament, number: int) -> Round:
+def _team_round(tournament: Tournament, number: int) -> Seating:
     from ulti.tournaments.schedule import team_rounds
 
     teams = teams_of(tournament)
     schedule = team_rounds(len(teams))
     if number > len(schedule):
         raise ValueError(f"rounds: every team has met every other after {len(schedule)} rounds")
-    out: Round = []
+    out: Seating = []
     for letter, table in schedule[number - 1]:
         a, b, c = (None if t is None else teams[t].get(letter) for t in table)
         out.append((a, b, c))
@@ -109,12 +109,19 @@ def _check(state: Tournament, number: int, tables: list[Any]) -> list[str]:
                 out.append(f"round {number}: table {t}: players of different letters meet")
             if len(set(teams)) < len(teams):
                 out.append(f"round {number}: table {t}: two players of one team meet")
-    elif fmt in ("standings", "duplicate") and number > 1:
+    if state.settings.four_tables:
+        seated = sum(p is not None for t in tables for p in t)
+        sizes = table_sizes(seated, True)
+        if [len(t) for t in tables] != sizes:
+            out.append(f"round {number}: tables of {[len(t) for t in tables]} seats where {seated} players sit at"
+                       f" {sizes} (the tables of four last)")
+    if fmt in ("standings", "duplicate") and number > 1:
+        four = state.settings.four_tables
         order = standing_order(state)
         met = met_pairs(state)
         moved = moves(order, tables)
         out += [f"round {number}: player {p} sits {k} tables from their standing's" for p, k in moved.items() if k > 1]
-        best = repeats(seat_by_standings(order, met), met)
+        best = repeats(seat_by_standings(order, met, four), met)
         if repeats(tables, met) > best:
             out.append(f"round {number}: {repeats(tables, met)} repeat meetings where {best} were possible")
     return out

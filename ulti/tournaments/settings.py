@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ulti.tournaments.fours import FOUR_TABLE_DEALS
+
 FORMATS = ("standings", "everyone", "teams", "arena", "duplicate")
 SCORINGS = ("points", "placement")
 
@@ -29,11 +31,14 @@ class Settings:
     start: str | None = None  # ISO 8601 start time
     move_seconds: int = 60
     minutes: int | None = None  # the arena's length
+    four_tables: bool = False  # standings: a fourth player at one or two tables instead of bots (fours.py)
 
     def to_json(self) -> dict[str, Any]:
         """The settings as the log and the record hold them."""
         out = asdict(self)
         out["placement_points"] = list(self.placement_points)
+        if not self.four_tables:
+            del out["four_tables"]  # written only when chosen, so records made before it still check
         return out
 
 
@@ -71,4 +76,11 @@ def settings_from_json(data: object) -> Settings:
         raise ValueError("settings.first_round must be random or rating")
     if settings.entry not in ("open", "invited", "bots"):
         raise ValueError("settings.entry must be open, invited or bots")
+    if type(settings.four_tables) is not bool:
+        raise ValueError("settings.four_tables must be true or false")
+    if settings.four_tables and settings.format != "standings":
+        raise ValueError("settings.four_tables: only the standings format seats tables of four")
+    if settings.four_tables and settings.deals_per_round % FOUR_TABLE_DEALS:
+        raise ValueError(f"settings.deals_per_round must be a multiple of {FOUR_TABLE_DEALS} with tables of four,"
+                         " so everyone opens and sits out equally")
     return settings

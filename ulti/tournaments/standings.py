@@ -2,7 +2,9 @@
 
 A player's points for a table are, by the host's ``scoring``: ``points`` (the seat's match points) or
 ``placement`` (the settings' ``placement_points`` for first, second and third place at the table;
-players tied on match points share the best place of their tie). In sport ulti (``duplicate``) a
+players tied on match points share the best place of their tie; at a table of four, first and last
+score the first and third place's points and the two middle places the second's, so a table of four
+gives as many points on average as a table of three). In sport ulti (``duplicate``) a
 seat's points for a round are its matchpoints (``ulti.events``): on each deal, seat ``s`` of a table is
 compared with seat ``s`` of every other table of the round, which played the same cards. Bots are no
 line of the standings. An arena always scores by place. Ties are broken by ``TIE_BREAKS`` in
@@ -16,6 +18,8 @@ from typing import Any
 
 from ulti.events.matchpoints import deal_matchpoints
 from ulti.tournaments.log import Round, Tournament
+
+FOUR_PLACES = (0, 1, 1, 2)  # at a table of four: which of the three places' points each place scores
 
 TIE_BREAKS: list[dict[str, str]] = [
     {"name": "total", "description": "points over all rounds, more first"},
@@ -74,6 +78,8 @@ def round_points(tournament: Tournament, round_: Round) -> dict[tuple[int, int],
     for table, result in round_.results.items():
         if settings.scoring == "placement" or settings.format == "arena":  # an arena scores by place
             for seat, place in enumerate(places(result.points)):
+                if len(result.points) == 4:  # a table of four: first, the two middle places, last
+                    place = FOUR_PLACES[place]
                 out[(table, seat)] = settings.placement_points[place]
         else:
             for seat, value in enumerate(result.points):
