@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from tests.puzzles.brute import brute_values
 from tests.puzzles.compose import position
 from ulti.engine.errors import IllegalAction
 from ulti.puzzles.cut import build
@@ -55,7 +56,8 @@ POSITIONS: dict[str, HandMade] = {
     # Spades ulti; the declarer holds 7S AH KH, no defender has a trump, seat 2 leads 9H. In trick 3 seat 2
     # played 8H under seat 1's QH: had it held TH it would have had to beat the QH, so TH is seat 1's (who
     # plays after the declarer). KH (the heuristic bot's lowest winner) loses to TH, and seat 1 then leads a
-    # club, forcing the 7 out in trick 9. AH wins, drops nothing, and KH and the 7 take the last two tricks.
+    # club, forcing the 7 out in trick 9. AH wins, seat 1's TH (its only heart) falls under it, and KH and
+    # the 7 take the last two tricks.
     "save_ulti": HandMade(
         """
         M-SU S by 0
@@ -186,6 +188,13 @@ def test_a_hand_made_position_of_each_theme_is_found_and_classed(theme: str) -> 
     assert theme in puzzle["themes"]
     assert puzzle["phase"] == made.phase
     assert puzzle["moves"][0]["answer"] == list(made.answer)
+
+
+@pytest.mark.parametrize("theme", sorted(set(POSITIONS) - {"opening_lead"}))
+def test_a_hand_made_positions_open_values_agree_with_a_search_over_every_card_order(theme: str) -> None:
+    deal = position(POSITIONS[theme].text)
+    verdict = judge(deal, f"hand-made:{theme}", 0)
+    assert verdict.open_values == brute_values(deal)
 
 
 def test_a_composed_position_is_played_by_the_engines_rules() -> None:
