@@ -19,6 +19,7 @@ import pytest
 
 from tests.puzzles.brute import brute_values
 from tests.puzzles.compose import position
+from tests.puzzles.test_view import check_view
 from ulti.engine.errors import IllegalAction
 from ulti.puzzles.cut import build
 from ulti.puzzles.judge import judge
@@ -188,6 +189,13 @@ def test_a_hand_made_position_of_each_theme_is_found_and_classed(theme: str) -> 
     assert theme in puzzle["themes"]
     assert puzzle["phase"] == made.phase
     assert puzzle["moves"][0]["answer"] == list(made.answer)
+
+
+@pytest.mark.parametrize("theme", sorted(POSITIONS))
+def test_a_hand_made_puzzle_shows_only_what_its_player_could_know(theme: str) -> None:
+    deal = position(POSITIONS[theme].text)
+    seed = f"hand-made:{theme}"
+    check_view(build(deal, judge(deal, seed, 0), seed))
 
 
 @pytest.mark.parametrize("theme", sorted(set(POSITIONS) - {"opening_lead"}))
