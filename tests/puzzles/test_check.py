@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -66,4 +67,7 @@ def test_shipped_set_checks_sound_and_holds_every_theme() -> None:
     assert len({p["id"] for p in puzzles}) == len(puzzles)
     for puzzle in puzzles:
         assert check_puzzle(puzzle) == [], puzzle["id"]
-    assert {t for p in puzzles for t in p["themes"]} == set(THEMES) - {"durchmars"}  # the bots never bid one
+    themes = Counter(t for p in puzzles for t in p["themes"])
+    assert set(themes) == set(THEMES), themes
+    # the bots seldom bid a durchmars: these come from self-play kept to durchmars contracts
+    assert themes["durchmars"] >= 10, themes

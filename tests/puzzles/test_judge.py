@@ -1,4 +1,6 @@
-"""Which decisions are puzzles: forced and obvious answers rejected, each theme found and classed."""
+"""Which decisions are puzzles: forced and obvious answers rejected, the example puzzles judged again.
+
+The hand-made position of each theme is in test_hand_made.py."""
 
 from __future__ import annotations
 
@@ -63,7 +65,7 @@ def test_no_puzzle_answer_is_forced_or_the_heuristic_bots_card(examples: list[di
         assert card_str(card) not in first["answer"]
 
 
-def test_each_theme_is_found_and_classed(examples: list[dict[str, Any]]) -> None:
+def test_each_example_puzzle_is_judged_and_classed_again(examples: list[dict[str, Any]]) -> None:
     covered: set[str] = set()
     for puzzle in examples:
         deal = deal_from_record(puzzle["secret"]["record"])

@@ -28,7 +28,8 @@ def _codes(value: object) -> set[str]:
 
 def _known(deal: Deal, seat: int) -> CardSet:
     """What ``seat`` may know, worked out from the deal itself (not from its view): its hand, every card
-    played, the cards it laid away or picked up from the talon, and an open contract's declarer's hand."""
+    played, the cards it laid away or picked up from the talon, and after trick 1 of an open contract every
+    hand."""
     known = deal.hands[seat]
     for trick in deal.tricks:
         for card in trick.cards:
@@ -43,12 +44,14 @@ def _known(deal: Deal, seat: int) -> CardSet:
             talon = (1 << action.discard[0]) | (1 << action.discard[1])
             if action.seat == seat:
                 known |= talon
-    if deal.contract is not None and deal.contract.is_open:
-        known |= deal.hands[deal.declarer]
+    if deal.contract is not None and deal.contract.is_open and deal.tricks:
+        # docs/rules.md §3.5: after trick 1 of an open contract all three hands are face up
+        known |= deal.hands[0] | deal.hands[1] | deal.hands[2]
     return known
 
 
-def _check_view(puzzle: dict[str, Any]) -> None:
+def check_view(puzzle: dict[str, Any]) -> None:
+    """Fail unless ``puzzle`` shows only cards its seat could know and prices only the seat's own cards."""
     deal = deal_from_record(puzzle["secret"]["record"])
     seat = puzzle["seat"]
     assert puzzle["view"] == deal.seat_view(seat).to_json(), "the view is not the seat's own view"
@@ -63,12 +66,12 @@ def _check_view(puzzle: dict[str, Any]) -> None:
 
 def test_puzzle_view_never_contains_a_card_the_player_could_not_know(examples: list[dict[str, Any]]) -> None:
     for puzzle in examples:
-        _check_view(puzzle)
+        check_view(puzzle)
 
 
 def test_shipped_puzzles_never_contain_a_card_the_player_could_not_know() -> None:
     for puzzle in load():
-        _check_view(puzzle)
+        check_view(puzzle)
 
 
 def test_public_part_holds_no_answer_and_no_hidden_hand(examples: list[dict[str, Any]]) -> None:
