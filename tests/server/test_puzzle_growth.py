@@ -46,11 +46,21 @@ def test_growing_the_set_is_the_lowest_priority_of_long_work() -> None:
 
 
 @pytest.mark.asyncio
-async def test_the_shipped_set_is_loaded_into_an_empty_store_once(store: EventStore) -> None:
+async def test_the_shipped_set_is_loaded_once(store: EventStore) -> None:
     puzzles = Puzzles(PuzzleStore(store.engine), run=in_thread)
     assert await puzzles.load_shipped() == len(load())
     assert await puzzles.load_shipped() == 0
     assert await puzzles.store.count_source("shipped") == len(load())
+
+
+@pytest.mark.asyncio
+async def test_a_release_that_ships_new_puzzles_adds_them_to_an_existing_store(store: EventStore) -> None:
+    puzzles = Puzzles(PuzzleStore(store.engine), run=in_thread)
+    shipped = load()
+    older = shipped[: len(shipped) // 2]  # what an older release shipped and a store holds already
+    assert await puzzles.store.add_puzzles(older, "shipped", created_at=0)
+    assert await puzzles.load_shipped() == len(shipped) - len(older)
+    assert await puzzles.store.count_source("shipped") == len(shipped)
 
 
 @pytest.mark.asyncio

@@ -145,7 +145,7 @@ def create_app(settings: Settings) -> FastAPI:
         # solo duplicate: the par replays, queued in the store and played in the long-work processes (restart-safe)
         app.state.par = ParJobs(store, hub)
         app.state.par.start()
-        # puzzles: the shipped set loaded into an empty store, grown from deals played here (puzzle_growth.py)
+        # puzzles: the shipped puzzles the store lacks added, grown from deals played here (puzzle_growth.py)
         app.state.puzzles = Puzzles(PuzzleStore(store.engine), hub)
         await app.state.puzzles.start()
         app.state.analysis.on_done = app.state.puzzles.analysed

@@ -1,7 +1,8 @@
 """The server's puzzle set: loaded from the shipped file at start, grown from the deals played here, and
 each player's own mistakes cut from their analysed deals.
 
-- **At start**, an empty ``puzzles`` table is filled with the shipped set (``ulti.puzzles.shipped``),
+- **At start**, the shipped set (``ulti.puzzles.shipped``) is added to the ``puzzles`` table, each
+  puzzle the store lacks by id (so a release that ships new puzzles adds them to an existing store),
   dated 0 so that it is in every day's daily draw (``puzzle_routes.daily_puzzle``).
 - **The set grows** (``grow_once``, every ``grow_seconds``): the finished deals of finished ordinary
   tables (never a duplicate event's: its deals are hidden from other tables while it runs) are cut into
@@ -95,15 +96,14 @@ class Puzzles:
             self._task.cancel()
 
     async def load_shipped(self) -> int:
-        """Fill an empty store with the shipped set; how many puzzles were added."""
-        if await self.store.puzzle_count() > 0:
-            return 0
+        """Add the shipped puzzles the store lacks (by id); how many were added."""
         items = await asyncio.to_thread(load)
         try:
             added = await self.store.add_puzzles(items, "shipped", created_at=0)
         except IntegrityError:
             return 0  # another process of the cluster loaded it at the same moment
-        log("puzzles loaded", count=len(added))
+        if added:
+            log("puzzles loaded", count=len(added))
         return len(added)
 
     async def cut_deal(self, table_id: str, index: int, record: dict[str, Any]) -> int:
