@@ -56,6 +56,13 @@ async def three_players(
     return table_id, clients
 
 
+async def guest(base_url: str, name: str) -> GameClient:
+    """A client logged in as a guest called ``name`` (a session: it may create tables and ask for work)."""
+    client = GameClient(base_url)
+    await client.login(name)
+    return client
+
+
 async def until(condition: Any, timeout: float, what: str) -> None:
     """Wait until the async ``condition()`` holds, polling; fail naming ``what`` after ``timeout`` s."""
     deadline = time.monotonic() + timeout

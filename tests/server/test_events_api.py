@@ -15,15 +15,9 @@ from typing import Any
 import pytest
 
 from tests.server.conftest import ServerProcess
-from tests.server.helpers import until
+from tests.server.helpers import guest, until
 from ulti.client import GameClient, ServerError
 from ulti.events import event_hands
-
-
-async def guest(base_url: str, name: str) -> GameClient:
-    client = GameClient(base_url)
-    await client.login(name)
-    return client
 
 
 async def create_event(host: GameClient, tables: int, deals: int = 6, level: str = "heuristic") -> dict[str, Any]:

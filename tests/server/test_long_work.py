@@ -18,6 +18,7 @@ import httpx2
 import pytest
 
 from tests.server.conftest import ServerProcess
+from tests.server.helpers import guest
 from ulti.analysis.review import count_decisions
 from ulti.client import GameClient
 from ulti.server.analysis import CHUNK
@@ -38,13 +39,6 @@ async def get(srv: ServerProcess, path: str, client: GameClient | None = None,
     async with http_from(address) as http:
         response = await http.get(srv.base_url + path, headers=headers)
     return response.status_code, response.json(), response.headers
-
-
-async def guest(srv: ServerProcess, name: str) -> GameClient:
-    """A guest session (it may ask for long work; a visitor without a session may not)."""
-    client = GameClient(srv.base_url)
-    await client.login(name)
-    return client
 
 
 async def long_work(srv: ServerProcess) -> dict[str, float]:
@@ -105,7 +99,7 @@ def refused(status: int, body: Any, headers: httpx2.Headers, code: str) -> int:
 
 @pytest.mark.asyncio
 async def test_a_visitor_without_a_session_starts_no_work(server: ServerProcess) -> None:
-    host = await guest(server, "Host")
+    host = await guest(server.base_url, "Host")
     table_id = await finished_match(server, host)
     index, start, _ = await played_deal(server, table_id)
     paths = [f"/api/tables/{table_id}/deals/{index}/analysis", f"/api/tables/{table_id}/analysis",
@@ -128,10 +122,10 @@ async def test_a_visitor_without_a_session_starts_no_work(server: ServerProcess)
 
 @pytest.mark.asyncio
 async def test_a_deal_is_analysed_once_however_many_ask(server: ServerProcess) -> None:
-    host = await guest(server, "Host")
+    host = await guest(server.base_url, "Host")
     table_id = await finished_match(server, host)
     index, start, record = await played_deal(server, table_id)
-    askers = [host, *[await guest(server, f"Asker {i}") for i in range(3)]]
+    askers = [host, *[await guest(server.base_url, f"Asker {i}") for i in range(3)]]
     path = f"/api/tables/{table_id}/deals/{index}/analysis"
     answers = await asyncio.gather(*(get(server, path, askers[i % 4]) for i in range(12)))
     assert all(status == 200 for status, _, _ in answers)
@@ -160,13 +154,13 @@ async def test_quotas_per_account_and_address_refuse_with_retry_after(
     srv = server_factory(db_url=f"sqlite+aiosqlite:///{tmp_path / 'ulti.db'}",
                          args=("--fast", *[f"--work-quota={q}" for q in quotas]))
     srv.start(tmp_path / "server.log")
-    host = await guest(srv, "Host")
+    host = await guest(srv.base_url, "Host")
     table_id = await finished_match(srv, host)
 
     def deal(k: int) -> str:
         return f"/api/tables/{table_id}/deals/{k}/analysis"
 
-    anna, bela, cili = host, await guest(srv, "Bela"), await guest(srv, "Cili")
+    anna, bela, cili = host, await guest(srv.base_url, "Bela"), await guest(srv.base_url, "Cili")
     dora = GameClient(srv.base_url)
     await dora.login("Dora")
 
@@ -239,7 +233,7 @@ class ActionClock:
 
 @pytest.mark.asyncio
 async def test_a_table_of_strong_bots_keeps_its_pace_with_analyses_queued(server: ServerProcess) -> None:
-    host = await guest(server, "Host")
+    host = await guest(server.base_url, "Host")
     tables = [await finished_match(server, host) for _ in range(4)]
     config = {"deals": 12, "seats": STRONG_BOTS, "move_seconds": 0}
     table_id = (await host.http("POST", "/api/tables", config))["table_id"]
@@ -268,7 +262,7 @@ async def test_hints_have_a_quota_and_a_position_asked_again_costs_nothing(
     srv = server_factory(db_url=f"sqlite+aiosqlite:///{tmp_path / 'ulti.db'}",
                          args=("--fast", "--work-quota=hint_per_player=1/hour"))
     srv.start(tmp_path / "server.log")
-    cili = await guest(srv, "Cili")
+    cili = await guest(srv.base_url, "Cili")
     seats = [{"kind": "me"}, *RANDOM_BOTS[:2]]
     table_id = (await cili.http("POST", "/api/tables", {"deals": 6, "learner": True, "seats": seats}))["table_id"]
     await cili.connect()
@@ -305,7 +299,7 @@ async def test_requests_to_long_work_routes_have_a_rate_per_address_and_account(
     srv = server_factory(db_url=f"sqlite+aiosqlite:///{tmp_path / 'ulti.db'}",
                          args=("--fast", *[f"--work-quota={q}" for q in quotas]))
     srv.start(tmp_path / "server.log")
-    host = await guest(srv, "Host")
+    host = await guest(srv.base_url, "Host")
     table_id = await finished_match(srv, host)
     analysis = f"/api/tables/{table_id}/analysis"
     # the account's three requests a minute, answered; the fourth refused, saying when to ask again
@@ -339,7 +333,7 @@ async def long_work_times(srv: ServerProcess, kind: str) -> dict[str, float]:
 
 @pytest.mark.asyncio
 async def test_long_work_wait_and_run_times_are_metrics(server: ServerProcess) -> None:
-    host = await guest(server, "Host")
+    host = await guest(server.base_url, "Host")
     table_id = await finished_match(server, host)
     index, start, _ = await played_deal(server, table_id)
     assert await long_work_times(server, "whatif") == {"wait_count": 0, "wait_sum": 0, "run_count": 0, "run_sum": 0}

@@ -12,6 +12,7 @@ import httpx2
 import pytest
 
 from tests.server.conftest import ServerProcess
+from tests.server.helpers import guest
 from tests.server.test_ratings import account_client
 from ulti.client import GameClient, ServerError
 from ulti.puzzles.attempt import legal_codes, position
@@ -37,12 +38,6 @@ def only_own_hand(state: dict[str, Any], seat: int) -> None:
     assert "reveal" not in state and "open_values" not in state
 
 
-async def guest(srv: ServerProcess, name: str) -> GameClient:
-    client = GameClient(srv.base_url)
-    await client.login(name)
-    return client
-
-
 async def refusal(client: GameClient | None, srv: ServerProcess, method: str, path: str, body: Any = None) -> Any:
     """The status and error object of a refused request."""
     headers = {"authorization": f"Bearer {client.token}"} if client is not None else {}
@@ -54,7 +49,7 @@ async def refusal(client: GameClient | None, srv: ServerProcess, method: str, pa
 
 @pytest.mark.asyncio
 async def test_a_guest_solves_a_puzzle_and_then_sees_the_whole_deal(server: ServerProcess) -> None:
-    anna = await guest(server, "Anna")
+    anna = await guest(server.base_url, "Anna")
     state = await anna.http("GET", f"/api/puzzles/{ONE_MOVE['id']}")
     seat = ONE_MOVE["seat"]
     assert state["puzzle"]["id"] == ONE_MOVE["id"] and state["attempt"] == {"status": "new", "move": 0, "cards": []}
@@ -74,7 +69,7 @@ async def test_a_guest_solves_a_puzzle_and_then_sees_the_whole_deal(server: Serv
 
 @pytest.mark.asyncio
 async def test_a_wrong_card_is_explained_with_each_cards_value_and_the_line(server: ServerProcess) -> None:
-    bela = await guest(server, "Béla")
+    bela = await guest(server.base_url, "Béla")
     card = wrong_card(ONE_MOVE)
     answer = await bela.http("POST", f"/api/puzzles/{ONE_MOVE['id']}/move", {"card": card})
     move = ONE_MOVE["moves"][0]
@@ -114,7 +109,7 @@ async def test_an_account_rating_moves_and_persists_across_a_restart(tmp_path: P
 
 @pytest.mark.asyncio
 async def test_the_daily_puzzle_is_the_same_for_everyone_on_a_utc_day(server: ServerProcess) -> None:
-    dora, erik = await guest(server, "Dóra"), await guest(server, "Erik")
+    dora, erik = await guest(server.base_url, "Dóra"), await guest(server.base_url, "Erik")
     first = await dora.http("GET", "/api/puzzles/daily")
     second = await erik.http("GET", "/api/puzzles/daily")
     assert first["puzzle"]["id"] == second["puzzle"]["id"] and first["daily"] == second["daily"] == utc_day()[0]
@@ -127,7 +122,7 @@ async def test_the_daily_puzzle_is_the_same_for_everyone_on_a_utc_day(server: Se
 
 @pytest.mark.asyncio
 async def test_no_other_hand_is_shown_before_the_puzzle_is_solved_or_failed(server: ServerProcess) -> None:
-    feri = await guest(server, "Feri")
+    feri = await guest(server.base_url, "Feri")
     seat = TWO_MOVES["seat"]
     for path in (f"/api/puzzles/{TWO_MOVES['id']}", "/api/puzzles/next", "/api/puzzles/daily"):
         state = await feri.http("GET", path)
@@ -150,7 +145,7 @@ async def test_no_other_hand_is_shown_before_the_puzzle_is_solved_or_failed(serv
 
 @pytest.mark.asyncio
 async def test_bad_input_is_refused_with_a_400_naming_the_field_or_rule(server: ServerProcess) -> None:
-    gizi = await guest(server, "Gizi")
+    gizi = await guest(server.base_url, "Gizi")
     path = f"/api/puzzles/{ONE_MOVE['id']}/move"
     status, error = await refusal(gizi, server, "POST", path, {"card": "ZZ"})
     assert status == 400 and error["code"] == "bad_request"
@@ -176,7 +171,7 @@ async def test_bad_input_is_refused_with_a_400_naming_the_field_or_rule(server: 
 
 @pytest.mark.asyncio
 async def test_next_keeps_to_the_chosen_theme_and_phase_and_never_repeats(server: ServerProcess) -> None:
-    hedi = await guest(server, "Hedi")
+    hedi = await guest(server.base_url, "Hedi")
     seen = set()
     for _ in range(3):
         state = await hedi.http("GET", "/api/puzzles/next?theme=catch_seven&phase=endgame")

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from tests.server.conftest import ServerProcess
-from tests.server.helpers import until
+from tests.server.helpers import guest, until
 from tests.server.test_tournament_restart import ARGS, stored_log
-from tests.server.test_tournaments_api import guest, refused
+from tests.server.test_tournaments_api import refused, view_when
 from ulti.client import GameClient
 from ulti.server.arena import arena_status, ends_at, next_wave, waiting
 from ulti.server.tournaments import Loaded
@@ -50,15 +50,8 @@ async def arena_of_bots_and_two_people(host: GameClient, base_url: str, bots: in
 
 
 async def finished_view(host: GameClient, tid: str, timeout: float) -> dict[str, Any]:
-    final: dict[str, Any] = {}
-
-    async def over() -> bool:
-        nonlocal final
-        final = await host.http("GET", f"/api/tournaments/{tid}")
-        return bool(final["status"] == "finished")
-
-    await until(over, timeout, "the arena reaches its end and its last tables finish")
-    return final
+    return await view_when(host, tid, lambda v: v["status"] == "finished", timeout,
+                           "the arena reaches its end and its last tables finish")
 
 
 def check_arena_log(log: list[tuple[dict[str, Any], int]], final: dict[str, Any]) -> None:

@@ -14,17 +14,11 @@ from typing import Any
 import pytest
 
 from tests.server.conftest import ServerProcess
-from tests.server.helpers import until
+from tests.server.helpers import guest, until
 from ulti.client import GameClient, ServerError
 from ulti.tournaments.record import score_tournament
 
 QUICK = {"deals_per_round": 6, "move_seconds": 5, "level": "random", "break_seconds": 0}
-
-
-async def guest(base_url: str, name: str) -> GameClient:
-    client = GameClient(base_url)
-    await client.login(name)
-    return client
 
 
 async def refused(call: Any, code: str, words: str = "") -> ServerError:
@@ -182,6 +176,12 @@ async def test_team_tournament_seats_letters_together_and_totals_teams(server: S
         assert len({players[p]["letter"] for p in table["seats"] if p is not None}) == 1
         assert len({players[p]["team"] for p in table["seats"] if p is not None}) == 3
     assert sorted(t["team"] for t in final["team_standings"]) == ["Felső", "Király", "Ász"]
+    # each team's total is its players' totals summed, the best team first
+    members = {team: sum(line["total"] for line in final["standings"] if players[line["player"]]["team"] == team)
+               for team in ("Ász", "Király", "Felső")}
+    assert {t["team"]: t["total"] for t in final["team_standings"]} == members
+    team_totals = [t["total"] for t in final["team_standings"]]
+    assert team_totals == sorted(team_totals, reverse=True)
     for client in [host, *clients]:
         await client.close()
 

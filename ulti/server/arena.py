@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ulti.tournaments.arena import arena_tables
-from ulti.tournaments.log import Tournament
+from ulti.tournaments.log import Tournament, still_playing
 from ulti.tournaments.standings import compute_lines
 
 if TYPE_CHECKING:
@@ -59,12 +59,6 @@ def arena_status(loaded: Loaded, state: Tournament, now_ms: int) -> str:
     return "running"
 
 
-def playing(state: Tournament) -> set[int]:
-    """The players at a table without a result."""
-    return {p for round_ in state.rounds for t, table in enumerate(round_.tables, start=1)
-            if t not in round_.results for p in table if p is not None}
-
-
 def waiting(loaded: Loaded, state: Tournament) -> list[tuple[int, int]]:
     """The players waiting for a table, ``(player, since_ms)``, the longest waiting first: every player
     in (not withdrawn) who is not at a table, since the later of their registration, the arena's start
@@ -72,7 +66,7 @@ def waiting(loaded: Loaded, state: Tournament) -> list[tuple[int, int]]:
     start = started_at(loaded)
     if start is None:
         return []
-    busy = playing(state)
+    busy = still_playing(state)
     since: dict[int, int] = {}
     registered = 0
     for body, at in zip(loaded.bodies, loaded.times, strict=True):
@@ -131,4 +125,4 @@ def arena_view(loaded: Loaded, state: Tournament, now_ms: int) -> dict[str, Any]
     return {"ends_at": ends_at(loaded, state), "now": now_ms,
             "bot_wait_seconds": loaded.created.get("bot_wait_seconds", BOT_WAIT_SECONDS),
             "waiting": [p for p, _ in waiting(loaded, state)],
-            "playing": sorted(playing(state))}
+            "playing": sorted(still_playing(state))}

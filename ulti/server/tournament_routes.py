@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
@@ -25,6 +26,7 @@ from ulti.server import sessions
 from ulti.server.arena import BOT_WAIT_SECONDS, arena_view
 from ulti.server.auth import new_id
 from ulti.server.errors import CommandError
+from ulti.server.event_routes import viewer_of
 from ulti.server.hub import Hub
 from ulti.server.inputs import check_id, decode_json
 from ulti.server.tablestate import BOT_LEVELS
@@ -122,11 +124,6 @@ async def _body(request: Request, model: type[BaseModel]) -> Any:
         raise CommandError("bad_request", f"{where}: {first['msg']}", params={"field": where}) from None
 
 
-async def _viewer(request: Request) -> str | None:
-    who = await sessions.resolve(request.app, sessions.token_of(request))
-    return None if who is None else who.player_id
-
-
 # ---------------------------------------------------------------- what a viewer sees
 
 
@@ -161,11 +158,32 @@ def _settings_shown(state: Tournament, loaded: Loaded) -> dict[str, Any]:
     return shown
 
 
-def tournament_view(loaded: Loaded, state: Tournament, viewer: str | None, hidden: set[int],
-                    tournament_id: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Seen:
+    """A tournament as one viewer may see it: its log, its state, the rounds whose results are hidden
+    from the viewer, and the state without those results (``shown``)."""
+
+    loaded: Loaded
+    state: Tournament
+    viewer: str | None
+    hidden: set[int]
+    shown: Tournament
+
+
+async def _seen(request: Request, tournament_id: str) -> Seen:
+    """The tournament ``tournament_id`` as the request's viewer may see it."""
+    check_id(tournament_id, "tournament id")
+    loaded = await _directors(request).load(tournament_id)
+    state = loaded.state()
+    viewer = await viewer_of(request)
+    hidden = await _hidden_rounds(_hub(request), loaded, state, viewer)
+    return Seen(loaded, state, viewer, hidden, _shown_state(loaded, hidden) if hidden else state)
+
+
+def tournament_view(seen: Seen, tournament_id: str) -> dict[str, Any]:
     """The tournament page's data: settings, players, schedule, the current round's tables, standings."""
+    loaded, state, viewer, hidden, shown = seen.loaded, seen.state, seen.viewer, seen.hidden, seen.shown
     created = loaded.created
-    shown = _shown_state(loaded, hidden) if hidden else state
     status = status_of(state, loaded)
     rounds = rounds_json(shown, {})
     for number, entry in enumerate(rounds, start=1):
@@ -273,41 +291,26 @@ async def list_tournaments(request: Request) -> Response:
 @shows_tables
 async def get_tournament(request: Request, tournament_id: str) -> Response:
     """Everything the tournament page shows, as far as the viewer may see it."""
-    check_id(tournament_id, "tournament id")
-    hub = _hub(request)
-    loaded = await _directors(request).load(tournament_id)
-    state = loaded.state()
-    viewer = await _viewer(request)
-    hidden = await _hidden_rounds(hub, loaded, state, viewer)
-    return _json(tournament_view(loaded, state, viewer, hidden, tournament_id))
+    return _json(tournament_view(await _seen(request, tournament_id), tournament_id))
 
 
 @router.get("/api/tournaments/{tournament_id}/standings")
 @shows_tables
 async def get_standings(request: Request, tournament_id: str) -> Response:
     """The standings with their tie-breaks (the results of a running sport ulti round left out)."""
-    check_id(tournament_id, "tournament id")
-    hub = _hub(request)
-    loaded = await _directors(request).load(tournament_id)
-    state = loaded.state()
-    hidden = await _hidden_rounds(hub, loaded, state, await _viewer(request))
-    shown = _shown_state(loaded, hidden) if hidden else state
-    return _json({"status": status_of(state, loaded), "round": len(state.rounds), "tie_breaks": TIE_BREAKS,
-                  "standings": standings(shown)})
+    seen = await _seen(request, tournament_id)
+    return _json({"status": status_of(seen.state, seen.loaded), "round": len(seen.state.rounds),
+                  "tie_breaks": TIE_BREAKS, "standings": standings(seen.shown)})
 
 
 @router.get("/api/tournaments/{tournament_id}/players/{number}")
 @shows_tables
 async def player_results(request: Request, tournament_id: str, number: int) -> Response:
     """One player's rounds: table, opponents, points at the table and in the standings."""
-    check_id(tournament_id, "tournament id")
-    hub = _hub(request)
-    loaded = await _directors(request).load(tournament_id)
-    state = loaded.state()
+    seen = await _seen(request, tournament_id)
+    loaded, state, hidden, shown = seen.loaded, seen.state, seen.hidden, seen.shown
     if not 0 <= number < len(state.players):
         raise CommandError("not_found", f"player {number} is not registered in this tournament")
-    hidden = await _hidden_rounds(hub, loaded, state, await _viewer(request))
-    shown = _shown_state(loaded, hidden) if hidden else state
     line = next(row for row in standings(shown) if row["player"] == number)
     results = []
     for r, round_ in enumerate(shown.rounds, start=1):
@@ -480,9 +483,7 @@ async def desk(request: Request, tournament_id: str) -> dict[str, Any]:
         if action == "publish" and status_of(state, loaded) != "finished":
             raise CommandError("tournament_rule", "publish: the last round has tables without a result")
         kind = {"pause": "paused", "resume": "resumed", "publish": "published"}[action]
-        await directors.append(tournament_id, lambda _l, _s: {"type": kind})
-        if action == "publish":
-            await _hub(request).store.set_tournament_status(tournament_id, "published")
+        await directors.append(tournament_id, lambda _l, _s: {"type": kind})  # it stores a new status too
     elif action == "add":
         name = _need(body.name, "name")
         account = await _hub(request).store.account_by_key(name_key(name))

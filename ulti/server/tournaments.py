@@ -33,7 +33,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -46,7 +46,7 @@ from ulti.store import SeqConflict
 from ulti.store.events_store import EventRow
 from ulti.store.tournaments import TournamentConflict
 from ulti.tournaments.duplicate import round_seed
-from ulti.tournaments.log import LogError, Tournament, replay
+from ulti.tournaments.log import LogError, Tournament, apply, replay
 from ulti.tournaments.rounds import next_round
 
 if TYPE_CHECKING:
@@ -65,12 +65,12 @@ DONE_ALREADY = ("already_seated", "seat_taken", "table_started")
 TABLES_AT_ONCE = 16
 
 
-def status_of(state: Tournament, loaded: Loaded | None = None) -> str:
+def status_of(state: Tournament, loaded: Loaded) -> str:
     """``registering`` (no round yet), ``running``, ``finished`` (every round has its results) or ``published``.
 
     An arena's end is a time (``ulti.server.arena``), so its status needs the log's ``loaded`` times too.
     """
-    if state.settings.format == "arena" and loaded is not None:
+    if state.settings.format == "arena":
         return arena_status(loaded, state, int(time.time() * 1000))
     if state.published:
         return "published"
@@ -95,6 +95,9 @@ class Loaded:
 
     bodies: list[dict[str, Any]] = field(default_factory=list)
     times: list[int] = field(default_factory=list)
+    # the state folded so far and how many bodies it holds: a read folds only the events read since
+    _state: Tournament | None = field(default=None, init=False, repr=False, compare=False)
+    _folded: int = field(default=0, init=False, repr=False, compare=False)
 
     @property
     def created(self) -> dict[str, Any]:
@@ -102,8 +105,14 @@ class Loaded:
         return self.bodies[0]
 
     def state(self) -> Tournament:
-        """The log folded into the tournament's state."""
-        return replay(self.bodies)
+        """The log folded into the tournament's state (shared by every reader of this log: never changed
+        in place; the events appended since the last read are folded on to it)."""
+        if self._state is None:
+            self._state, self._folded = replay(self.bodies), len(self.bodies)
+        for body in self.bodies[self._folded:]:
+            apply(self._state, body)
+        self._folded = len(self.bodies)
+        return self._state
 
     def table_ids(self, round_number: int) -> list[str]:
         """The ids of round ``round_number``'s tables, table 1 first (as its ``round_seated`` names them)."""
@@ -248,8 +257,7 @@ class Directors:
             await self._collect_results(tournament_id, loaded, number)
             loaded = await self.load(tournament_id)
             state = loaded.state()
-            status = status_of(state)
-            if status == "finished":
+            if status_of(state, loaded) == "finished":
                 await self.hub.store.set_tournament_status(tournament_id, "finished")
                 return
             ended = loaded.round_ended_at()
@@ -277,15 +285,13 @@ class Directors:
         def make(loaded: Loaded, state: Tournament) -> dict[str, Any] | None:
             wait = int(loaded.created.get("bot_wait_seconds", BOT_WAIT_SECONDS))
             tables = next_wave(loaded, state, int(time.time() * 1000), wait)
-            if not tables:
-                return None
-            return {"type": "round_seated", "round": len(state.rounds) + 1, "tables": [list(t) for t in tables],
-                    "table_ids": [new_id() for _ in tables]}
+            seated[0] = _seated(len(state.rounds) + 1, tables) if tables else None
+            return seated[0]
 
-        before = len((await self.load(tournament_id)).bodies)
+        seated: list[dict[str, Any] | None] = [None]  # what the last call of ``make`` asked to append
         loaded = await self.append(tournament_id, make)
-        if len(loaded.bodies) > before:
-            await self._ensure_tables(tournament_id, loaded, len(loaded.state().rounds))
+        if seated[0] is not None:
+            await self._ensure_tables(tournament_id, loaded, seated[0]["round"])
 
     async def start(self, tournament_id: str) -> None:
         """Seat round 1 (players who registered but did not check in are withdrawn first, when any checked in)."""
@@ -317,13 +323,7 @@ class Directors:
                 tables = next_round(state)
             except ValueError as exc:
                 raise CommandError("tournament_rule", str(exc)) from None
-            event: dict[str, Any] = {
-                "type": "round_seated", "round": number, "tables": [list(t) for t in tables],
-                "table_ids": [new_id() for _ in tables],
-            }
-            if state.settings.format == "duplicate":
-                event["event"] = new_id()
-            return event
+            return _seated(number, tables, event=state.settings.format == "duplicate")
 
         loaded = await self.append(tournament_id, make)
         state = loaded.state()
@@ -349,6 +349,12 @@ class Directors:
                     settings.move_seconds, event_key[1], True, int(time.time() * 1000), tuple(ids),
                 ))
         accounts = loaded.accounts()
+
+        def person(p: int) -> bool:
+            """Whether a person (or a bot account) plays player ``p``'s seat: a built-in bot registered by the
+            host has no account, and a withdrawn or replaced player's seat is the tournament's bots' to play."""
+            return accounts[p] is not None and not state.players[p].replaced and state.players[p].status != "withdrawn"
+
         statuses = await self.hub.store.table_statuses(ids)
         # the tables are made side by side (their first events share the store's group commits); a few at
         # a time, so that a round of 100 tables does not hold back the tables already playing
@@ -359,12 +365,7 @@ class Directors:
                 if t in state.rounds[number - 1].results:
                     return
                 if table_id not in statuses:
-                    seats = []
-                    for p in players:
-                        # a built-in bot registered by the host has no account: the tournament's bots play its seat
-                        person = (p is not None and accounts[p] is not None and not state.players[p].replaced
-                                  and state.players[p].status != "withdrawn")
-                        seats.append({"kind": "invite"} if person else {"kind": "open"})
+                    seats = [{"kind": "invite"} if p is not None and person(p) else {"kind": "open"} for p in players]
                     config = {"deals": settings.deals_per_round, "move_seconds": settings.move_seconds, "seats": seats,
                               "rated": settings.rated}
                     with contextlib.suppress(SeqConflict):  # a table made by another owner a moment ago
@@ -375,8 +376,10 @@ class Directors:
                 table = (await self.hub.source(table_id)).state
                 for seat, p in enumerate(players):
                     info = table.seats[seat]
-                    if p is None or info.kind != "invite" or table.seat_of(str(accounts[p])) is not None:
+                    if p is None or not person(p) or info.kind != "invite":
                         continue
+                    if table.seat_of(str(accounts[p])) is not None:
+                        continue  # joined already
                     player = state.players[p]
                     account = accounts[p]
                     try:
@@ -397,7 +400,7 @@ class Directors:
                         return  # another process (a desk's request and the tournament's owner) did it a moment ago
                     log("tournament table started", tournament=tournament_id, round=number, table=t)
                     for seat, p in enumerate(players):
-                        if p is not None and accounts[p] is not None:
+                        if p is not None and person(p):
                             # not connected: a bot plays the seat after the grace, as for anyone who leaves a table
                             await self.hub.execute(table_id, "left", {"player": accounts[p]})
                             if self.tell is not None and state.players[p].bot:
@@ -445,6 +448,16 @@ class Directors:
                     seat = table.seat_of(account)
                     if table.status == "playing" and seat is not None and not table.seats[seat].resigned:
                         await self.hub.resign(table_id, account)
+
+
+def _seated(number: int, tables: Sequence[Sequence[int | None]], event: bool = False) -> dict[str, Any]:
+    """Round ``number``'s ``round_seated`` event, naming its tables' ids (and a sport ulti round's event)
+    before any of them is made."""
+    seated: dict[str, Any] = {"type": "round_seated", "round": number, "tables": [list(t) for t in tables],
+                              "table_ids": [new_id() for _ in tables]}
+    if event:
+        seated["event"] = new_id()
+    return seated
 
 
 def _once(number: int, table: int, result: dict[str, Any]) -> Callable[[Loaded, Tournament], dict[str, Any] | None]:

@@ -155,7 +155,7 @@ def _round_seated(state: Tournament, event: Mapping[str, Any]) -> None:
         raise ValueError("round_seated: the tournament is paused")
     tables = [tuple(t) for t in event["tables"]]
     seen: set[int] = set()
-    playing = _still_playing(state)
+    playing = still_playing(state)
     widths = (3, 4) if state.settings.four_tables else (3,)
     for t, table in enumerate(tables, start=1):
         if len(table) not in widths:
@@ -178,7 +178,7 @@ def _round_seated(state: Tournament, event: Mapping[str, Any]) -> None:
     state.rounds.append(Round(tables))
 
 
-def _still_playing(state: Tournament) -> set[int]:
+def still_playing(state: Tournament) -> set[int]:
     """The players at a table without a result (an arena seats waves while earlier tables play on)."""
     return {
         p for round_ in state.rounds for t, table in enumerate(round_.tables, start=1)

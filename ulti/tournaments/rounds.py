@@ -15,7 +15,7 @@ from typing import Any
 
 from ulti.tournaments.fours import table_sizes
 from ulti.tournaments.log import Tournament, apply, replay
-from ulti.tournaments.schedule import Seating, by_order, drawn_round, everyone_meets_everyone, pairs_met
+from ulti.tournaments.schedule import Seating, by_rating, drawn_round, everyone_meets_everyone, pairs_met
 from ulti.tournaments.seating import moves, repeats, seat_by_standings
 from ulti.tournaments.standings import standing_order
 
@@ -43,8 +43,8 @@ def next_round(tournament: Tournament) -> Seating:
         raise ValueError("format: arena tables are formed as players finish (arena_tables)")
     if number == 1:
         if settings.first_round == "rating":
-            ranked: list[int] = sorted(active, key=lambda p: (-(tournament.players[p].rating or 0.0), p))
-            return by_order(ranked, settings.four_tables)
+            ratings = [tournament.players[p].rating or 0.0 for p in active]
+            return [_map(table, active) for table in by_rating(ratings, settings.four_tables)]
         drawn = drawn_round(len(active), settings.seed, settings.four_tables)
         return [_map(table, active) for table in drawn]
     return seat_by_standings(standing_order(tournament), met_pairs(tournament), settings.four_tables)
