@@ -10,7 +10,7 @@ import pytest
 
 from ulti.puzzles.shipped import load
 from ulti.store import EventStore
-from ulti.store.puzzles import PlayerRating, PuzzleStore
+from ulti.store.puzzles import NEW_MU, NEW_SIGMA, PlayerRating, PuzzleStore, RatedEnd, RatingChange
 
 SHIPPED = load()
 
@@ -49,11 +49,11 @@ async def test_near_gives_the_closest_untried_puzzles_of_a_theme_and_phase(db_ur
         await puzzles.add_puzzles(items, "shipped")
         near = await puzzles.near(1610, "anna", limit=2)
         assert [r.shown for r in near] == [1600, 1700]
-        attempt = await puzzles.start_attempt("anna", near[0].id)
+        await puzzles.start_attempt("anna", near[0].id)
         assert [r.shown for r in await puzzles.near(1610, "anna", limit=2)] == [1700, 1500]  # tried: not again
-        assert attempt.status == "open"
         theme = items[2]["themes"][0]
-        assert all(theme in r.themes.split(",") for r in await puzzles.near(1500, "bela", theme=theme))
+        of_theme = await puzzles.near(1500, "bela", theme=theme)
+        assert of_theme and all(theme in r.themes.split(",") for r in of_theme)
         phase = items[3]["phase"]
         assert {r.phase for r in await puzzles.near(1500, "bela", phase=phase)} == {phase}
     finally:
@@ -70,22 +70,33 @@ async def test_an_attempt_moves_and_ends_once_and_rates_the_player_and_the_puzzl
         assert await puzzles.open_attempt("anna", pid) == attempt
         assert await puzzles.continue_attempt(attempt.id, ["AS"], 0)
         assert not await puzzles.continue_attempt(attempt.id, ["KS"], 0)  # a second answer to move 0: refused
-        before = await puzzles.player_rating("anna")
-        assert before == PlayerRating()
-        after = PlayerRating(27.0, 7.5)
-        assert await puzzles.finish_attempt(
-            attempt.id, ["AS", "KH"], 1, True, ("anna", before, after), (pid, 24.0, 8.0, 1460), (1500, 1580, 1500, 1460)
-        )
-        assert not await puzzles.finish_attempt(attempt.id, ["AS", "KH"], 1, False, None, None, None)
+        assert await puzzles.player_rating("anna") == PlayerRating()
+        stored = await puzzles.puzzle(pid)
+        assert stored is not None
+        read: list[tuple[tuple[float, float], tuple[float, float]]] = []
+
+        def rater(mine: tuple[float, float], theirs: tuple[float, float]) -> RatingChange:
+            read.append((mine, theirs))
+            return RatingChange((27.0, 7.5), (24.0, 8.0), (1500, 1580, 1500, 1460))
+
+        assert await puzzles.finish_attempt(attempt.id, ["AS", "KH"], 1, True, rater) == RatedEnd(
+            True, (1500, 1580, 1500, 1460))
+        assert read == [((NEW_MU, NEW_SIGMA), (stored.mu, stored.sigma))]  # both read in the transaction
+        assert await puzzles.finish_attempt(attempt.id, ["AS", "KH"], 1, False, rater) is None  # ended already
         mine = await puzzles.player_rating("anna")
         assert (mine.mu, mine.sigma, mine.attempts, mine.solved) == (27.0, 7.5, 1, 1)
         row = await puzzles.puzzle(pid)
-        assert row is not None and (row.shown, row.attempts, row.solved) == (1460, 1, 1)
-        assert await puzzles.finished_before("anna", pid) and not await puzzles.finished_before("bela", pid)
+        assert row is not None and (row.mu, row.sigma, row.shown, row.attempts, row.solved) == (24.0, 8.0, 1460, 1, 1)
         assert await puzzles.open_attempt("anna", pid) is None
         [done] = await puzzles.attempts_of("anna")
         assert done.to_json()["cards"] == ["AS", "KH"] and done.status == "solved" and done.rated
         assert (done.rating_before, done.rating_after) == (1500, 1580)
+        # a second finished attempt at the same puzzle is not rated, and is the latest status
+        again = await puzzles.start_attempt("anna", pid)
+        assert await puzzles.finish_attempt(again.id, ["KS"], 0, False, rater) == RatedEnd(rated=False)
+        assert len(read) == 1 and (await puzzles.player_rating("anna")).attempts == 1
+        assert await puzzles.latest_status("anna", [pid]) == {pid: "failed"}
+        assert await puzzles.latest_status("bela", [pid]) == {}
     finally:
         await store.close()
 
@@ -130,10 +141,9 @@ async def test_a_deleted_accounts_puzzle_rating_attempts_and_mistakes_go_with_it
         pid = SHIPPED[0]["id"]
         await puzzles.add_mistakes("anna", [pid], "t1", 0)
         attempt = await puzzles.start_attempt("anna", pid)
-        before = await puzzles.player_rating("anna")
-        assert await puzzles.finish_attempt(
-            attempt.id, ["AS"], 0, True, ("anna", before, PlayerRating(26.0, 8.0)), (pid, 24.0, 8.0, 1460), None
-        )
+        change = RatingChange((26.0, 8.0), (24.0, 8.0), (1500, 1540, 1500, 1460))
+        assert await puzzles.finish_attempt(attempt.id, ["AS"], 0, True, lambda _mine, _theirs: change)
+        assert (await puzzles.player_rating("anna")).mu == 26.0
         other = await puzzles.start_attempt("bela", pid)
         assert await store.delete_account("anna")
         assert await puzzles.attempts_of("anna") == [] and await puzzles.mistakes_of("anna") == []

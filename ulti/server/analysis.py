@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import orjson
@@ -91,24 +91,32 @@ def status_json(row: Any) -> dict[str, Any]:
 class AnalysisJobs:
     """The queue of analysis jobs of this server process (the store holds it; this runs it)."""
 
-    def __init__(self, store: EventStore, desk: Desk, worlds: int = DEFAULT_WORLDS) -> None:
-        """Jobs stored in ``store``, computed in ``desk``'s low-priority workers within its quotas."""
+    def __init__(
+        self, store: EventStore, desk: Desk, worlds: int = DEFAULT_WORLDS,
+        on_done: Callable[[str, int, dict[str, Any], dict[str, Any]], Coroutine[Any, Any, None]] | None = None,
+    ) -> None:
+        """Jobs stored in ``store``, computed in ``desk``'s low-priority workers within its quotas;
+        ``on_done`` is told (table, deal, record, analysis) once an analysis is stored (the puzzles of the
+        players' own mistakes), beside the queue rather than in its way."""
         self.store = store
         self.desk = desk
         self.worlds = worlds
+        self.on_done = on_done
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        #: told (table, deal, record, analysis) once an analysis is stored: the puzzles of the players' own mistakes
-        self.on_done: Callable[[str, int, dict[str, Any], dict[str, Any]], Awaitable[None]] | None = None
+        self._told: set[asyncio.Task[None]] = set()  # the on_done calls running (a reference keeps each alive)
 
     def start(self) -> None:
         """Start working through the stored queue (jobs left by a previous run first)."""
         self._task = asyncio.create_task(self.run_forever())
 
     def close(self) -> None:
-        """Stop; a job cut short stays in the store and is taken up again after the restart."""
+        """Stop; a job cut short stays in the store and is taken up again after the restart (its mistakes'
+        puzzles left uncut are not: they are an extra, as the growth of the set is)."""
         if self._task is not None:
             self._task.cancel()
+        for told in self._told:
+            told.cancel()
 
     async def request(self, table_id: str, index: int, record: dict[str, Any], asker: Asker) -> dict[str, Any]:
         """The analysis of a deal, or its job's status (queued now, within ``asker``'s quotas, if it never was)."""
@@ -221,7 +229,10 @@ class AnalysisJobs:
         self.desk.limiter.analysis_ended((table_id, index))
         log("deal analysed", table=table_id, deal=index, decisions=total)
         if self.on_done is not None:
-            await self.on_done(table_id, index, record, analysis)
+            # cutting puzzles is long work of the lowest priority: the next analysis need not wait for it
+            told = asyncio.create_task(self.on_done(table_id, index, record, analysis))
+            self._told.add(told)
+            told.add_done_callback(self._told.discard)
 
 
 async def explore(

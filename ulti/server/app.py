@@ -139,16 +139,17 @@ def create_app(settings: Settings) -> FastAPI:
         hub = Hub(store, settings, cluster, metrics)
         await hub.load()
         app.state.hub, app.state.secret, app.state.store = hub, secret, store
-        # deal analyses: the store's queue, worked through in the low-priority long-work processes (restart-safe)
-        app.state.analysis = AnalysisJobs(store, hub.desk)
+        # puzzles: the shipped puzzles the store lacks added, grown from deals played here (puzzle_growth.py)
+        app.state.puzzles = Puzzles(PuzzleStore(store.engine), hub)
+        await app.state.puzzles.start()
+        # deal analyses: the store's queue, worked through in the low-priority long-work processes (restart-safe);
+        # each analysis stored offers its players the puzzles of their own mistakes (told before the queue
+        # starts, so that the jobs a restart resumes are told too)
+        app.state.analysis = AnalysisJobs(store, hub.desk, on_done=app.state.puzzles.analysed)
         app.state.analysis.start()
         # solo duplicate: the par replays, queued in the store and played in the long-work processes (restart-safe)
         app.state.par = ParJobs(store, hub)
         app.state.par.start()
-        # puzzles: the shipped puzzles the store lacks added, grown from deals played here (puzzle_growth.py)
-        app.state.puzzles = Puzzles(PuzzleStore(store.engine), hub)
-        await app.state.puzzles.start()
-        app.state.analysis.on_done = app.state.puzzles.analysed
         await start_bot_api(app)
         # tournaments: each one's director, from its log (restart- and failover-safe, tournaments.py)
         app.state.tournaments = Directors(hub)

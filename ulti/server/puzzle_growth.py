@@ -84,7 +84,7 @@ class Puzzles:
         return await self.hub.desk.work.call("puzzles", fn, *args)
 
     async def start(self, grow: float | None = None) -> None:
-        """Load the shipped set into an empty store, and grow the set every ``grow`` seconds (0: never)."""
+        """Add the shipped puzzles the store lacks, and grow the set every ``grow`` seconds (0: never)."""
         await self.load_shipped()
         every = grow_seconds() if grow is None else grow
         if every > 0 and self.hub is not None:

@@ -32,7 +32,7 @@ from ulti.server import sessions
 from ulti.server.errors import CommandError
 from ulti.server.inputs import check_id
 from ulti.server.visibility import shows_no_table
-from ulti.store.puzzles import AttemptRow, PlayerRating, PuzzleRow, PuzzleStore
+from ulti.store.puzzles import PlayerRating, PuzzleRater, PuzzleRow, PuzzleStore, RatedEnd, RatingChange
 
 router = APIRouter()
 
@@ -51,7 +51,7 @@ class MoveBody(BaseModel):
 
 
 def puzzles_of(request: Request) -> PuzzleStore:
-    """The app's puzzle store (``puzzle_growth.start_puzzles`` made it at start)."""
+    """The app's puzzle store (``puzzle_growth.Puzzles``, made at start)."""
     store: PuzzleStore = request.app.state.puzzles.store
     return store
 
@@ -169,7 +169,7 @@ async def my_mistakes(request: Request) -> dict[str, Any]:
     who = await sessions.identity_of(request)
     store = puzzles_of(request)
     rows = await store.mistakes_of(who.player_id)
-    done = {a.puzzle_id: a.status for a in await store.attempts_of(who.player_id, 500) if a.status != "open"}
+    done = await store.latest_status(who.player_id, [r.id for r in rows])
     return {"puzzles": [{**_summary(r), "status": done.get(r.id, "new")} for r in rows]}
 
 
@@ -196,29 +196,26 @@ def _outcome_json(outcome: Outcome) -> dict[str, Any]:
     return out
 
 
-async def _rate(
-    store: PuzzleStore, who_id: str, row: PuzzleRow, attempt_row: AttemptRow, cards: list[str], solved: bool
-) -> tuple[bool, dict[str, Any]]:
-    """End the attempt (rated if it is the player's first finished one at this puzzle); whether this
-    request ended it, and the rating change."""
-    before = await store.player_rating(who_id)
-    mine = Rating(before.mu, before.sigma)
-    theirs = Rating(row.mu, row.sigma)
-    if await store.finished_before(who_id, row.id):
-        ended = await store.finish_attempt(attempt_row.id, cards, len(attempt_row.cards), solved, None, None, None)
-        return ended, {"rated": False, "before": mine.shown, "after": mine.shown, "change": 0}
-    new_mine, new_theirs = attempt(mine, theirs, solved)
-    after = PlayerRating(new_mine.mu, new_mine.sigma, before.attempts, before.solved)
-    ended = await store.finish_attempt(
-        attempt_row.id, cards, len(attempt_row.cards), solved,
-        (who_id, before, after),
-        (row.id, new_theirs.mu, new_theirs.sigma, new_theirs.shown),
-        (mine.shown, new_mine.shown, theirs.shown, new_theirs.shown),
-    )
-    return ended, {
-        "rated": True, "before": mine.shown, "after": new_mine.shown, "change": new_mine.shown - mine.shown,
-        "puzzle_before": theirs.shown, "puzzle_after": new_theirs.shown,
-    }
+def _rater(solved: bool) -> PuzzleRater:
+    """The rating change of a first finished attempt, from the ratings its transaction reads."""
+
+    def rate(mine: tuple[float, float], theirs: tuple[float, float]) -> RatingChange:
+        before, puzzle_before = Rating(*mine), Rating(*theirs)
+        after, puzzle_after = attempt(before, puzzle_before, solved)
+        return RatingChange((after.mu, after.sigma), (puzzle_after.mu, puzzle_after.sigma),
+                            (before.shown, after.shown, puzzle_before.shown, puzzle_after.shown))
+
+    return rate
+
+
+def _rating_json(end: RatedEnd, player: PlayerRating) -> dict[str, Any]:
+    """The rating change an ended attempt reports (an unrated one: no change)."""
+    if end.shown is None:
+        now = Rating(player.mu, player.sigma).shown
+        return {"rated": False, "before": now, "after": now, "change": 0}
+    mine_before, mine_after, puzzle_before, puzzle_after = end.shown
+    return {"rated": True, "before": mine_before, "after": mine_after, "change": mine_after - mine_before,
+            "puzzle_before": puzzle_before, "puzzle_after": puzzle_after}
 
 
 @router.post("/api/puzzles/{puzzle_id}/move")
@@ -250,14 +247,15 @@ async def puzzle_move(request: Request, puzzle_id: str, body: MoveBody) -> dict[
             **answer, "status": "open", "move": move + 1, "view": view(puzzle, cards),
             "player": _player_json(await store.player_rating(who.player_id)),
         }
-    ended, rating = await _rate(store, who.player_id, row, attempt_row, cards, outcome.correct)
-    if not ended:
+    end = await store.finish_attempt(attempt_row.id, cards, move, outcome.correct, _rater(outcome.correct))
+    if end is None:
         raise CommandError("bad_request", f"move: another request answered move {move} first")
+    player = await store.player_rating(who.player_id)
     return {
         **answer,
         "status": "solved" if outcome.correct else "failed",
         "move": move + 1,
-        "rating": rating,
+        "rating": _rating_json(end, player),
         "reveal": reveal(puzzle),
-        "player": _player_json(await store.player_rating(who.player_id)),
+        "player": _player_json(player),
     }

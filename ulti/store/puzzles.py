@@ -24,6 +24,7 @@ keys cascade. The rating arithmetic is the caller's (``ulti.puzzles.ratings``); 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +48,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from ulti.store.clock import now_ms
+from ulti.store.inserts import insert_ignore
 from ulti.store.models import metadata
 
 puzzles = Table(
@@ -157,6 +159,29 @@ class PlayerRating:
 
 
 @dataclass(frozen=True)
+class RatingChange:
+    """What ``PuzzleRater`` returns: the player's and the puzzle's new (mu, sigma), and the shown ratings
+    (player before, player after, puzzle before, puzzle after)."""
+
+    player: tuple[float, float]
+    puzzle: tuple[float, float]
+    shown: tuple[int, int, int, int]
+
+
+#: turns the player's and the puzzle's (mu, sigma), read in the attempt's transaction, into the change
+PuzzleRater = Callable[[tuple[float, float], tuple[float, float]], RatingChange]
+
+
+@dataclass(frozen=True)
+class RatedEnd:
+    """An attempt ended: whether it was rated, and if so the shown ratings before and after (as in
+    ``RatingChange.shown``)."""
+
+    rated: bool
+    shown: tuple[int, int, int, int] | None = None
+
+
+@dataclass(frozen=True)
 class AttemptRow:
     """One attempt as stored (``cards``: the player's cards so far, in order)."""
 
@@ -260,8 +285,8 @@ class PuzzleStore:
                 known.add(p["id"])
                 rows.append(_puzzle_row(p, source, now))
                 added.append(p["id"])
-            if rows:
-                await conn.execute(insert(puzzles), rows)
+            # another process cutting the same position this moment: its row stands, this one is skipped
+            await insert_ignore(conn, puzzles, rows)
         return added
 
     async def puzzle(self, puzzle_id: str) -> PuzzleRow | None:
@@ -304,20 +329,19 @@ class PuzzleStore:
 
     async def add_mistakes(self, player_id: str, puzzle_ids: list[str], table_id: str, deal_index: int) -> int:
         """Offer the stored puzzles ``puzzle_ids`` to ``player_id`` as their own mistakes; how many were new."""
-        added = 0
-        for puzzle_id in puzzle_ids:
-            try:
-                async with self.engine.begin() as conn:
-                    await conn.execute(
-                        insert(puzzle_mistakes).values(
-                            player_id=player_id, puzzle_id=puzzle_id, table_id=table_id, deal_index=deal_index,
-                            created_at=now_ms(),
-                        )
-                    )
-                added += 1
-            except IntegrityError:
-                continue  # offered already (the same position reached twice)
-        return added
+        now = now_ms()
+        async with self.engine.begin() as conn:
+            offered = select(puzzle_mistakes.c.puzzle_id).where(
+                puzzle_mistakes.c.player_id == player_id, puzzle_mistakes.c.puzzle_id.in_(puzzle_ids)
+            )
+            known = {r[0] for r in await conn.execute(offered)}
+            new = [i for i in dict.fromkeys(puzzle_ids) if i not in known]  # the same position reached twice: once
+            await insert_ignore(conn, puzzle_mistakes, [
+                {"player_id": player_id, "puzzle_id": i, "table_id": table_id, "deal_index": deal_index,
+                 "created_at": now}
+                for i in new
+            ])
+        return len(new)
 
     async def mistakes_of(self, player_id: str) -> list[PuzzleRow]:
         """The puzzles cut from ``player_id``'s own mistakes, newest first."""
@@ -391,15 +415,20 @@ class PuzzleStore:
             row = (await conn.execute(query)).first()
         return None if row is None else _attempt(row)
 
-    async def finished_before(self, player_id: str, puzzle_id: str) -> bool:
-        """Whether ``player_id`` already finished an attempt at ``puzzle_id`` (a second one is not rated)."""
-        query = select(puzzle_attempts.c.id).where(
-            puzzle_attempts.c.player_id == player_id,
-            puzzle_attempts.c.puzzle_id == puzzle_id,
-            puzzle_attempts.c.status != "open",
+    async def latest_status(self, player_id: str, puzzle_ids: list[str]) -> dict[str, str]:
+        """The status (``solved``, ``failed``) of ``player_id``'s latest finished attempt at each of
+        ``puzzle_ids`` they finished (a puzzle failed and then solved on a retry is solved)."""
+        query = (
+            select(puzzle_attempts.c.puzzle_id, puzzle_attempts.c.status)
+            .where(puzzle_attempts.c.player_id == player_id, puzzle_attempts.c.puzzle_id.in_(puzzle_ids),
+                   puzzle_attempts.c.status != "open")
+            .order_by(puzzle_attempts.c.id.desc())
         )
+        latest: dict[str, str] = {}
         async with self.engine.connect() as conn:
-            return (await conn.execute(query.limit(1))).first() is not None
+            for puzzle_id, status in await conn.execute(query):
+                latest.setdefault(str(puzzle_id), str(status))
+        return latest
 
     async def start_attempt(self, player_id: str, puzzle_id: str) -> AttemptRow:
         """A new open attempt (no card played yet)."""
@@ -430,67 +459,78 @@ class PuzzleStore:
             return bool((await conn.execute(query)).rowcount)
 
     async def finish_attempt(
-        self,
-        attempt_id: int,
-        cards: list[str],
-        previous: int,
-        solved: bool,
-        player: tuple[str, PlayerRating, PlayerRating] | None,
-        puzzle: tuple[str, float, float, int] | None,
-        shown: tuple[int, int, int, int] | None,
-    ) -> bool:
-        """End an open attempt that had ``previous`` cards, solved or failed; False if it was not open at
-        that move (another request moved or ended it).
+        self, attempt_id: int, cards: list[str], previous: int, solved: bool, rater: PuzzleRater
+    ) -> RatedEnd | None:
+        """End an open attempt that had ``previous`` cards, solved or failed; None if it was not open at that
+        move (another request moved or ended it).
 
-        ``player`` (id, before, after) and ``puzzle`` (id, mu, sigma, shown after) are the new ratings of a
-        rated attempt (None: not rated); ``shown`` the shown player and puzzle ratings before and after.
-        The attempt's end and the ratings are written in one transaction.
+        In the same transaction: if it is the player's first finished attempt at the puzzle, the player's and
+        the puzzle's ratings are read (locked, in that order), ``rater`` turns them into the new ones, and
+        both are written, so that two attempts ending together (two players at the daily puzzle, two tabs
+        of one player) each rate from what the other wrote. A later attempt is not rated.
         """
         now = now_ms()
-        rated = player is not None and puzzle is not None
-        values: dict[str, Any] = {
-            "cards": json.dumps(cards), "moves": len(cards), "status": "solved" if solved else "failed",
-            "rated": rated, "finished_at": now,
-        }
-        if shown is not None:
-            values.update(rating_before=shown[0], rating_after=shown[1], puzzle_before=shown[2], puzzle_after=shown[3])
         async with self.engine.begin() as conn:
-            ended = await conn.execute(
-                update(puzzle_attempts)
-                .where(
-                    puzzle_attempts.c.id == attempt_id,
-                    puzzle_attempts.c.status == "open",
+            row = (await conn.execute(
+                select(puzzle_attempts.c.player_id, puzzle_attempts.c.puzzle_id).where(
+                    puzzle_attempts.c.id == attempt_id, puzzle_attempts.c.status == "open",
                     puzzle_attempts.c.moves == previous,
                 )
+            )).first()
+            if row is None:
+                return None
+            player_id, puzzle_id = str(row[0]), str(row[1])
+            earlier = select(puzzle_attempts.c.id).where(
+                puzzle_attempts.c.player_id == player_id, puzzle_attempts.c.puzzle_id == puzzle_id,
+                puzzle_attempts.c.status != "open",
+            )
+            rated = (await conn.execute(earlier.limit(1))).first() is None
+            values: dict[str, Any] = {
+                "cards": json.dumps(cards), "moves": len(cards), "status": "solved" if solved else "failed",
+                "rated": rated, "finished_at": now,
+            }
+            ended = await conn.execute(
+                update(puzzle_attempts)
+                .where(puzzle_attempts.c.id == attempt_id, puzzle_attempts.c.status == "open",
+                       puzzle_attempts.c.moves == previous)
                 .values(**values)
             )
             if not ended.rowcount:
-                return False
-            if player is not None:
-                player_id, before, after = player
-                mine = select(puzzle_players.c.player_id).where(puzzle_players.c.player_id == player_id)
-                exists = (await conn.execute(mine)).first()
-                row = {
-                    "mu": after.mu, "sigma": after.sigma, "attempts": before.attempts + 1,
-                    "solved": before.solved + (1 if solved else 0), "updated_at": now,
-                }
-                if exists:
-                    await conn.execute(
-                        update(puzzle_players).where(puzzle_players.c.player_id == player_id).values(**row)
-                    )
-                else:
-                    await conn.execute(insert(puzzle_players).values(player_id=player_id, **row))
-            if puzzle is not None:
-                puzzle_id, mu, sigma, puzzle_shown = puzzle
-                await conn.execute(
-                    update(puzzles)
-                    .where(puzzles.c.id == puzzle_id)
-                    .values(
-                        mu=mu, sigma=sigma, shown=puzzle_shown, attempts=puzzles.c.attempts + 1,
-                        solved=puzzles.c.solved + (1 if solved else 0),
-                    )
+                return None
+            if not rated:
+                return RatedEnd(rated=False)
+            await insert_ignore(conn, puzzle_players, [{
+                "player_id": player_id, "mu": NEW_MU, "sigma": NEW_SIGMA, "attempts": 0, "solved": 0,
+                "updated_at": now,
+            }])
+            mine = (await conn.execute(
+                select(puzzle_players.c.mu, puzzle_players.c.sigma)
+                .where(puzzle_players.c.player_id == player_id).with_for_update()
+            )).one()
+            theirs = (await conn.execute(
+                select(puzzles.c.mu, puzzles.c.sigma).where(puzzles.c.id == puzzle_id).with_for_update()
+            )).one()
+            change = rater((float(mine[0]), float(mine[1])), (float(theirs[0]), float(theirs[1])))
+            won = 1 if solved else 0
+            await conn.execute(
+                update(puzzle_players).where(puzzle_players.c.player_id == player_id).values(
+                    mu=change.player[0], sigma=change.player[1], attempts=puzzle_players.c.attempts + 1,
+                    solved=puzzle_players.c.solved + won, updated_at=now,
                 )
-        return True
+            )
+            await conn.execute(
+                update(puzzles).where(puzzles.c.id == puzzle_id).values(
+                    mu=change.puzzle[0], sigma=change.puzzle[1], shown=change.shown[3],
+                    attempts=puzzles.c.attempts + 1, solved=puzzles.c.solved + won,
+                )
+            )
+            await conn.execute(
+                update(puzzle_attempts).where(puzzle_attempts.c.id == attempt_id).values(
+                    rating_before=change.shown[0], rating_after=change.shown[1],
+                    puzzle_before=change.shown[2], puzzle_after=change.shown[3],
+                )
+            )
+        return RatedEnd(rated=True, shown=change.shown)
 
     async def attempts_of(self, player_id: str, limit: int = 50) -> list[AttemptRow]:
         """``player_id``'s latest attempts, newest first."""

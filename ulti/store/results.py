@@ -9,17 +9,17 @@ guarantees is that a match is recorded, and its ratings changed, exactly once: t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from sqlalchemy import BigInteger, Float, Integer, Table, insert, literal, select, update
+from sqlalchemy import BigInteger, Float, Integer, insert, literal, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ulti.store.clock import now_ms
+from ulti.store.inserts import insert_ignore
 from ulti.store.models import accounts, match_players, match_results, players, ratings
 from ulti.store.players import MatchSeat
 
@@ -57,14 +57,6 @@ class SeatResult(MatchSeat):
 
 
 
-async def _insert_ignore(conn: AsyncConnection, table: Table, rows: Sequence[Mapping[str, Any]]) -> None:
-    """Insert ``rows``, skipping any that a unique key already holds (whoever inserted it first wins)."""
-    if not rows:
-        return
-    make = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
-    await conn.execute(make(table).on_conflict_do_nothing(), [dict(row) for row in rows])
-
-
 class ResultStore:
     """Match results and ratings over the store's engine (``EventStore`` has these methods)."""
 
@@ -80,8 +72,8 @@ class ResultStore:
             return
         now = now_ms()
         async with self.engine.begin() as conn:
-            await _insert_ignore(conn, players, [{"id": p, "name": n, "created_at": now} for p, n, _, _ in bots])
-            await _insert_ignore(
+            await insert_ignore(conn, players, [{"id": p, "name": n, "created_at": now} for p, n, _, _ in bots])
+            await insert_ignore(
                 conn,
                 accounts,
                 [

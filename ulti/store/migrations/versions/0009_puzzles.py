@@ -3,9 +3,9 @@
 Revision ID: 0009
 Revises: 0008
 
-The tables are described in ``ulti/store/puzzles.py``. The set is filled from the shipped file when the
-server starts with an empty ``puzzles`` table (``ulti/server/puzzle_routes.py``), not here: a migration
-keeps to the schema. A player's rows go with the player's (a deleted account): the foreign keys cascade.
+The tables are described in ``ulti/store/puzzles.py``. The server adds the shipped puzzles the table lacks
+when it starts (``ulti/server/puzzle_growth.py``), not here: a migration keeps to the schema. A player's
+rows go with the player's (a deleted account): the foreign keys cascade.
 """
 
 import sqlalchemy as sa
