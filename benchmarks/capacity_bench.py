@@ -56,8 +56,7 @@ from ulti.server.config import Settings
 from ulti.server.tablestate import bot_action
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benchmarks.load_bench import cpu_seconds
-from benchmarks.work_bench import machine_busy
+from benchmarks.work_bench import machine_busy, server_cpu
 from tests.server.conftest import ServerProcess
 
 #: the production pacing (``ulti.server.config.Settings``), stated so the lateness is measured against it
@@ -212,34 +211,11 @@ async def play_step(base_url: str, tables: int, level: str, think: float, warmup
 # ---------------------------------------------------------------- CPU and the profile
 
 
-def children(pid: int) -> list[int]:
-    """The child processes of ``pid``."""
-    found: list[int] = []
-    with contextlib.suppress(OSError):
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            with contextlib.suppress(OSError):
-                found += [int(c) for c in (task / "children").read_text().split()]
-    return found
-
-
-def niceness(pid: int) -> int:
-    """The niceness of process ``pid`` (long-work workers run at 19, the bots' at 0)."""
-    try:
-        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
-    except (OSError, IndexError, ValueError):
-        return 0
-
-
 def cpu_by_part(server_pid: int) -> dict[str, float]:
     """CPU seconds so far of the server process, its bot workers, its long-work workers, this load
     generator and the whole machine."""
-    bots = work = 0.0
-    for child in children(server_pid):
-        if niceness(child) > 0:
-            work += cpu_seconds(child)
-        else:
-            bots += cpu_seconds(child)
-    return {"server": cpu_seconds(server_pid), "bots": bots, "work": work, "generator": time.process_time(),
+    server, bots, work = server_cpu(server_pid)
+    return {"server": server, "bots": bots, "work": work, "generator": time.process_time(),
             "machine": machine_busy()}
 
 

@@ -2,7 +2,7 @@
 
     python -m benchmarks.engine_ab [REV] [--rounds N]
 
-checks ``REV`` (default ``HEAD``) out into a temporary git worktree and runs the same measurements of
+takes ``REV`` (default ``HEAD``) from git, built once (``benchmarks/git_tree.py``), and runs the same measurements of
 ``benchmarks.engine_bench`` in a fresh interpreter per round, old tree and new tree in turn (old, new,
 new, old, ...), each pinned to one core. Alternating in one run puts both under the same load, which
 is what a shared machine needs: a figure taken an hour apart says little. It prints each figure's
@@ -18,8 +18,9 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+from benchmarks.git_tree import MissingCommit, tree_at
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,22 +58,16 @@ def main(argv: list[str]) -> int:
     parser.add_argument("rev", nargs="?", default="HEAD", help="the old revision (default HEAD)")
     parser.add_argument("--rounds", type=int, default=7, help="rounds per tree (default 7)")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="engine-ab-") as tmp:
-        old = Path(tmp) / "old"
-        subprocess.run(["git", "worktree", "add", "--detach", str(old), args.rev], cwd=ROOT, check=True,
-                       capture_output=True)
-        try:
-            # the compiled solver is not in git: the old tree uses the working tree's (the engine
-            # figures do not call it, but the bots' package imports it)
-            for so in (ROOT / "ulti" / "bots" / "solver").glob("_dd*.so"):
-                (old / "ulti" / "bots" / "solver" / so.name).symlink_to(so)
-            runs: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
-            for i in range(args.rounds):
-                order = [("old", old), ("new", ROOT)] if i % 2 == 0 else [("new", ROOT), ("old", old)]
-                for name, tree in order:
-                    runs[name].append(measure(tree))
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(old)], cwd=ROOT, check=False)
+    try:
+        old = tree_at(args.rev)  # exported from git and built once (benchmarks/git_tree.py)
+    except MissingCommit as exc:
+        print(f"skipped: {exc}")
+        return 0
+    runs: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
+    for i in range(args.rounds):
+        order = [("old", old), ("new", ROOT)] if i % 2 == 0 else [("new", ROOT), ("old", old)]
+        for name, tree in order:
+            runs[name].append(measure(tree))
     print(f"old = {args.rev}, new = the working tree; medians of {args.rounds} alternated rounds, CPU time")
     for key in runs["new"][0]:
         before = statistics.median(r[key] for r in runs["old"])

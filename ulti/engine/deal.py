@@ -56,7 +56,7 @@ from ulti.engine.scoring import (
     give_up_result,
     settle,
 )
-from ulti.engine.view import Marriages, PointsTally, SeatView, card_codes
+from ulti.engine.view import SeatView, card_codes
 
 __all__ = ["MINOR_SUITS", "Choices", "Deal", "Phase"]
 
@@ -199,14 +199,6 @@ class Deal:
     def hands_open(self) -> bool:
         """Whether all hands are face up: an open contract after trick 1 and its kontra chain."""
         return dealviews.hands_open(self)
-
-    def marriage_announcement(self, seat: int) -> Marriages | None:
-        """The marriages ``seat`` announced with its card to trick 1 (trump contracts), else None."""
-        return dealviews.marriage_announcement(self, seat)
-
-    def points_tally(self) -> PointsTally | None:
-        """The points each side has taken so far (trump contracts, from the first card played on)."""
-        return self._views.points_tally(self)
 
     def public_entry(self, index: int, viewer: int | None) -> dict[str, Any]:
         """Action ``index`` of the history as ``viewer`` may see it (discards and taken cards only if own)."""

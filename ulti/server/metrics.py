@@ -28,6 +28,7 @@ from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 
 from ulti.server.inputs import BadInput
+from ulti.server.longwork import PRIORITY
 from ulti.server.tablestate import CommandError
 
 if TYPE_CHECKING:
@@ -143,7 +144,7 @@ class Metrics:
             registry=registry,
         )
         # Series that exist from the start read 0 instead of missing: rate() then has a first point.
-        for kind in ("analysis", "par", "whatif", "hint"):
+        for kind in PRIORITY:
             self.long_work.labels(kind)
             self.long_work_wait.labels(kind)
             self.long_work_run.labels(kind)
