@@ -29,9 +29,9 @@ def score_text(text: str) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise ValueError(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     if isinstance(record, dict) and record.get("format") == "ulti-event/1":
-        from ulti.events.record import score_event
+        from ulti.duplicates.record import score_duplicate
 
-        return score_event(record)  # every table's deals, their cards compared, the matchpoints recomputed
+        return score_duplicate(record)  # every table's deals, their cards compared, the matchpoints recomputed
     if isinstance(record, dict) and record.get("format") == "ulti-tournament/1":
         from ulti.tournaments.record import score_tournament
 

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from ulti.bots.random_bot import RandomBot
+from ulti.duplicates.deals import duplicate_first_dealer
 from ulti.engine.cards import parse_card
 from ulti.engine.deal import Deal
 from ulti.engine.dealing import deal_hands
 from ulti.engine.match import Match
 from ulti.engine.record import match_to_record
-from ulti.events.deals import event_first_dealer
 from ulti.tournaments.duplicate import round_deals, round_seed
 from ulti.tournaments.fours import ENGINE_DEALER, four_deal_scores
 from ulti.tournaments.log import apply, replay
@@ -78,7 +78,7 @@ def play_tournament(
             log.append({"type": "replaced_by_bot", "player": replace[number]})
             apply(state, log[-1])
         dealt = round_deals(settings.get("seed", 0), number, deals) if settings["format"] == "duplicate" else None
-        first = event_first_dealer(round_seed(settings.get("seed", 0), number)) if dealt else 0
+        first = duplicate_first_dealer(round_seed(settings.get("seed", 0), number)) if dealt else 0
         for t, table in enumerate(seating, start=1):
             if len(table) == 4:  # a table of four: no single match record, its deals' scores
                 four = play_four(deals, rng)

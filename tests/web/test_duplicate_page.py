@@ -12,7 +12,7 @@ from typing import Any
 from tests.server.conftest import ServerProcess
 from tests.web.conftest import SCREENSHOTS
 from tests.web.driver import play_until, sign_in
-from ulti.events import seat_matchpoints
+from ulti.duplicates import seat_matchpoints
 
 CROSS_JS = """() => [...document.querySelectorAll('[data-testid^=deal-][data-visible]')].map((d) => ({
   visible: d.dataset.visible === '1',

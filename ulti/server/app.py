@@ -34,8 +34,8 @@ from ulti.server.botapi import start_bot_api
 from ulti.server.cluster import Cluster
 from ulti.server.config import Settings
 from ulti.server.duplicate import ParJobs
-from ulti.server.event_routes import check_event_lobby_chat, viewer_of
-from ulti.server.event_routes import router as event_router
+from ulti.server.duplicate_routes import check_event_lobby_chat, viewer_of
+from ulti.server.duplicate_routes import router as event_router
 from ulti.server.httpguard import RequestGuard, same_origin
 from ulti.server.hub import Connection, Hub
 from ulti.server.inputs import BadInput, check_id, clean_name, clean_text, decode_json
@@ -406,7 +406,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(player_router)  # /api/players/..., /api/leaderboard, /@/{name} (player_routes.py)
     app.include_router(analysis_router)  # /api/tables/{id}/deals/{k}/analysis and /whatif (analysis_routes.py)
     app.include_router(botapi_router)  # /api/account/tokens, /api/bot/..., /api/stream/event (botapi.py)
-    app.include_router(event_router)  # /api/events/... and solo duplicate's par (event_routes.py)
+    app.include_router(event_router)  # /api/events/... and solo duplicate's par (duplicate_routes.py)
     app.include_router(tournament_router)  # /api/tournaments/... (tournament_routes.py)
     app.include_router(puzzle_router)  # /api/puzzles/... (puzzle_routes.py)
     # the bodies the routes read by hand, in /openapi.json (openapi_bodies.py)

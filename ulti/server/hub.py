@@ -284,7 +284,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         """Create a table for ``player_id`` (``account``: not a guest) here; returns its id and its invite tokens.
 
         ``event``: (id, seed) of the duplicate event the table belongs to: its deals come from the event's
-        seed (the same cards at every table of the event), kept secret like any table's (event_routes.py).
+        seed (the same cards at every table of the event), kept secret like any table's (duplicate_routes.py).
         ``rematch_of``: the finished table this one is the rematch of (its other players take their seats
         from there, ``rematch``). ``table_id``: the id to give it (a tournament names its tables in its log
         before creating them, so that a director resuming after a crash creates each one once).

@@ -85,7 +85,7 @@ class TableState:
     practice: bool = False  # a chosen seed outside tests: nobody but the host may sit down
     rated: bool = False  # accounts and bots only; the match end updates their ratings (results.py)
     learner: bool = False  # casual tables only: the coach's hints and lessons (ulti/server/analysis.py)
-    #: the duplicate event this table belongs to (ulti/server/event_routes.py); None: an ordinary table
+    #: the duplicate event this table belongs to (ulti/server/duplicate_routes.py); None: an ordinary table
     event_id: str | None = None
     #: solo duplicate: each deal is replayed with the strong bot in the player's seat (ulti/server/duplicate.py)
     duplicate: bool = False

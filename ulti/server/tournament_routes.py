@@ -25,8 +25,8 @@ from ulti.accounts.names import name_key
 from ulti.server import sessions
 from ulti.server.arena import BOT_WAIT_SECONDS, arena_view
 from ulti.server.auth import new_id
+from ulti.server.duplicate_routes import viewer_of
 from ulti.server.errors import CommandError
-from ulti.server.event_routes import viewer_of
 from ulti.server.hub import Hub
 from ulti.server.inputs import check_id, decode_json
 from ulti.server.tablestate import BOT_LEVELS

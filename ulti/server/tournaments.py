@@ -17,7 +17,7 @@ run again and again for each tournament this process owns:
 - a table whose match is over gives its result (``result_recorded``: each seat's total, and in
   sport ulti each deal's scores); when every table has one, the next round is seated after the
   break, until the last round;
-- sport ulti (``duplicate``) rounds are duplicate events (``EventRow``) whose seed is the round's
+- sport ulti (``duplicate``) rounds are duplicate events (``DuplicateRow``) whose seed is the round's
   (``ulti.tournaments.duplicate.round_seed``): the same cards at every table and the duplicate
   events' no-peeking rule, applied by the same visibility policy;
 - an arena has no rounds to wait for: its tables are seated in waves as players finish, until its end
@@ -43,7 +43,7 @@ from ulti.server.auth import new_id
 from ulti.server.errors import CommandError
 from ulti.server.logs import log
 from ulti.store import SeqConflict
-from ulti.store.events_store import EventRow
+from ulti.store.duplicates import DuplicateRow
 from ulti.store.tournaments import TournamentConflict
 from ulti.tournaments.duplicate import round_seed
 from ulti.tournaments.log import LogError, Tournament, apply, replay
@@ -344,7 +344,7 @@ class Directors:
         if seated.get("event") is not None:
             event_key = (seated["event"], round_seed(settings.seed, number))
             if await self.hub.store.duplicate_event(seated["event"]) is None:
-                await self.hub.store.add_duplicate_event(EventRow(
+                await self.hub.store.add_duplicate_event(DuplicateRow(
                     seated["event"], host, host_name, settings.deals_per_round, len(ids), level,
                     settings.move_seconds, event_key[1], True, int(time.time() * 1000), tuple(ids),
                 ))

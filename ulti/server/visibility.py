@@ -39,7 +39,7 @@ from ulti.server.logs import log
 if TYPE_CHECKING:
     from ulti.server.hub import Hub
     from ulti.server.tablestate import TableState
-    from ulti.store.events_store import EventRow
+    from ulti.store.duplicates import DuplicateRow
 
 #: the attribute a route's endpoint carries to say what it shows (read by the route-enumeration test)
 MARK = "__visibility__"
@@ -95,9 +95,9 @@ class Sight:
 OPEN = Sight(live=True, deals=None)
 
 
-async def event_row(hub: Hub, event_id: str) -> EventRow:
+async def event_row(hub: Hub, event_id: str) -> DuplicateRow:
     """The stored event (cached: its row never changes but for ``started``, which is not read from it)."""
-    cache: dict[str, EventRow] = hub.__dict__.setdefault("_event_rows", {})
+    cache: dict[str, DuplicateRow] = hub.__dict__.setdefault("_event_rows", {})
     row = cache.get(event_id)
     if row is None:
         row = await hub.store.duplicate_event(event_id)
@@ -107,7 +107,7 @@ async def event_row(hub: Hub, event_id: str) -> EventRow:
     return row
 
 
-async def event_states(hub: Hub, row: EventRow) -> list[TableState]:
+async def event_states(hub: Hub, row: DuplicateRow) -> list[TableState]:
     """The freshest state of each table of the event, table 1 first."""
     return [(await hub.source(table_id)).state for table_id in row.table_ids]
 

@@ -19,7 +19,7 @@ from ulti.store.accounts import AccountStore
 from ulti.store.analyses import AnalysisStore
 from ulti.store.apitokens import ApiTokenStore
 from ulti.store.clock import now_ms
-from ulti.store.events_store import EventsStore
+from ulti.store.duplicates import DuplicateStore
 from ulti.store.models import events, kv, players, table_players, tables
 from ulti.store.players import PlayerStore
 from ulti.store.results import ResultStore
@@ -93,7 +93,7 @@ def make_engine(url: str) -> AsyncEngine:
 
 
 class EventStore(
-    AccountStore, AnalysisStore, ApiTokenStore, EventsStore, PlayerStore, ResultStore, TournamentStore
+    AccountStore, AnalysisStore, ApiTokenStore, DuplicateStore, PlayerStore, ResultStore, TournamentStore
 ):
     """The event log of every table, and the little else the server keeps."""
 

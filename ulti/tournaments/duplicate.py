@@ -1,7 +1,7 @@
 """Sport ulti (duplicate): every table of a round plays the same deals, dealt from the round's seed.
 
-Round ``r`` (from 1) of a tournament with seed ``S`` is a duplicate event (``ulti.events``) with the
-seed ``round_seed(S, r)``: deal ``k`` of every table of the round is ``event_hands(round_seed(S, r), k)``,
+Round ``r`` (from 1) of a tournament with seed ``S`` is a duplicate event (``ulti.duplicates``) with the
+seed ``round_seed(S, r)``: deal ``k`` of every table of the round is ``duplicate_hands(round_seed(S, r), k)``,
 so the tables' seats are compared by matchpoints (``standings.round_points``), with the same rules as
 duplicate events: a table's cards are never shown to another table before the round ends.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 
-from ulti.events.deals import event_hands
+from ulti.duplicates.deals import duplicate_hands
 
 
 def round_seed(seed: int, round_number: int) -> int:
@@ -26,10 +26,10 @@ def round_seed(seed: int, round_number: int) -> int:
 def round_deals(seed: int, round_number: int, deals: int) -> list[tuple[int, list[list[str]]]]:
     """The dealer and hands of each deal of the round, the same at every table.
 
-    >>> from ulti.events.deals import event_first_dealer
+    >>> from ulti.duplicates.deals import duplicate_first_dealer
     >>> first = round_deals(7, 1, 3)
-    >>> len(first), first[0][0] == event_first_dealer(round_seed(7, 1))
+    >>> len(first), first[0][0] == duplicate_first_dealer(round_seed(7, 1))
     (3, True)
     """
     event = round_seed(seed, round_number)
-    return [event_hands(event, k) for k in range(deals)]
+    return [duplicate_hands(event, k) for k in range(deals)]

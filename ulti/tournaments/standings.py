@@ -5,7 +5,7 @@ A player's points for a table are, by the host's ``scoring``: ``points`` (the se
 players tied on match points share the best place of their tie; at a table of four, first and last
 score the first and third place's points and the two middle places the second's, so a table of four
 gives as many points on average as a table of three). In sport ulti (``duplicate``) a
-seat's points for a round are its matchpoints (``ulti.events``): on each deal, seat ``s`` of a table is
+seat's points for a round are its matchpoints (``ulti.duplicates``): on each deal, seat ``s`` of a table is
 compared with seat ``s`` of every other table of the round, which played the same cards. Bots are no
 line of the standings. An arena always scores by place. Ties are broken by ``TIE_BREAKS`` in
 order; the record lists them.
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ulti.events.matchpoints import deal_matchpoints
+from ulti.duplicates.matchpoints import deal_matchpoints
 from ulti.tournaments.log import Round, Tournament
 
 FOUR_PLACES = (0, 1, 1, 2)  # at a table of four: which of the three places' points each place scores

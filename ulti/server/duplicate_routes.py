@@ -1,7 +1,7 @@
 """Duplicate events over HTTP (docs/protocol/duplicate.md §23), and the rule that keeps their deals from peeking eyes.
 
 An event is a set of ordinary tables created with the event's seed (``Hub.create_table(event=…)``),
-so every table holds the same cards on every deal, seat for seat (``ulti.events.deals``). The store
+so every table holds the same cards on every deal, seat for seat (``ulti.duplicates.deals``). The store
 keeps only the event's row (its seed, settings and tables in order); who sits where, each table's
 results, the cross-table and the standings are read from the tables themselves every time, so a
 restart or a takeover by another process needs nothing extra.
@@ -22,8 +22,8 @@ import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from ulti.events import build_event_record
-from ulti.events.matchpoints import deal_matchpoints, standings
+from ulti.duplicates import build_duplicate_record
+from ulti.duplicates.matchpoints import deal_matchpoints, standings
 from ulti.server import sessions
 from ulti.server.auth import new_id
 from ulti.server.errors import CommandError
@@ -41,7 +41,7 @@ from ulti.server.visibility import (
     shows_no_table,
     shows_tables,
 )
-from ulti.store.events_store import EventRow
+from ulti.store.duplicates import DuplicateRow
 
 router = APIRouter()
 
@@ -107,7 +107,7 @@ def deal_line(state: TableState, number: int, index: int) -> dict[str, Any] | No
     }
 
 
-def cross_table(row: EventRow, states: list[TableState], access: Sight) -> dict[str, Any]:
+def cross_table(row: DuplicateRow, states: list[TableState], access: Sight) -> dict[str, Any]:
     """The event as ``access`` lets its viewer see it: tables, per deal each table's result and matchpoints,
     and the standings over the deals shown whole.
 
@@ -194,7 +194,7 @@ async def create_event(request: Request) -> dict[str, Any]:
     for _ in range(count):
         table_id, _invites = await hub.create_table(who.player_id, who.name, config, event=(event_id, seed))
         table_ids.append(table_id)
-    row = EventRow(event_id, who.player_id, who.name, deals, count, level, seconds, seed, False,
+    row = DuplicateRow(event_id, who.player_id, who.name, deals, count, level, seconds, seed, False,
                    int(time.time() * 1000), tuple(table_ids))
     await hub.store.add_duplicate_event(row)
     return {"event_id": event_id, "tables": table_ids}
@@ -304,7 +304,7 @@ async def event_record(request: Request, event_id: str) -> Response:
     matches = [s.match_record() for s in states]
     bots = [[seat.kind == "bot" for seat in s.seats] for s in states]
     first = states[0].match.first_dealer if states[0].match else 0
-    return _json(build_event_record(row.event_id, row.deals, first, matches, bots, seed=row.seed))
+    return _json(build_duplicate_record(row.event_id, row.deals, first, matches, bots, seed=row.seed))
 
 
 @router.get("/api/tables/{table_id}/deals/{index}/par")

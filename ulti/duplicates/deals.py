@@ -17,24 +17,24 @@ from ulti.engine.cards import card_str, iter_cards
 from ulti.engine.dealing import deal_hands
 
 
-def event_first_dealer(seed: int) -> int:
+def duplicate_first_dealer(seed: int) -> int:
     """The first dealer of every table of the event with ``seed``.
 
-    >>> event_first_dealer(7) in (0, 1, 2)
+    >>> duplicate_first_dealer(7) in (0, 1, 2)
     True
     """
     return random.Random(f"{seed}:first-dealer").randrange(3)
 
 
-def event_hands(seed: int, index: int) -> tuple[int, list[list[str]]]:
+def duplicate_hands(seed: int, index: int) -> tuple[int, list[list[str]]]:
     """Deal ``index`` (from 0) of the event with ``seed``: its dealer and the hands as record card codes.
 
-    >>> dealer, hands = event_hands(7, 0)
-    >>> dealer == event_first_dealer(7), sorted(len(h) for h in hands)
+    >>> dealer, hands = duplicate_hands(7, 0)
+    >>> dealer == duplicate_first_dealer(7), sorted(len(h) for h in hands)
     (True, [10, 10, 12])
-    >>> event_hands(7, 3) == event_hands(7, 3)
+    >>> duplicate_hands(7, 3) == duplicate_hands(7, 3)
     True
     """
-    dealer = (event_first_dealer(seed) + index) % 3
+    dealer = (duplicate_first_dealer(seed) + index) % 3
     hands = deal_hands(random.Random(f"{seed}:{index}"), dealer)
     return dealer, [[card_str(c) for c in iter_cards(h)] for h in hands]

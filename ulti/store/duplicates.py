@@ -20,7 +20,7 @@ from ulti.store.models import duplicate_event_tables, duplicate_events, par_jobs
 
 
 @dataclass(frozen=True)
-class EventRow:
+class DuplicateRow:
     """A duplicate event as stored, with its tables' ids in order (table 1 first)."""
 
     event_id: str
@@ -45,12 +45,12 @@ class ParJob:
     spec: str
 
 
-class EventsStore:
+class DuplicateStore:
     """Duplicate events and par jobs over the store's engine (``EventStore`` has these methods)."""
 
     engine: AsyncEngine
 
-    async def add_duplicate_event(self, row: EventRow) -> None:
+    async def add_duplicate_event(self, row: DuplicateRow) -> None:
         """Store a new event and its tables in one transaction."""
         async with self.engine.begin() as conn:
             await conn.execute(
@@ -65,7 +65,7 @@ class EventsStore:
                 [{"event_id": row.event_id, "table_no": i, "table_id": t} for i, t in enumerate(row.table_ids, 1)],
             )
 
-    async def duplicate_event(self, event_id: str) -> EventRow | None:
+    async def duplicate_event(self, event_id: str) -> DuplicateRow | None:
         """The event ``event_id`` with its tables, or None."""
         async with self.engine.connect() as conn:
             found = (await conn.execute(select(duplicate_events).where(duplicate_events.c.id == event_id))).first()
@@ -77,7 +77,7 @@ class EventsStore:
                 .order_by(duplicate_event_tables.c.table_no)
             )
             table_ids = tuple(r[0] for r in ids)
-        return EventRow(
+        return DuplicateRow(
             found.id, found.host, found.host_name, found.deals, found.tables, found.level, found.move_seconds,
             int(found.seed), bool(found.started), found.created_at, table_ids,
         )
@@ -97,7 +97,7 @@ class EventsStore:
         async with self.engine.connect() as conn:
             return sorted({r[0] for r in await conn.execute(query)})
 
-    async def recent_duplicate_events(self, limit: int = 20) -> list[EventRow]:
+    async def recent_duplicate_events(self, limit: int = 20) -> list[DuplicateRow]:
         """The newest events, newest first (the lobby lists them)."""
         query = select(duplicate_events.c.id).order_by(duplicate_events.c.created_at.desc()).limit(limit)
         async with self.engine.connect() as conn:

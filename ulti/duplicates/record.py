@@ -1,6 +1,6 @@
 """The ``ulti-event/1`` record: every table's deals of a duplicate event and the standings (docs/record.md).
 
-``build_event_record`` makes it from the tables' match records; ``score_event`` (``ulti score``)
+``build_duplicate_record`` makes it from the tables' match records; ``score_duplicate`` (``ulti score``)
 replays every deal through the engine, checks that every table held the same cards on each deal
 (and, when the record carries the seed, that the cards come from it), recomputes the matchpoints and
 the standings, and refuses a record whose stated figures differ, naming the deal and the table.
@@ -11,18 +11,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ulti.duplicates.deals import duplicate_hands
+from ulti.duplicates.matchpoints import deal_matchpoints, standings
 from ulti.engine.cards import card_str, iter_cards, parse_card
 from ulti.engine.errors import RecordError, UltiError
 from ulti.engine.match import MATCH_LENGTHS
 from ulti.engine.record import match_from_record
-from ulti.events.deals import event_hands
-from ulti.events.matchpoints import deal_matchpoints, standings
 
-EVENT_FORMAT = "ulti-event/1"
+DUPLICATE_FORMAT = "ulti-event/1"
 RULES = "ulti-rules/1"
 
 
-def build_event_record(
+def build_duplicate_record(
     event_id: str,
     deals_planned: int,
     first_dealer: int,
@@ -42,7 +42,7 @@ def build_event_record(
         kept["deals"] = list(match.get("deals", []))[:deals_planned]
         tables.append({"table": number, "bots": list(bots[number - 1]), "match": kept})
     record: dict[str, Any] = {
-        "format": EVENT_FORMAT,
+        "format": DUPLICATE_FORMAT,
         "rules": RULES,
         "event": event_id,
         "deals_planned": deals_planned,
@@ -51,13 +51,13 @@ def build_event_record(
     }
     if seed is not None:
         record["seed"] = seed
-    scored = score_event(record)
+    scored = score_duplicate(record)
     record["matchpoints"] = scored["matchpoints"]
     record["standings"] = scored["standings"]
     return record
 
 
-def score_event(record: object) -> dict[str, Any]:
+def score_duplicate(record: object) -> dict[str, Any]:
     """Check an ``ulti-event/1`` record and compute its matchpoints and standings (what ``ulti score`` prints).
 
     Raises ``RecordError`` naming the deal (from 0) and the table (from 1) of the first problem: a
@@ -66,8 +66,8 @@ def score_event(record: object) -> dict[str, Any]:
     """
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
-    if record.get("format") != EVENT_FORMAT:
-        raise RecordError(f"format must be {EVENT_FORMAT!r}, not {record.get('format')!r}")
+    if record.get("format") != DUPLICATE_FORMAT:
+        raise RecordError(f"format must be {DUPLICATE_FORMAT!r}, not {record.get('format')!r}")
     if record.get("rules", RULES) != RULES:
         raise RecordError(f"unknown rules {record.get('rules')!r}: this scorer knows only {RULES!r}")
     planned = record.get("deals_planned")
@@ -122,7 +122,7 @@ def score_event(record: object) -> dict[str, Any]:
             elif cards != reference[1]:  # pragma: no cover - _check_same_cards refused it before the replay
                 raise RecordError(f"deal {index}: table {number}: cards differ from table {reference[0]}'s")
             if seed is not None:
-                dealer, hands = event_hands(seed, index)
+                dealer, hands = duplicate_hands(seed, index)
                 dealt = [[card_str(c) for c in iter_cards(h)] for h in deal.dealt]
                 if deal.dealer != dealer or dealt != hands:
                     raise RecordError(f"deal {index}: table {number}: cards do not come from the event's seed")
@@ -153,7 +153,7 @@ def score_event(record: object) -> dict[str, Any]:
     if stated_standings is not None and stated_standings != lines:
         raise RecordError("standings differ from the ones the matchpoints give")
     return {
-        "format": EVENT_FORMAT,
+        "format": DUPLICATE_FORMAT,
         "complete": complete,
         "tables": len(tables),
         "deals_planned": planned,

@@ -1,4 +1,4 @@
-"""A table of an event deals from the event's seed and nothing else (``TableState`` against ``event_hands``)."""
+"""A table of an event deals from the event's seed and nothing else (``TableState`` against ``duplicate_hands``)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import random
 import pytest
 
 from ulti.bots.random_bot import RandomBot
+from ulti.duplicates import duplicate_first_dealer, duplicate_hands
 from ulti.engine.record import action_to_json
-from ulti.events import event_first_dealer, event_hands
 from ulti.server.tablestate import CommandError, TableState
 
 SEED = 99
@@ -39,13 +39,13 @@ def test_two_tables_of_an_event_hold_the_same_cards_on_every_deal_whatever_happe
     one = event_table("t1", "anna", "heuristic", 1)
     two = event_table("t2", "bela", "random", 2)
     assert one.match is not None and two.match is not None
-    assert one.match.first_dealer == two.match.first_dealer == event_first_dealer(SEED)
+    assert one.match.first_dealer == two.match.first_dealer == duplicate_first_dealer(SEED)
     shared = min(len(one.match.deals), len(two.match.deals))  # tie-break deals too, where both had them
     assert shared >= 6
     for index in range(shared):
         a, b = one.match.deals[index], two.match.deals[index]
         assert (a.dealer, a.dealt) == (b.dealer, b.dealt)
-        dealer, hands = event_hands(SEED, index)
+        dealer, hands = duplicate_hands(SEED, index)
         assert a.dealer == dealer
         assert [sorted(h) for h in hands] == [sorted(h) for h in one.deal_record(index)["hands"]]
     assert [d.history for d in one.match.deals[:6]] != [d.history for d in two.match.deals[:6]]

@@ -4,18 +4,18 @@ Pure functions over the engine (no I/O, never the server): ``deals`` derives an 
 its seed, ``matchpoints`` scores a cross-table as in bridge, ``record`` builds and checks the record.
 """
 
-from ulti.events.deals import event_first_dealer, event_hands
-from ulti.events.matchpoints import Standing, deal_matchpoints, seat_matchpoints, standings
-from ulti.events.record import EVENT_FORMAT, build_event_record, score_event
+from ulti.duplicates.deals import duplicate_first_dealer, duplicate_hands
+from ulti.duplicates.matchpoints import Standing, deal_matchpoints, seat_matchpoints, standings
+from ulti.duplicates.record import DUPLICATE_FORMAT, build_duplicate_record, score_duplicate
 
 __all__ = [
-    "EVENT_FORMAT",
+    "DUPLICATE_FORMAT",
     "Standing",
-    "build_event_record",
+    "build_duplicate_record",
     "deal_matchpoints",
-    "event_first_dealer",
-    "event_hands",
-    "score_event",
+    "duplicate_first_dealer",
+    "duplicate_hands",
+    "score_duplicate",
     "seat_matchpoints",
     "standings",
 ]

@@ -17,7 +17,7 @@ import pytest
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import guest, until
 from ulti.client import GameClient, ServerError
-from ulti.events import event_hands
+from ulti.duplicates import duplicate_hands
 
 
 async def create_event(host: GameClient, tables: int, deals: int = 6, level: str = "heuristic") -> dict[str, Any]:
@@ -87,7 +87,7 @@ async def test_two_tables_of_an_event_receive_identical_cards_for_every_deal(
         a, b = records[0]["deals"][index], records[1]["deals"][index]
         assert cards_of(a) == cards_of(b)
         # and they are the event's seed's deal (the seed is shown once the event is over)
-        dealer, hands = event_hands(record["seed"], index)
+        dealer, hands = duplicate_hands(record["seed"], index)
         assert cards_of(a) == (dealer, [sorted(h) for h in hands])
     # the downloaded record passes `ulti score`, which recomputes the matchpoints
     path = tmp_path / "event.json"

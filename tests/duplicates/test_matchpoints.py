@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ulti.events import deal_matchpoints, seat_matchpoints, standings
-from ulti.events.matchpoints import top
+from ulti.duplicates import deal_matchpoints, seat_matchpoints, standings
+from ulti.duplicates.matchpoints import top
 
 # Four tables, two deals; every table finished both. Scores per table, seats 0, 1, 2.
 DEAL_0 = {1: [4, -2, -2], 2: [4, -2, -2], 3: [-8, 4, 4], 4: [12, -6, -6]}

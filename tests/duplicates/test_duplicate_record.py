@@ -1,4 +1,4 @@
-"""The ulti-event/1 record: built from tables' matches, checked by ``score_event`` and ``ulti score``."""
+"""The ulti-event/1 record: built from tables' matches, checked by ``score_duplicate`` and ``ulti score``."""
 
 from __future__ import annotations
 
@@ -13,22 +13,22 @@ from typing import Any
 import pytest
 
 from ulti.bots.random_bot import RandomBot
+from ulti.duplicates import build_duplicate_record, duplicate_first_dealer, duplicate_hands, score_duplicate
 from ulti.engine.cards import parse_card
 from ulti.engine.deal import Deal
 from ulti.engine.errors import RecordError
 from ulti.engine.match import Match
 from ulti.engine.record import match_to_record
-from ulti.events import build_event_record, event_first_dealer, event_hands, score_event
 
 SEED = 4242
 
 
 def event_match(seed: int, deals: int, play_seed: int) -> dict[str, Any]:
     """A table of the event: its deals from the seed, played by random bots of its own."""
-    match = Match(deals, event_first_dealer(seed), [f"P{play_seed}-{s}" for s in range(3)])
+    match = Match(deals, duplicate_first_dealer(seed), [f"P{play_seed}-{s}" for s in range(3)])
     rng = random.Random(play_seed)
     for index in range(deals):
-        dealer, hands = event_hands(seed, index)
+        dealer, hands = duplicate_hands(seed, index)
         deal = match.new_deal([[parse_card(c) for c in h] for h in hands])
         assert deal.dealer == dealer
         bot = RandomBot(rng)
@@ -40,7 +40,7 @@ def event_match(seed: int, deals: int, play_seed: int) -> dict[str, Any]:
 def event_record(tables: int = 3) -> dict[str, Any]:
     matches = [event_match(SEED, 6, play) for play in range(tables)]
     bots = [[False, True, True]] * tables
-    return build_event_record("ev1", 6, event_first_dealer(SEED), matches, bots, seed=SEED)
+    return build_duplicate_record("ev1", 6, duplicate_first_dealer(SEED), matches, bots, seed=SEED)
 
 
 def deal_from(seat_cards: list[list[str]], dealer: int) -> Deal:
@@ -56,7 +56,7 @@ def test_every_table_gets_the_same_cards_from_the_seed_whatever_is_played() -> N
 
 def test_a_built_record_scores_and_its_matchpoints_are_the_recomputed_ones() -> None:
     record = event_record()
-    scored = score_event(json.loads(json.dumps(record)))
+    scored = score_duplicate(json.loads(json.dumps(record)))
     assert scored["complete"] and scored["tables"] == 3
     assert scored["matchpoints"] == record["matchpoints"] and scored["standings"] == record["standings"]
     for index, per_table in enumerate(scored["matchpoints"]):
@@ -75,21 +75,21 @@ def test_a_table_whose_cards_differ_is_refused_naming_the_deal_and_the_table() -
     hands[0][0], hands[1][0] = hands[1][0], hands[0][0]  # one card swapped between two seats
     bad.pop("seed")
     with pytest.raises(RecordError, match=r"^deal 3: table 2: cards differ from table 1's"):
-        score_event(bad)
+        score_duplicate(bad)
 
 
 def test_cards_that_do_not_come_from_the_seed_are_refused() -> None:
     record = event_record(tables=1)
     record["seed"] = SEED + 1
     with pytest.raises(RecordError, match=r"^deal 0: table 1: cards do not come from the event's seed"):
-        score_event(record)
+        score_duplicate(record)
 
 
 def test_stated_matchpoints_that_differ_are_refused() -> None:
     record = event_record()
     record["matchpoints"][2][1][0] += 1
     with pytest.raises(RecordError, match=r"^deal 2: table 2: matchpoints \[[^]]*\] stated, \[[^]]*\] computed"):
-        score_event(record)
+        score_duplicate(record)
 
 
 def test_ulti_score_checks_an_event_record(tmp_path: Path) -> None:
