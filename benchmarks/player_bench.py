@@ -29,7 +29,8 @@ from ulti.accounts.ratings import NEWCOMER, match_ranks
 from ulti.server.app import create_app
 from ulti.server.config import Settings
 from ulti.server.results import rater_for
-from ulti.store import EventStore, SeatResult
+from ulti.store import SeatResult
+from ulti.store.eventstore import EventStore
 
 PLAYER = "Bench Player"
 OTHERS = ("Anna", "Béla")

@@ -16,7 +16,7 @@ from ulti.accounts.guard import LoginGuard
 from ulti.accounts.names import account_name, name_key
 from ulti.accounts.passwords import MEMORY_KIB, TIME_COST, PasswordHashing, check_password_rules
 from ulti.accounts.tokens import is_session_token, new_token, token_key
-from ulti.store import EventStore
+from ulti.store.eventstore import EventStore
 
 #: cheap costs for the tests that hash many times; the real costs are checked on their own
 FAST = {"time_cost": 1, "memory_kib": 1024}

@@ -18,7 +18,7 @@ from tests.cluster.conftest import Cluster
 from tests.server.helpers import until
 from ulti.client import GameClient
 from ulti.server.results import CRASH_ENV
-from ulti.store import EventStore
+from ulti.store.eventstore import EventStore
 from ulti.store.models import match_players, match_results, ratings
 
 PASSWORD = "correct horse battery"

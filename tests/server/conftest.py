@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from ulti.store import EventStore
+from ulti.store.eventstore import EventStore
 
 
 def free_port() -> int:

@@ -21,7 +21,7 @@ from ulti.server.errors import CommandError
 from ulti.server.events import Event, SeatSpec, parse_event
 from ulti.server.seam import Filtered
 from ulti.server.tablestate import TableState
-from ulti.store import EventStore
+from ulti.store.eventstore import EventStore
 
 HOST = "host0000"
 

@@ -26,7 +26,7 @@ from ulti.analysis.whatif import parse_line, what_if
 from ulti.client import GameClient, ServerError
 from ulti.engine.cards import parse_card
 from ulti.engine.record import deal_from_record
-from ulti.store import EventStore
+from ulti.store.eventstore import EventStore
 
 BOTS = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
 

@@ -23,7 +23,7 @@ from ulti.client import GameClient, ServerError
 from ulti.engine.record import action_to_json, score_record
 from ulti.server.events import Event, parse_event
 from ulti.server.tablestate import TableState, bot_action
-from ulti.store import EventStore
+from ulti.store.eventstore import EventStore
 
 LET_BOT_AFTER = 3.0
 

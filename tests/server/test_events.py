@@ -10,7 +10,7 @@ import pytest
 
 from tests.server.test_actor import RecordingHost, create, new_actor, start, stop
 from ulti.server.events import BadEvent, parse_event
-from ulti.store import EventStore
+from ulti.store.eventstore import EventStore
 
 
 @pytest.mark.asyncio

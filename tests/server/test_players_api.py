@@ -16,7 +16,7 @@ from sqlalchemy import insert
 
 from tests.server.conftest import ServerProcess
 from tests.server.test_accounts import call, error_of, register
-from ulti.store import EventStore
+from ulti.store.eventstore import EventStore
 from ulti.store.models import match_players, match_results, ratings
 
 pytestmark = pytest.mark.asyncio

@@ -26,7 +26,7 @@ from ulti.puzzles.cut import cut_record
 from ulti.puzzles.shipped import load
 from ulti.server.longwork import PRIORITY
 from ulti.server.puzzle_growth import Puzzles
-from ulti.store import EventStore
+from ulti.store.eventstore import EventStore
 from ulti.store.puzzles import PuzzleStore, puzzle_sources
 
 RECORDS = [json.loads(line) for line in (DATA / "puzzles" / "records.jsonl").read_text().splitlines() if line.strip()]
@@ -65,7 +65,8 @@ async def test_a_release_that_ships_new_puzzles_adds_them_to_an_existing_store(s
 
 @pytest.mark.asyncio
 async def test_a_finished_deal_is_cut_once_and_the_same_position_is_one_puzzle(store: EventStore) -> None:
-    puzzles = Puzzles(PuzzleStore(store.engine), run=in_thread)
+    book = PuzzleStore(store.engine)
+    puzzles = Puzzles(book, run=in_thread)
     record = RECORDS[2]
     expected = {p["id"] for p in cut_record(record)}
     assert expected
@@ -74,13 +75,14 @@ async def test_a_finished_deal_is_cut_once_and_the_same_position_is_one_puzzle(s
     assert await puzzles.cut_deal("t2", 3, record) == 0  # the same deal played elsewhere: the same puzzles
     assert await puzzles.store.count_source("played") == len(expected)
     for puzzle_id in expected:
-        row = await puzzles.store.puzzle(puzzle_id)
+        row = await book.puzzle(puzzle_id)
         assert row is not None and row.source == "played"
 
 
 @pytest.mark.asyncio
 async def test_a_players_clear_mistakes_are_cut_from_the_analysis_and_offered_to_them(store: EventStore) -> None:
-    puzzles = Puzzles(PuzzleStore(store.engine), run=in_thread)
+    book = PuzzleStore(store.engine)
+    puzzles = Puzzles(book, run=in_thread)
     await store.add_player("anna", "Anna")
     await store.add_player("bela", "Béla")
     record = RECORDS[4]
@@ -91,11 +93,11 @@ async def test_a_players_clear_mistakes_are_cut_from_the_analysis_and_offered_to
     seat = cut[0]["seat"]
     # only the seats people played get puzzles: here a person at the puzzle's seat, a bot at the others
     assert await puzzles.mistakes("t1", 0, record, analysis, {seat: "anna"}) == len(cut)
-    assert {r.id for r in await puzzles.store.mistakes_of("anna")} == {p["id"] for p in cut}
+    assert {r.id for r in await book.mistakes_of("anna")} == {p["id"] for p in cut}
     assert await puzzles.mistakes("t1", 0, record, analysis, {seat: "anna"}) == 0  # the deal is cut once
     other = (seat + 1) % 3
     assert await puzzles.mistakes("t2", 0, record, analysis, {other: "bela"}) == 0  # not Béla's mistake
-    assert await puzzles.store.mistakes_of("bela") == []
+    assert await book.mistakes_of("bela") == []
 
 
 @pytest.mark.asyncio

@@ -30,7 +30,7 @@ from ulti.server.events import SeatSpec, parse_event
 from ulti.server.match_stats import match_stats
 from ulti.server.results import CRASH_ENV, record_if_unrecorded, record_result
 from ulti.server.tablestate import TableState
-from ulti.store import EventStore
+from ulti.store.eventstore import EventStore
 from ulti.store.models import accounts, match_players, match_results, ratings
 
 PASSWORD = "correct horse battery"

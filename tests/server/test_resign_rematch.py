@@ -16,7 +16,7 @@ from tests.server.test_ratings import add_account, begin, create_rated, seat_row
 from ulti.client import GameClient, ServerError
 from ulti.server.errors import CommandError
 from ulti.server.events import SeatSpec
-from ulti.store import EventStore
+from ulti.store.eventstore import EventStore
 
 BOTS = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "heuristic"}]
 

@@ -8,7 +8,7 @@ from tests.server.botapi_helpers import Reader, new_account
 from tests.server.conftest import ServerProcess
 from tests.server.test_botapi import host_table
 from ulti.client import GameClient, ServerError
-from ulti.store import EventStore
+from ulti.store.eventstore import EventStore
 
 
 @pytest.mark.asyncio

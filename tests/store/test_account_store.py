@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy import insert, inspect, select
 
 from ulti.accounts.names import name_skeleton
-from ulti.store import AlreadyAccount, EventStore, NameTaken, StoredAccount
-from ulti.store.eventstore import make_engine
+from ulti.store import AlreadyAccount, NameTaken, StoredAccount
+from ulti.store.eventstore import EventStore, make_engine
 from ulti.store.migrate import upgrade
 from ulti.store.models import accounts, players
 

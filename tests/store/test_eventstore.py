@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ulti.store import EventStore, SeqConflict
+from ulti.store import SeqConflict
+from ulti.store.eventstore import EventStore
 
 
 @pytest.mark.asyncio

@@ -16,7 +16,7 @@ import pytest_asyncio
 from sqlalchemy import insert
 
 from ulti.accounts.names import name_key, name_skeleton
-from ulti.store import EventStore
+from ulti.store.eventstore import EventStore
 from ulti.store.models import duplicate_event_tables, match_players, match_results, ratings
 from ulti.store.players import RECENT_MATCHES
 

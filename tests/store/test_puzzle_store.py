@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from ulti.puzzles.shipped import load
-from ulti.store import EventStore
+from ulti.store.eventstore import EventStore
 from ulti.store.puzzles import NEW_MU, NEW_SIGMA, PlayerRating, PuzzleStore, RatedEnd, RatingChange
 
 SHIPPED = load()

@@ -12,7 +12,8 @@ import sqlalchemy as sa
 from sqlalchemy import inspect
 
 from tests.services import Postgres
-from ulti.store import EventStore, RatingChange, SeatResult, SkillRow
+from ulti.store import RatingChange, SeatResult, SkillRow
+from ulti.store.eventstore import EventStore
 from ulti.store.models import match_players, match_results
 
 NEWCOMER = (25.0, 25.0 / 3)

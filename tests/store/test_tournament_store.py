@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ulti.store import EventStore
+from ulti.store.eventstore import EventStore
 from ulti.store.tournaments import TournamentConflict, TournamentRow
 from ulti.tournaments.log import replay
 from ulti.tournaments.standings import standings

@@ -23,7 +23,7 @@ from typing import Protocol
 
 from ulti.accounts.errors import AccountError
 from ulti.accounts.tokens import has_token_shape, random_token, token_key
-from ulti.store.apitokens import TokenInfo, TokenOwner
+from ulti.store.ports import TokenInfo, TokenOwner
 
 PREFIX = "ulti_"
 BOT_PLAY = "bot:play"

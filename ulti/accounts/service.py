@@ -16,7 +16,7 @@ from ulti.accounts.guard import LoginGuard
 from ulti.accounts.names import account_name, name_key, name_skeleton
 from ulti.accounts.passwords import PasswordHashing, check_password_rules
 from ulti.accounts.tokens import is_session_token, new_token, token_key
-from ulti.store import AccountStore, AlreadyAccount, NameTaken, StoredAccount
+from ulti.store import AccountBook, AlreadyAccount, NameTaken, StoredAccount
 
 #: how long a session lasts after its login (the cookie lasts as long)
 SESSION_SECONDS = 30 * 86400
@@ -42,7 +42,7 @@ class Session:
 class Accounts:
     """Account operations over a store, with one hashing cost, one login guard and the device cookies."""
 
-    store: AccountStore
+    store: AccountBook
     hashing: PasswordHashing = field(default_factory=PasswordHashing)
     guard: LoginGuard = field(default_factory=LoginGuard)
     devices: DeviceCookies | None = None

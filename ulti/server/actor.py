@@ -21,7 +21,7 @@ from ulti.server.events import Event, bid_note, parse_event
 from ulti.server.logs import log
 from ulti.server.results import crash_point, record_result
 from ulti.server.tablestate import CommandError, TableState, bot_action
-from ulti.store import EventStore, SeqConflict
+from ulti.store import ActorStore, SeqConflict
 
 if TYPE_CHECKING:
     from ulti.server.seam import TableHost
@@ -39,7 +39,7 @@ def trick_just_taken(deal: Deal) -> bool:
 class TableActor:
     """Owns one table's state; every change goes through ``emit`` under the table's lock."""
 
-    def __init__(self, host: TableHost, state: TableState, store: EventStore, settings: Settings) -> None:
+    def __init__(self, host: TableHost, state: TableState, store: ActorStore, settings: Settings) -> None:
         """An actor for ``state`` (already rebuilt from its stored events), reporting to ``host``."""
         self.host = host
         self.state = state

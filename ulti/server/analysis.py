@@ -36,7 +36,7 @@ from ulti.engine.record import deal_from_record
 from ulti.server.logs import log
 from ulti.server.tablestate import CommandError, TableState
 from ulti.server.workdesk import Asker, Desk
-from ulti.store import EventStore
+from ulti.store.ports import AnalysisQueue
 
 #: Decisions priced per call to a worker process: small enough that a bot's move queued behind a chunk
 #: waits a fraction of a second, large enough that the calls' overhead stays small.
@@ -92,7 +92,7 @@ class AnalysisJobs:
     """The queue of analysis jobs of this server process (the store holds it; this runs it)."""
 
     def __init__(
-        self, store: EventStore, desk: Desk, worlds: int = DEFAULT_WORLDS,
+        self, store: AnalysisQueue, desk: Desk, worlds: int = DEFAULT_WORLDS,
         on_done: Callable[[str, int, dict[str, Any], dict[str, Any]], Coroutine[Any, Any, None]] | None = None,
     ) -> None:
         """Jobs stored in ``store``, computed in ``desk``'s low-priority workers within its quotas;

@@ -76,7 +76,7 @@ from ulti.server.visibility import (
     visible_deals,
 )
 from ulti.server.workdesk import Asker
-from ulti.store import EventStore
+from ulti.store.eventstore import EventStore
 from ulti.store.puzzles import PuzzleStore
 
 COOKIE = auth.COOKIE

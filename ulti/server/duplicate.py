@@ -33,7 +33,7 @@ from ulti.server.errors import CommandError
 from ulti.server.events import Event, Par, parse_event
 from ulti.server.logs import log
 from ulti.server.tablestate import TableState, bot_action
-from ulti.store import EventStore
+from ulti.store.ports import ParQueue
 
 if TYPE_CHECKING:
     from ulti.server.actor import TableActor
@@ -100,7 +100,7 @@ async def play_par(spec: dict[str, Any], think: Callable[[str, SeatView, str], A
 class ParJobs:
     """The par replays of this server process (the store holds the queue; this runs it)."""
 
-    def __init__(self, store: EventStore, hub: Hub) -> None:
+    def __init__(self, store: ParQueue, hub: Hub) -> None:
         """Jobs stored in ``store``, played in ``hub``'s bot workers, their results sent to the tables' owners."""
         self.store = store
         self.hub = hub

@@ -41,7 +41,7 @@ from ulti.server.visibility import (
     shows_no_table,
     shows_tables,
 )
-from ulti.store.duplicates import DuplicateRow
+from ulti.store.ports import DuplicateRow
 
 router = APIRouter()
 

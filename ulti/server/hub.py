@@ -56,7 +56,7 @@ from ulti.server.tablestate import (
 from ulti.server.throttle import Throttle
 from ulti.server.visibility import require_live
 from ulti.server.workdesk import Desk
-from ulti.store import EventStore, SeqConflict
+from ulti.store import SeqConflict, ServerStore
 
 __all__ = ["Connection", "Hub", "Replica", "TableSource"]
 
@@ -65,7 +65,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
     """Everything live in this server process."""
 
     def __init__(
-        self, store: EventStore, settings: Settings, cluster: Cluster | None = None, metrics: Metrics | None = None
+        self, store: ServerStore, settings: Settings, cluster: Cluster | None = None, metrics: Metrics | None = None
     ) -> None:
         """A hub over ``store`` (and ``cluster`` when several processes share the work).
 

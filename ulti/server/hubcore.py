@@ -27,7 +27,7 @@ from ulti.server.tablestate import (
     TableState,
 )
 from ulti.server.throttle import Throttle
-from ulti.store import EventStore
+from ulti.store import ServerStore
 
 LOBBY_CHAT_HISTORY = 50
 RECENT_CLIENT_IDS = 512
@@ -192,7 +192,7 @@ class Replica:
 class HubCore:
     """The state the hub's parts share (set by ``Hub.__init__``) and the methods they call across parts."""
 
-    store: EventStore
+    store: ServerStore
     settings: Settings
     cluster: Cluster | None
     metrics: Metrics

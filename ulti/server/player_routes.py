@@ -21,8 +21,7 @@ from ulti.server.errors import CommandError
 from ulti.server.inputs import MAX_NAME, clean_text
 from ulti.server.sessions import resolve, token_of
 from ulti.server.visibility import shows_no_table
-from ulti.store import EventStore
-from ulti.store.players import PlayerProfile, PlayerStats, RatedPlayer, RecentMatch
+from ulti.store.ports import PlayerProfile, PlayerReads, PlayerStats, RatedPlayer, RecentMatch
 
 router = APIRouter()
 
@@ -31,8 +30,8 @@ PLAYER_PAGE = Path(__file__).resolve().parents[2] / "web" / "player.html"
 PART_ORDER = [part.value for part in Part]
 
 
-def _store(request: Request) -> EventStore:
-    store: EventStore = request.app.state.store
+def _store(request: Request) -> PlayerReads:
+    store: PlayerReads = request.app.state.store
     return store
 
 

@@ -31,7 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from ulti.puzzles.cut import card_decisions, cut_record
 from ulti.puzzles.shipped import load
 from ulti.server.logs import log
-from ulti.store.puzzles import WHOLE_TABLE, PuzzleStore
+from ulti.store.ports import WHOLE_TABLE, PuzzleSources
 
 if TYPE_CHECKING:
     from ulti.server.hub import Hub
@@ -68,7 +68,7 @@ def grow_seconds() -> float:
 class Puzzles:
     """The puzzle set of this server process (``app.state.puzzles``)."""
 
-    def __init__(self, store: PuzzleStore, hub: Hub | None = None, run: Runner | None = None) -> None:
+    def __init__(self, store: PuzzleSources, hub: Hub | None = None, run: Runner | None = None) -> None:
         """Puzzles in ``store``; deals read through ``hub``; ``run(fn, *args)`` computes a piece (by default
         in ``hub``'s long-work processes at the lowest priority)."""
         self.store = store

@@ -32,7 +32,7 @@ from ulti.server import sessions
 from ulti.server.errors import CommandError
 from ulti.server.inputs import check_id
 from ulti.server.visibility import shows_no_table
-from ulti.store.puzzles import PlayerRating, PuzzleRater, PuzzleRow, PuzzleStore, RatedEnd, RatingChange
+from ulti.store.ports import PlayerRating, PuzzleBook, PuzzleRater, PuzzleRatingChange, PuzzleRow, RatedEnd
 
 router = APIRouter()
 
@@ -50,9 +50,9 @@ class MoveBody(BaseModel):
     move: int | None = Field(default=None, ge=0, le=20, description="the move this card answers (from 0)")
 
 
-def puzzles_of(request: Request) -> PuzzleStore:
+def puzzles_of(request: Request) -> PuzzleBook:
     """The app's puzzle store (``puzzle_growth.Puzzles``, made at start)."""
-    store: PuzzleStore = request.app.state.puzzles.store
+    store: PuzzleBook = request.app.state.puzzles.store
     return store
 
 
@@ -199,10 +199,10 @@ def _outcome_json(outcome: Outcome) -> dict[str, Any]:
 def _rater(solved: bool) -> PuzzleRater:
     """The rating change of a first finished attempt, from the ratings its transaction reads."""
 
-    def rate(mine: tuple[float, float], theirs: tuple[float, float]) -> RatingChange:
+    def rate(mine: tuple[float, float], theirs: tuple[float, float]) -> PuzzleRatingChange:
         before, puzzle_before = Rating(*mine), Rating(*theirs)
         after, puzzle_after = attempt(before, puzzle_before, solved)
-        return RatingChange((after.mu, after.sigma), (puzzle_after.mu, puzzle_after.sigma),
+        return PuzzleRatingChange((after.mu, after.sigma), (puzzle_after.mu, puzzle_after.sigma),
                             (before.shown, after.shown, puzzle_before.shown, puzzle_after.shown))
 
     return rate

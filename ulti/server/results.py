@@ -17,8 +17,7 @@ from ulti.accounts.names import name_key, name_skeleton
 from ulti.accounts.ratings import NEWCOMER, Skill, match_ranks, rate_match, shown_rating
 from ulti.server.match_stats import match_stats
 from ulti.server.tablestate import TableState
-from ulti.store import EventStore, RatingChange, SeatResult, SkillRow
-from ulti.store.results import Rater
+from ulti.store.ports import MatchResults, Rater, RatingChange, SeatResult, SkillRow
 
 #: Test hook (tests/server/test_ratings.py): ``before_record`` or ``after_record`` makes the process
 #: kill itself with SIGKILL at that point of the match end, exactly as ``kill -9`` would.
@@ -73,7 +72,7 @@ def rater_for(ranks: Sequence[int]) -> Rater:
     return rate
 
 
-async def record_result(store: EventStore, state: TableState) -> bool:
+async def record_result(store: MatchResults, state: TableState) -> bool:
     """Store the result of the finished match of ``state`` (once); whether this call stored it.
 
     Bot seats play under the bot's own account ("Bot · strong" is player ``bot-strong``), made here
@@ -96,7 +95,7 @@ async def record_result(store: EventStore, state: TableState) -> bool:
     return await store.record_match(state.table_id, deals, seats, rater, finished_at)
 
 
-async def record_if_unrecorded(store: EventStore, state: TableState) -> bool:
+async def record_if_unrecorded(store: MatchResults, state: TableState) -> bool:
     """Record the match of ``state`` if it is over and not yet recorded; whether it was recorded now."""
     if state.status != "finished" or state.match is None or await store.match_recorded(state.table_id):
         return False

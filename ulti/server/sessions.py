@@ -28,7 +28,7 @@ from ulti.accounts.tokens import is_session_token, token_key
 from ulti.server import auth
 from ulti.server.errors import CommandError
 from ulti.server.hubcore import Connection
-from ulti.store import EventStore
+from ulti.store import AccountBook
 
 _Part = TypeVar("_Part")
 
@@ -126,7 +126,7 @@ async def resolve(app: Any, token: str | None) -> Identity | None:
     player_id = auth.verify(app.state.secret, token)
     if player_id is None:
         return None
-    store: EventStore = app.state.store
+    store: AccountBook = app.state.store
     known = await store.player_identity(player_id)
     if known is None or known[1]:
         return None  # no such player, or one who has an account now: only its sessions count

@@ -32,7 +32,7 @@ from ulti.server.inputs import check_id, decode_json
 from ulti.server.tablestate import BOT_LEVELS
 from ulti.server.tournaments import Directors, Loaded, created_event, status_of, table_of
 from ulti.server.visibility import event_row, event_sight, event_states, ordinary_results, shows_no_table, shows_tables
-from ulti.store.tournaments import TournamentRow
+from ulti.store.ports import TournamentRow
 from ulti.tournaments.log import Tournament, replay
 from ulti.tournaments.record import build_tournament_record, rounds_json
 from ulti.tournaments.settings import settings_from_json

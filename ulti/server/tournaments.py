@@ -42,9 +42,7 @@ from ulti.server.arena import BOT_WAIT_SECONDS, arena_status, next_wave
 from ulti.server.auth import new_id
 from ulti.server.errors import CommandError
 from ulti.server.logs import log
-from ulti.store import SeqConflict
-from ulti.store.duplicates import DuplicateRow
-from ulti.store.tournaments import TournamentConflict
+from ulti.store.ports import DuplicateRow, SeqConflict, TournamentConflict
 from ulti.tournaments.duplicate import round_seed
 from ulti.tournaments.log import LogError, Tournament, apply, replay
 from ulti.tournaments.rounds import next_round

@@ -39,7 +39,7 @@ from ulti.server.logs import log
 if TYPE_CHECKING:
     from ulti.server.hub import Hub
     from ulti.server.tablestate import TableState
-    from ulti.store.duplicates import DuplicateRow
+    from ulti.store.ports import DuplicateRow
 
 #: the attribute a route's endpoint carries to say what it shows (read by the route-enumeration test)
 MARK = "__visibility__"

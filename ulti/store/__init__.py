@@ -1,20 +1,36 @@
 """The event store: tables' event logs, players and finished records (SQLite by default, any SQLAlchemy URL).
 
-It stores opaque JSON events and never imports the engine (docs/design.md layers).
+It stores opaque JSON events and never imports the engine (docs/design.md layers). Its consumers see
+it through the narrow protocols of ``ulti.store.ports`` (re-exported here with the values they carry);
+only the composition root builds the implementation (``ulti.store.eventstore.EventStore``).
 """
 
-from ulti.store.accounts import AccountStore, AlreadyAccount, NameTaken, StoredAccount
-from ulti.store.eventstore import EventStore, SeqConflict
-from ulti.store.results import RatingChange, SeatResult, SkillRow
+from ulti.store.ports import (
+    AccountBook,
+    ActorStore,
+    AlreadyAccount,
+    MatchResults,
+    NameTaken,
+    RatingChange,
+    SeatResult,
+    SeqConflict,
+    ServerStore,
+    SkillRow,
+    StoredAccount,
+    TableLog,
+)
 
 __all__ = [
-    "AccountStore",
+    "AccountBook",
+    "ActorStore",
     "AlreadyAccount",
-    "EventStore",
+    "MatchResults",
     "NameTaken",
     "RatingChange",
     "SeatResult",
     "SeqConflict",
+    "ServerStore",
     "SkillRow",
     "StoredAccount",
+    "TableLog",
 ]

@@ -22,13 +22,9 @@ from ulti.store.clock import now_ms
 from ulti.store.duplicates import DuplicateStore
 from ulti.store.models import events, kv, players, table_players, tables
 from ulti.store.players import PlayerStore
+from ulti.store.ports import SeqConflict
 from ulti.store.results import ResultStore
 from ulti.store.tournaments import TournamentStore
-
-
-class SeqConflict(Exception):
-    """An event with this (table, seq) is already stored: someone else appended it first."""
-
 
 _INSERT_EVENTS = "INSERT INTO events (table_id, seq, body, created_at) VALUES (?, ?, ?, ?)"
 
