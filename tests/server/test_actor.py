@@ -1,4 +1,5 @@
-"""The table actor in-process, over a real SQLite store, hosted by a small recording host (the
+"""The table actor in-process, over the in-memory table log (``tests/support/memory_log.py``; the
+same log on SQLite in ``test_table_log.py``), hosted by a small recording host (the
 ``seam.TableHost`` interface): events are stored before they are reported, refusals store and
 report nothing, retried commands are idempotent, and bots play a match to its end by themselves."""
 
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.memory_log import MemoryTableLog
 from ulti.bots.random_bot import RandomBot
 from ulti.engine.record import action_to_json
 from ulti.server.actor import TableActor
@@ -21,16 +23,22 @@ from ulti.server.errors import CommandError
 from ulti.server.events import Event, SeatSpec, parse_event
 from ulti.server.seam import Filtered
 from ulti.server.tablestate import TableState
-from ulti.store.eventstore import EventStore
+from ulti.store import ActorStore
 
 HOST = "host0000"
+
+
+@pytest.fixture
+def store() -> MemoryTableLog:
+    """The actor's log, in memory: these tests need no database (this overrides conftest's SQLite store)."""
+    return MemoryTableLog()
 
 
 @dataclass
 class RecordingHost:
     """A ``TableHost`` that remembers what the actor reported (and checks each report is stored)."""
 
-    store: EventStore
+    store: ActorStore
     committed: list[tuple[int, Event]] = field(default_factory=list)
     views: list[Filtered] = field(default_factory=list)
     lobby: list[str] = field(default_factory=list)
@@ -78,7 +86,7 @@ class RecordingHost:
         return self.executor
 
 
-def new_actor(store: EventStore, host: RecordingHost, table_id: str = "t1") -> TableActor:
+def new_actor(store: ActorStore, host: RecordingHost, table_id: str = "t1") -> TableActor:
     settings = Settings.for_tests(db_url="sqlite://")
     return TableActor(host, TableState(table_id), store, settings)
 
@@ -107,7 +115,7 @@ async def stop(actor: TableActor, host: RecordingHost) -> None:
     await asyncio.get_running_loop().run_in_executor(None, host.executor.shutdown, True)
 
 
-async def rebuilt(store: EventStore, table_id: str) -> TableState:
+async def rebuilt(store: ActorStore, table_id: str) -> TableState:
     state = TableState(table_id)
     for event in await store.events(table_id):
         state.apply(parse_event(event))
@@ -115,7 +123,7 @@ async def rebuilt(store: EventStore, table_id: str) -> TableState:
 
 
 @pytest.mark.asyncio
-async def test_every_event_is_stored_before_it_is_reported(store: EventStore) -> None:
+async def test_every_event_is_stored_before_it_is_reported(store: ActorStore) -> None:
     host = RecordingHost(store)
     actor = new_actor(store, host)
     await create(actor, [{"kind": "open"}, {"kind": "open"}, {"kind": "open"}])
@@ -138,7 +146,7 @@ async def test_every_event_is_stored_before_it_is_reported(store: EventStore) ->
 
 
 @pytest.mark.asyncio
-async def test_a_refused_command_stores_and_reports_nothing(store: EventStore) -> None:
+async def test_a_refused_command_stores_and_reports_nothing(store: ActorStore) -> None:
     host = RecordingHost(store)
     actor = new_actor(store, host)
     await create(actor, [{"kind": "open"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}])
@@ -156,7 +164,7 @@ async def test_a_refused_command_stores_and_reports_nothing(store: EventStore) -
 
 
 @pytest.mark.asyncio
-async def test_a_retried_command_is_answered_with_its_first_event(store: EventStore) -> None:
+async def test_a_retried_command_is_answered_with_its_first_event(store: ActorStore) -> None:
     host = RecordingHost(store)
     actor = new_actor(store, host)
     settings_free: list[SeatSpec] = [{"kind": "open"}, {"kind": "open"}, {"kind": "open"}]
@@ -186,7 +194,7 @@ async def test_a_retried_command_is_answered_with_its_first_event(store: EventSt
 
 
 @pytest.mark.asyncio
-async def test_bots_play_the_match_to_its_end_and_the_log_rebuilds_it(store: EventStore) -> None:
+async def test_bots_play_the_match_to_its_end_and_the_log_rebuilds_it(store: ActorStore) -> None:
     host = RecordingHost(store)
     actor = new_actor(store, host)
     bots: list[SeatSpec] = [{"kind": "bot", "level": "random"}] * 3
@@ -207,7 +215,7 @@ async def test_bots_play_the_match_to_its_end_and_the_log_rebuilds_it(store: Eve
     assert host.lost == [] and all(host.stored_when_reported)
 
 
-def actor_with(store: EventStore, host: RecordingHost, table_id: str, **settings: float) -> TableActor:
+def actor_with(store: ActorStore, host: RecordingHost, table_id: str, **settings: float) -> TableActor:
     """An actor whose settings differ from the fast ones by ``settings`` (say, a long result time limit)."""
     config = Settings.for_tests(db_url="sqlite://")
     for name, value in settings.items():
@@ -250,7 +258,7 @@ def deals_dealt(actor: TableActor) -> int:
 
 @pytest.mark.asyncio
 async def test_the_next_deal_waits_for_every_person_and_the_readiness_survives_a_restart(
-    store: EventStore,
+    store: ActorStore,
 ) -> None:
     host = RecordingHost(store)
     actor = actor_with(store, host, "t1", result_seconds=60.0)
@@ -292,7 +300,7 @@ async def test_the_next_deal_waits_for_every_person_and_the_readiness_survives_a
 
 
 @pytest.mark.asyncio
-async def test_absent_players_are_ready_at_once_and_the_time_limit_deals_anyway(store: EventStore) -> None:
+async def test_absent_players_are_ready_at_once_and_the_time_limit_deals_anyway(store: ActorStore) -> None:
     host = RecordingHost(store)
     actor = actor_with(store, host, "t1", result_seconds=0.6)
     await two_people_and_a_bot(actor)
@@ -314,7 +322,7 @@ async def test_absent_players_are_ready_at_once_and_the_time_limit_deals_anyway(
 
 
 @pytest.mark.asyncio
-async def test_the_next_deal_comes_at_once_when_everybody_is_ready(store: EventStore) -> None:
+async def test_the_next_deal_comes_at_once_when_everybody_is_ready(store: ActorStore) -> None:
     host = RecordingHost(store)
     actor = actor_with(store, host, "t1", result_seconds=60.0)
     await two_people_and_a_bot(actor)
