@@ -55,7 +55,7 @@ from ulti.server.tablestate import (
 )
 from ulti.server.throttle import Throttle
 from ulti.server.visibility import require_live
-from ulti.server.workdesk import Desk
+from ulti.server.workdesk import Desk, queue_runner
 from ulti.store import EventStore, SeqConflict
 
 __all__ = ["Connection", "Hub", "Replica", "TableSource"]
@@ -94,7 +94,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         self.people = PeopleAtPlay()
         #: long work (analyses, par replays, what-if lines, hints): its own low-priority workers, never the bots'
         self.desk = Desk(settings.long_work_processes, settings.work, self.metrics.long_work_started, self.bot_turns,
-                         self.people)
+                         self.people, queue_runner(settings))
         self.metrics.watch_long_work(self.desk.work)
         #: told of every command's stored events by the table's owner (the bot API's account events)
         self.commit_listeners: list[Callable[[TableState, list[tuple[int, Event]]], None]] = []
