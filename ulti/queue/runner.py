@@ -26,6 +26,8 @@ from ulti.queue.pieces import PIECES, name_of
 
 #: seconds between two looks at the awaited jobs' results and leases
 POLL = 0.03
+#: seconds between two looks at the queue's depth while this process awaits no job
+IDLE_POLL = 1.0
 #: seconds a read result's marker stays, so that an attempt finishing late finds its job done
 LINGER = 120.0
 #: huey's priority of a kind's level in ``longwork.PRIORITY`` (huey runs the highest first)
@@ -105,6 +107,8 @@ class QueueRunner:
         self.depth = 0
         #: attempts enqueued again because a worker's lease stopped
         self.requeued = 0
+        #: told of each attempt enqueued again (the metrics count them)
+        self.on_requeue: Callable[[], None] | None = None
 
     async def run(self, kind: str, fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
         """``fn(*args)`` done by a worker: its value and the seconds the worker ran it; its exception raised."""
@@ -116,7 +120,7 @@ class QueueRunner:
         await asyncio.to_thread(self.queue.enqueue, job, 1, name, args, awaited.priority)
         self._awaited[job] = awaited
         if self._watcher is None or self._watcher.done():
-            self._watcher = asyncio.create_task(self._watch())
+            self._watcher = asyncio.create_task(self._watch(), name="ulti-queue-watch")
         try:
             return await asyncio.shield(awaited.future)
         except asyncio.CancelledError:
@@ -125,7 +129,13 @@ class QueueRunner:
             raise
 
     async def _watch(self) -> None:
-        while self._awaited or self._marks:
+        # runs from the first job on: every POLL while a job is awaited, else every IDLE_POLL to keep
+        # ``depth`` (the metrics' queue depth, which counts every server's jobs) fresh
+        while True:
+            if not self._awaited and not self._marks:
+                await asyncio.sleep(IDLE_POLL)
+                self.depth = await asyncio.to_thread(self.queue.depth)
+                continue
             jobs = dict(self._awaited)
             keys = [result_key(j) for j in jobs] + [lease_key(j, a.attempt) for j, a in jobs.items()]
             marks, self._marks = self._marks, []
@@ -158,6 +168,8 @@ class QueueRunner:
         awaited.attempt += 1
         awaited.lease, awaited.seen, awaited.changed = None, False, time.monotonic()
         self.requeued += 1
+        if self.on_requeue is not None:
+            self.on_requeue()
 
         def again() -> None:
             self.queue.storage.delete_data(old)

@@ -188,7 +188,10 @@ class CountedExecutor(Executor):
 class Runner(Protocol):
     """Where a piece of long work runs once it passed the gates (``ulti.queue.runner.QueueRunner``)."""
 
+    #: jobs on the queue not yet taken by a worker (every server's)
     depth: int
+    #: told of each job enqueued again because its worker stopped renewing its lease
+    on_requeue: Callable[[], None] | None
 
     async def run(self, kind: str, fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
         """``fn(*args)`` done elsewhere: its value and the seconds it ran."""
