@@ -1,5 +1,9 @@
 """Long work (deal analyses, par replays, what-if lines, hints) runs below every table's bot turns.
 
+A piece that passes the gates below becomes a job on the job queue (``ulti.queue``, docs/queue.md),
+done by a worker process at the lowest priority that the server started, or by ``ulti worker`` on
+another machine; without a queue (``Settings.long_work_queue = "pool"``) it runs in this process's pool.
+
 The strong bots think in the hub's worker processes (``Hub.process_executor``); long work never goes
 there, so a bot's turn never queues behind it. Long work has its own worker processes, and three
 rules keep it out of the bots' way:
