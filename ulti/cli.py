@@ -273,6 +273,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         settings.long_work_processes = args.long_work_processes
     settings.long_work_queue = args.long_work_queue
     settings.long_work_local = args.local_workers
+    settings.bots_on_queue = args.bots_on_queue
     try:
         settings.work = _work_quotas(settings.work, args.work_quota)
     except ValueError as exc:
@@ -441,6 +442,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "a SQLite file beside the store; 'pool': no queue, docs/queue.md)")
     serve.add_argument("--local-workers", action=argparse.BooleanOptionalAction, default=True,
                        help="start --long-work-processes workers of the queue here (off: `ulti worker`s elsewhere)")
+    serve.add_argument("--bots-on-queue", action="store_true",
+                       help="strong bots think on the job queue's workers, not in this process's own (docs/queue.md)")
     serve.set_defaults(func=cmd_serve)
     worker = sub.add_parser("worker", help="do the servers' long work from their job queue (docs/deploy.md)")
     where = worker.add_mutually_exclusive_group(required=True)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.queue import pieces
+from ulti.queue.botturns import QueueExecutor
 from ulti.queue.jobs import DONE, QueueSpec
 from ulti.queue.pieces import UnknownPiece
 from ulti.queue.runner import QueueRunner
@@ -172,3 +173,40 @@ async def test_the_servers_own_workers_run_at_the_lowest_priority_and_end_with_i
     assert os.getpriority(os.PRIO_PROCESS, pid) == 19
     runner.close()
     assert all(p.poll() is not None for p in runner.workers.processes) or not runner.workers.processes
+
+
+async def test_a_bots_turn_goes_before_a_queue_full_of_analysis_nearest_deadline_first(
+    spec: QueueSpec, workers: Workers, tmp_path: Path,
+) -> None:
+    runner = QueueRunner(spec, local_workers=0, extra=EXTRA, priority=PRIORITY.__getitem__)
+    loop = asyncio.get_running_loop()
+    background = [asyncio.create_task(runner.run("analysis", pieces.slow, str(tmp_path), f"a{i}", 0.2))
+                  for i in range(10)]
+    await asyncio.sleep(0.3)
+    # two turns: the later one's deadline is nearer (a shorter budget), so it goes first
+    later = loop.run_in_executor(QueueExecutor(runner, 10.0), pieces.slow, str(tmp_path), "far", 0.1)
+    await asyncio.sleep(0.05)
+    sooner = loop.run_in_executor(QueueExecutor(runner, 1.0), pieces.slow, str(tmp_path), "near", 0.1)
+    await asyncio.sleep(0.3)
+    assert runner.depth == 12
+    workers.start()
+    assert (await asyncio.wait_for(sooner, 30))[0] == "near"
+    assert not later.done()
+    assert (await asyncio.wait_for(later, 30))[0] == "far"
+    assert sum(1 for task in background if task.done()) <= 1
+    await asyncio.wait_for(asyncio.gather(*background), 60)
+    runner.close()
+
+
+async def test_a_bots_turn_given_up_is_not_waited_for(spec: QueueSpec, workers: Workers, tmp_path: Path) -> None:
+    runner = QueueRunner(spec, local_workers=0, extra=EXTRA)
+    loop = asyncio.get_running_loop()
+    turn = loop.run_in_executor(QueueExecutor(runner, 1.0), pieces.slow, str(tmp_path), "turn", 0.0)
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(turn, 0.2)  # no worker yet: the actor's budget runs out
+    await asyncio.sleep(0.1)
+    assert runner.awaiting == 0  # given up: the job is marked, and a worker skips it
+    workers.start()
+    await asyncio.sleep(2.0)
+    assert not list(tmp_path.glob("turn-*.started"))
+    runner.close()

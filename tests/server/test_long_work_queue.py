@@ -117,3 +117,30 @@ async def test_the_servers_workers_end_with_it(server: ServerProcess, tmp_path: 
     alive = [pid for pid in children if Path(f"/proc/{pid}/cmdline").exists()
              and Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"]
     assert alive == [], "a worker outlived its server"
+
+
+@pytest.mark.asyncio
+async def test_strong_bots_on_the_queue_play_a_match_to_its_end(tmp_path: Path) -> None:
+    srv = ServerProcess(db_url=f"sqlite+aiosqlite:///{tmp_path / 'ulti.db'}", args=("--fast", "--bots-on-queue"))
+    srv.start(tmp_path / "server.log")
+    try:
+        host = await guest(srv.base_url, "Host")
+        config = {"deals": 6, "seats": [{"kind": "bot", "level": "strong"}] * 3, "move_seconds": 0}
+        table_id: str = (await host.http("POST", "/api/tables", config))["table_id"]
+        await host.http("POST", f"/api/tables/{table_id}/start", {})
+        for _ in range(3000):
+            if (await host.http("GET", f"/api/tables/{table_id}"))["table"]["status"] == "finished":
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the match of strong bots did not finish")
+        # the bots thought in the queue's worker: the server started no bot processes of its own
+        assert srv.proc is not None
+        children = Path(f"/proc/{srv.proc.pid}/task/{srv.proc.pid}/children").read_text().split()
+        lines = [Path(f"/proc/{c}/cmdline").read_bytes().replace(b"\0", b" ").decode() for c in children]
+        assert len(workers_of(srv.proc.pid)) == 1
+        assert not any("multiprocessing" in line for line in lines), lines
+        await host.close()
+    finally:
+        srv.stop()
+    assert "Traceback" not in (tmp_path / "server.log").read_text()

@@ -71,7 +71,7 @@ class Queue:
         """huey's storage: the queue and the jobs' records."""
         return self.huey.storage
 
-    def enqueue(self, job: str, attempt: int, name: str, args: tuple[Any, ...], priority: int) -> None:
+    def enqueue(self, job: str, attempt: int, name: str, args: tuple[Any, ...], priority: float) -> None:
         """Put ``attempt`` of ``job`` on the queue: huey runs a higher ``priority`` first, then the oldest."""
         self.huey.enqueue(self.task.s(job, attempt, name, args, priority=priority))
 

@@ -20,6 +20,8 @@ PIECES = frozenset({
     "ulti.server.analysis:_what_if_record",
     "ulti.server.tablestate:bot_action",
     "ulti.server.puzzle_growth:cut_part",
+    # a bot's turn, when bots think on the queue (``Settings.bots_on_queue``)
+    "ulti.analysis.coach:noted_bot_action",
 })
 
 

@@ -41,7 +41,7 @@ class _Awaited:
     future: asyncio.Future[tuple[Any, float]]
     name: str
     args: tuple[Any, ...]
-    priority: int
+    priority: float
     attempt: int = 1
     lease: Any = None  # the lease's counter last seen for this attempt
     seen: bool = False  # whether this attempt's lease was ever seen (a worker took it)
@@ -110,11 +110,21 @@ class QueueRunner:
         #: told of each attempt enqueued again (the metrics count them)
         self.on_requeue: Callable[[], None] | None = None
 
-    async def run(self, kind: str, fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
-        """``fn(*args)`` done by a worker: its value and the seconds the worker ran it; its exception raised."""
+    @property
+    def awaiting(self) -> int:
+        """Jobs this process waits for now."""
+        return len(self._awaited)
+
+    async def run(
+        self, kind: str, fn: Callable[..., Any], *args: Any, priority: float | None = None,
+    ) -> tuple[Any, float]:
+        """``fn(*args)`` done by a worker: its value and the seconds the worker ran it; its exception raised.
+
+        Its place on the queue is its kind's (``TOP`` less its level), or ``priority`` (a bot's turn)."""
         name = name_of(fn, self.allowed)
         job = uuid.uuid4().hex
-        awaited = _Awaited(asyncio.get_running_loop().create_future(), name, args, TOP - self.priority(kind))
+        place = TOP - self.priority(kind) if priority is None else priority
+        awaited = _Awaited(asyncio.get_running_loop().create_future(), name, args, place)
         if self.workers.count:
             self.workers.start()
         await asyncio.to_thread(self.queue.enqueue, job, 1, name, args, awaited.priority)

@@ -20,6 +20,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from ulti.bots.levels import level_searches
+from ulti.queue.botturns import QueueExecutor
 from ulti.server.actor import TableActor
 from ulti.server.auth import new_id
 from ulti.server.broadcast import Broadcast
@@ -169,6 +170,9 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
 
         Bot turns only: long work has its own low-priority processes (``self.desk``), so a bot's turn
         never queues behind it, and starts nothing while a turn here is thinking (``longwork.py``)."""
+        if self._processes is None and self.settings.bots_on_queue and self.desk.work.queue is not None:
+            self._processes = CountedExecutor(QueueExecutor(self.desk.work.queue, self.settings.bot_budget),
+                                              self.bot_turns)
         if self._processes is None:
             pool = ProcessPoolExecutor(
                 max_workers=self.settings.bot_processes, mp_context=multiprocessing.get_context("spawn")

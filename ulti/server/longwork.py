@@ -197,8 +197,11 @@ class Runner(Protocol):
     #: told of each job enqueued again because its worker stopped renewing its lease
     on_requeue: Callable[[], None] | None
 
-    async def run(self, kind: str, fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
-        """``fn(*args)`` done elsewhere: its value and the seconds it ran."""
+    async def run(
+        self, kind: str, fn: Callable[..., Any], *args: Any, priority: float | None = None,
+    ) -> tuple[Any, float]:
+        """``fn(*args)`` done elsewhere (at ``priority`` if given, else its kind's): its value and the
+        seconds it ran."""
         ...
 
     def close(self) -> None:
