@@ -210,3 +210,4 @@ async def test_a_bots_turn_given_up_is_not_waited_for(spec: QueueSpec, workers: 
     await asyncio.sleep(2.0)
     assert not list(tmp_path.glob("turn-*.started"))
     runner.close()
+
