@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -211,3 +212,24 @@ async def test_a_bots_turn_given_up_is_not_waited_for(spec: QueueSpec, workers: 
     assert not list(tmp_path.glob("turn-*.started"))
     runner.close()
 
+
+
+async def test_a_job_awaited_while_the_queue_is_out_of_reach_is_still_answered(
+    spec: QueueSpec, workers: Workers, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    runner = QueueRunner(spec, local_workers=0, extra=EXTRA)
+    storage = runner.queue.storage
+    real = storage.peek_many
+    failures: list[list[str]] = []
+
+    def flaky(keys: list[str]) -> Any:
+        if len(failures) < 2:
+            failures.append(keys)
+            raise OSError("the queue's storage is out of reach")
+        return real(keys)
+
+    monkeypatch.setattr(storage, "peek_many", flaky)
+    workers.start()
+    (label, _), _ = await asyncio.wait_for(runner.run("hint", pieces.slow, str(tmp_path), "job", 0.0), 30)
+    assert label == "job" and len(failures) == 2
+    runner.close()

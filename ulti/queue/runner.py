@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import subprocess
 import sys
 import time
@@ -23,6 +24,8 @@ from typing import Any
 
 from ulti.queue.jobs import DONE, QueueSpec, lease_key, make_queue, read_result, result_key
 from ulti.queue.pieces import PIECES, name_of
+
+logger = logging.getLogger(__name__)
 
 #: seconds between two looks at the awaited jobs' results and leases
 POLL = 0.03
@@ -144,12 +147,21 @@ class QueueRunner:
         while True:
             if not self._awaited and not self._marks:
                 await asyncio.sleep(IDLE_POLL)
-                self.depth = await asyncio.to_thread(self.queue.depth)
+                with contextlib.suppress(Exception):  # out of reach: the gauge keeps its last figure
+                    self.depth = await asyncio.to_thread(self.queue.depth)
                 continue
             jobs = dict(self._awaited)
             keys = [result_key(j) for j in jobs] + [lease_key(j, a.attempt) for j, a in jobs.items()]
             marks, self._marks = self._marks, []
-            found = await asyncio.to_thread(self._look, keys, marks)
+            try:
+                found = await asyncio.to_thread(self._look, keys, marks)
+            except Exception:
+                # the queue's storage is out of reach (Redis restarting, SQLite locked too long): the jobs
+                # go on without us meanwhile, and their results wait in the storage; look again later
+                logger.warning("job queue unreachable; looking again in %s s", IDLE_POLL, exc_info=True)
+                self._marks = marks + self._marks
+                await asyncio.sleep(IDLE_POLL)
+                continue
             now = time.monotonic()
             for job, awaited in jobs.items():
                 if self._awaited.get(job) is not awaited:
