@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import shutil
 import subprocess
 import sys
 import time
@@ -20,6 +21,7 @@ import uuid
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ulti.queue.jobs import DONE, QueueSpec, lease_key, make_queue, read_result, result_key
@@ -92,12 +94,14 @@ class QueueRunner:
 
     def __init__(
         self, spec: QueueSpec, local_workers: int = 1, extra: frozenset[str] = frozenset(),
-        priority: Callable[[str], int] | None = None,
+        priority: Callable[[str], int] | None = None, scratch: Path | None = None,
     ) -> None:
         """The queue of ``spec``; ``local_workers`` workers started with the first job (0: the work is
         left to ``ulti worker``s elsewhere); ``extra`` pieces allowed beside ``PIECES``; ``priority``
-        of a kind, lowest first (``longwork.PRIORITY``)."""
+        of a kind, lowest first (``longwork.PRIORITY``); ``scratch``, a temporary folder of the queue's
+        file, deleted on ``close()``."""
         self.spec = spec
+        self.scratch = scratch
         self.allowed = PIECES | extra
         self.queue = make_queue(spec, self.allowed)
         self.workers = LocalWorkers(spec, local_workers, extra)
@@ -222,3 +226,5 @@ class QueueRunner:
         self.workers.stop()
         with contextlib.suppress(Exception):
             self.queue.storage.close()
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)

@@ -26,6 +26,8 @@ from ulti.server.workquota import WorkLimiter, WorkQuotas
 
 #: the name of the embedded queue's SQLite file, beside the store's (or in a folder of its own)
 QUEUE_FILE = "ulti-queue.db"
+#: the prefix of the temporary folder of a queue without a store's folder to sit in
+SCRATCH_PREFIX = "ulti-queue-"
 
 
 def queue_url(settings: Settings) -> str | None:
@@ -39,8 +41,9 @@ def queue_url(settings: Settings) -> str | None:
     url = make_url(settings.db_url)
     if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
         return f"sqlite:{Path(url.database).with_name(QUEUE_FILE)}"
-    # an in-memory store (tests) or a PostgreSQL one on one machine: a file of this process's own
-    return f"sqlite:{Path(tempfile.mkdtemp(prefix='ulti-queue-')) / QUEUE_FILE}"
+    # an in-memory store (tests) or a PostgreSQL one on one machine: a file of this process's own, in a
+    # folder the runner deletes as it closes
+    return f"sqlite:{Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX)) / QUEUE_FILE}"
 
 
 def queue_runner(settings: Settings) -> Runner | None:
@@ -49,7 +52,11 @@ def queue_runner(settings: Settings) -> Runner | None:
     if url is None:
         return None
     local = settings.long_work_processes if settings.long_work_local else 0
-    return QueueRunner(QueueSpec(url), local, priority=PRIORITY.__getitem__)
+    spec = QueueSpec(url)
+    scratch = None
+    if settings.long_work_queue is None and not spec.is_redis and spec.path().parent.name.startswith(SCRATCH_PREFIX):
+        scratch = spec.path().parent
+    return QueueRunner(spec, local, priority=PRIORITY.__getitem__, scratch=scratch)
 
 
 class Memo:
