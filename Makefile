@@ -47,6 +47,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.flood_bench --rounds 3 --seconds 10
 	$(BIN)/python -m benchmarks.work_bench --rounds 2 --seconds 20
 	$(BIN)/python -m benchmarks.capacity_bench
+	$(BIN)/python -m benchmarks.bot_queue_bench --level strong --turns 40
 	$(BIN)/python -m benchmarks.bad_input_bench --messages 100000 --rounds 3
 	$(BIN)/python -m benchmarks.solver_bench
 	$(BIN)/python -m benchmarks.bot_bench

@@ -271,6 +271,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         settings.quotas = dataclasses.replace(settings.quotas, api_per_token=args.api_rate)
     if args.long_work_processes is not None:
         settings.long_work_processes = args.long_work_processes
+    settings.long_work_queue = args.long_work_queue
+    settings.long_work_local = args.local_workers
+    settings.bots_on_queue = args.bots_on_queue
     try:
         settings.work = _work_quotas(settings.work, args.work_quota)
     except ValueError as exc:
@@ -317,6 +320,22 @@ def _work_quotas(base: Any, items: list[str]) -> Any:
                 raise ValueError(f"{name} is a rate such as 48/hour, not {value!r}") from None
             changes[name] = value
     return dataclasses.replace(base, **changes)
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    """``ulti worker``: run the pieces of long work that servers put on the job queue (docs/queue.md)."""
+    try:
+        from ulti.queue import worker
+        from ulti.queue.jobs import LEASE_SECONDS, QueueSpec
+    except ImportError:
+        print("ulti worker needs the server extra: pip install 'ulti[server]'", file=sys.stderr)
+        return 1
+    spec = QueueSpec(args.queue or args.redis, args.lease_seconds or LEASE_SECONDS)
+    if not spec.is_redis and not spec.url.startswith("sqlite:"):
+        print(f"ulti worker: --queue: {spec.url!r} is neither redis://… nor sqlite:PATH", file=sys.stderr)
+        return 2
+    worker.run(spec, args.workers, frozenset(args.allow_piece), args.low_priority)
+    return 0
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
@@ -418,7 +437,26 @@ def build_parser() -> argparse.ArgumentParser:
                        help="low-priority processes for analyses, par replays, what-if lines, hints (default 1)")
     serve.add_argument("--work-quota", action="append", default=[], metavar="NAME=VALUE",
                        help="a long-work quota, e.g. analysis_per_player=48/hour (docs/deploy.md); repeatable")
+    serve.add_argument("--long-work-queue", default=None, metavar="URL",
+                       help="the job queue of long work: sqlite:PATH or redis://… (default: the --redis URL, else "
+                            "a SQLite file beside the store; 'pool': no queue, docs/queue.md)")
+    serve.add_argument("--local-workers", action=argparse.BooleanOptionalAction, default=True,
+                       help="start --long-work-processes workers of the queue here (off: `ulti worker`s elsewhere)")
+    serve.add_argument("--bots-on-queue", action="store_true",
+                       help="strong bots think on the job queue's workers, not in this process's own (docs/queue.md)")
     serve.set_defaults(func=cmd_serve)
+    worker = sub.add_parser("worker", help="do the servers' long work from their job queue (docs/deploy.md)")
+    where = worker.add_mutually_exclusive_group(required=True)
+    where.add_argument("--queue", default=None, metavar="URL", help="the queue: redis://… or sqlite:PATH")
+    where.add_argument("--redis", default=None, metavar="URL", help="the queue on this Redis (the servers' --redis)")
+    worker.add_argument("--workers", type=int, default=1, help="pieces run at once, one process each (default 1)")
+    worker.add_argument("--lease-seconds", type=float, default=None,
+                        help="seconds a job's lease lasts without renewal (the servers' own; default 10)")
+    worker.add_argument("--low-priority", action="store_true", help="run at the lowest CPU priority, ending with "
+                        "the parent process (the server's own workers)")
+    worker.add_argument("--allow-piece", action="append", default=[], metavar="MODULE:FUNCTION",
+                        help="a function this worker may run beside the server's long work (tests); repeatable")
+    worker.set_defaults(func=cmd_worker)
     bot = sub.add_parser("bot", help="play a built-in bot level on a server through the bot API")
     bot.add_argument("--server", required=True, help="the server's URL, e.g. https://ulti.example")
     bot.add_argument("--token", required=True, help="a personal API token with the bot:play scope")

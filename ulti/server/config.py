@@ -86,6 +86,17 @@ class Settings:
     #: low-priority worker processes for long work (analyses, par replays, what-if lines, hints):
     #: at most this many pieces run at once, always below the bots (``longwork.py``)
     long_work_processes: int = 1
+    #: the job queue long work runs on (docs/queue.md): ``sqlite:<path>`` or a ``redis://`` URL; None: the
+    #: Redis of ``redis_url`` if set, else a SQLite file beside the store; ``pool``: no queue, this
+    #: process's own pool (``longwork.py``)
+    long_work_queue: str | None = None
+    #: whether the server starts ``long_work_processes`` workers of its own on that queue (off: the work is
+    #: done by ``ulti worker``s on other machines)
+    long_work_local: bool = True
+    #: whether the strong bots' turns are jobs on that queue (highest priority, nearest deadline first)
+    #: rather than calls to this process's own bot processes (``ulti/queue/botturns.py``; off: on one
+    #: machine the queue costs a turn more than it earns, docs/queue.md)
+    bots_on_queue: bool = False
     #: how much long work each account and address may ask for (``workquota.py``)
     work: WorkQuotas = field(default_factory=WorkQuotas)
     #: worker threads for bots

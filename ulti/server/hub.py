@@ -20,6 +20,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from ulti.bots.levels import level_searches
+from ulti.queue.botturns import QueueExecutor
 from ulti.server.actor import TableActor
 from ulti.server.auth import new_id
 from ulti.server.broadcast import Broadcast
@@ -55,7 +56,7 @@ from ulti.server.tablestate import (
 )
 from ulti.server.throttle import Throttle
 from ulti.server.visibility import require_live
-from ulti.server.workdesk import Desk
+from ulti.server.workdesk import Desk, queue_runner
 from ulti.store import SeqConflict, ServerStore
 
 __all__ = ["Connection", "Hub", "Replica", "TableSource"]
@@ -94,7 +95,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         self.people = PeopleAtPlay()
         #: long work (analyses, par replays, what-if lines, hints): its own low-priority workers, never the bots'
         self.desk = Desk(settings.long_work_processes, settings.work, self.metrics.long_work_started, self.bot_turns,
-                         self.people)
+                         self.people, queue_runner(settings))
         self.metrics.watch_long_work(self.desk.work)
         #: told of every command's stored events by the table's owner (the bot API's account events)
         self.commit_listeners: list[Callable[[TableState, list[tuple[int, Event]]], None]] = []
@@ -169,6 +170,9 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
 
         Bot turns only: long work has its own low-priority processes (``self.desk``), so a bot's turn
         never queues behind it, and starts nothing while a turn here is thinking (``longwork.py``)."""
+        if self._processes is None and self.settings.bots_on_queue and self.desk.work.queue is not None:
+            self._processes = CountedExecutor(QueueExecutor(self.desk.work.queue, self.settings.bot_budget),
+                                              self.bot_turns)
         if self._processes is None:
             pool = ProcessPoolExecutor(
                 max_workers=self.settings.bot_processes, mp_context=multiprocessing.get_context("spawn")

@@ -1,5 +1,9 @@
 """Long work (deal analyses, par replays, what-if lines, hints) runs below every table's bot turns.
 
+A piece that passes the gates below becomes a job on the job queue (``ulti.queue``, docs/queue.md),
+done by a worker process at the lowest priority that the server started, or by ``ulti worker`` on
+another machine; without a queue (``Settings.long_work_queue = "pool"``) it runs in this process's pool.
+
 The strong bots think in the hub's worker processes (``Hub.process_executor``); long work never goes
 there, so a bot's turn never queues behind it. Long work has its own worker processes, and three
 rules keep it out of the bots' way:
@@ -39,7 +43,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -185,15 +189,39 @@ class CountedExecutor(Executor):
         self.inner.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
+class Runner(Protocol):
+    """Where a piece of long work runs once it passed the gates (``ulti.queue.runner.QueueRunner``)."""
+
+    #: jobs on the queue not yet taken by a worker (every server's)
+    depth: int
+    #: told of each job enqueued again because its worker stopped renewing its lease
+    on_requeue: Callable[[], None] | None
+
+    async def run(
+        self, kind: str, fn: Callable[..., Any], *args: Any, priority: float | None = None,
+    ) -> tuple[Any, float]:
+        """``fn(*args)`` done elsewhere (at ``priority`` if given, else its kind's): its value and the
+        seconds it ran."""
+        ...
+
+    def close(self) -> None:
+        """Stop what was started."""
+        ...
+
+
 class LongWork:
     """This process's long-work pool and its priority dispatcher (``Settings.long_work_processes``)."""
 
     def __init__(
         self, processes: int, on_run: Callable[[str], None] | None = None, bots: BotTurns | None = None,
-        people: PeopleAtPlay | None = None,
+        people: PeopleAtPlay | None = None, queue: Runner | None = None,
     ) -> None:
         """At most ``processes`` calls run at once, each in a low-priority worker process, none starting
         while one of ``bots``' turns is thinking or (hints aside) while ``people`` are playing.
+
+        With ``queue`` (``ulti.queue.runner.QueueRunner``) a call that passes those gates is a job on the
+        job queue, done by whichever worker takes it (the server's own or an ``ulti worker`` elsewhere);
+        without, it runs in this process's own pool.
 
         ``on_run`` is told the kind of each call as it starts (the metrics count them); ``timed``, if set,
         of each call that ran: its kind, the seconds it waited before starting and the seconds it ran.
@@ -202,6 +230,7 @@ class LongWork:
         self.on_run = on_run
         self.bots = bots if bots is not None else BotTurns()
         self.people = people if people is not None else PeopleAtPlay()
+        self.queue = queue
         self._pool: ProcessPoolExecutor | None = None
         self._busy = 0
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
@@ -242,6 +271,12 @@ class LongWork:
             if self.on_run is not None:
                 self.on_run(kind)
             started = time.perf_counter()
+            if self.queue is not None:
+                value, ran = await self.queue.run(kind, fn, *args)
+                if self.timed is not None:  # the wait is the gates' and the queue's, the run the worker's
+                    self.timed(kind, time.perf_counter() - asked - ran, ran)
+                result: T = value
+                return result
             try:
                 return await asyncio.get_running_loop().run_in_executor(self.pool(), fn, *args)
             finally:
@@ -278,5 +313,7 @@ class LongWork:
         Waits for the piece running, if any (pieces are small): a pool left behind without waiting has its
         workers killed as the server exits, and Python's resource tracker then reports the pool's
         semaphores as leaked."""
+        if self.queue is not None:
+            self.queue.close()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)

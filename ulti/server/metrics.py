@@ -127,18 +127,29 @@ class Metrics:
         self.long_work_waiting = Gauge(
             "ulti_long_work_waiting", "Pieces of long work waiting for a low-priority worker", registry=registry
         )
+        self.long_work_queue_depth = Gauge(
+            "ulti_long_work_queue_depth",
+            "Jobs on the long-work queue not yet taken by a worker, every server's (docs/queue.md; 0 without a"
+            " queue)",
+            registry=registry,
+        )
+        self.long_work_requeued = Counter(
+            "ulti_long_work_requeued",
+            "Jobs of this process enqueued again because their worker stopped renewing its lease (killed)",
+            registry=registry,
+        )
         self.long_work_wait = Histogram(
             "ulti_long_work_wait_seconds",
             "Seconds a piece of long work waited before it started (a pause in people's play, a free worker,"
-            " the bots' turns), by kind",
+            " the bots' turns, its place on the job queue), by kind",
             ["kind"],
             buckets=LONG_WAIT_BUCKETS,
             registry=registry,
         )
         self.long_work_run = Histogram(
             "ulti_long_work_run_seconds",
-            "Seconds a piece of long work ran in its low-priority worker, by kind (until its answer came back or"
-            " its asker gave up; the first piece includes starting the worker)",
+            "Seconds a piece of long work ran in its worker, by kind (on the job queue: as the worker timed it;"
+            " else until its answer came back or its asker gave up, the first piece with the worker's start)",
             ["kind"],
             buckets=LONG_RUN_BUCKETS,
             registry=registry,
@@ -168,9 +179,14 @@ class Metrics:
         hub.store.on_commit = self.store_committed
 
     def watch_long_work(self, work: LongWork) -> None:
-        """Read the pieces of long work waiting for a worker from ``work`` at scrape time, and time each piece."""
+        """Read the pieces of long work waiting for a worker and the job queue's depth from ``work`` at scrape
+        time, time each piece, count the jobs enqueued again."""
         self.long_work_waiting.set_function(lambda: work.waiting)
         work.timed = self.long_work_timed
+        queue = work.queue
+        if queue is not None:
+            self.long_work_queue_depth.set_function(lambda: queue.depth)
+            queue.on_requeue = self.long_work_requeued.inc
 
     # ---------------------------------------------------------------- what the other modules call
 

@@ -9,13 +9,54 @@ again (a what-if line, a hint for the same position) is answered from memory ins
 from __future__ import annotations
 
 import asyncio
+import tempfile
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from ulti.server.longwork import BotTurns, LongWork, PeopleAtPlay
+from sqlalchemy.engine import make_url
+
+from ulti.queue.jobs import QueueSpec
+from ulti.queue.runner import QueueRunner
+from ulti.server.config import Settings
+from ulti.server.longwork import PRIORITY, BotTurns, LongWork, PeopleAtPlay, Runner
 from ulti.server.workquota import WorkLimiter, WorkQuotas
+
+#: the name of the embedded queue's SQLite file, beside the store's (or in a folder of its own)
+QUEUE_FILE = "ulti-queue.db"
+#: the prefix of the temporary folder of a queue without a store's folder to sit in
+SCRATCH_PREFIX = "ulti-queue-"
+
+
+def queue_url(settings: Settings) -> str | None:
+    """Where long work is queued (``Settings.long_work_queue``); None: this process's own pool."""
+    if settings.long_work_queue == "pool":
+        return None
+    if settings.long_work_queue is not None:
+        return settings.long_work_queue
+    if settings.redis_url is not None:
+        return settings.redis_url
+    url = make_url(settings.db_url)
+    if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        return f"sqlite:{Path(url.database).with_name(QUEUE_FILE)}"
+    # an in-memory store (tests) or a PostgreSQL one on one machine: a file of this process's own, in a
+    # folder the runner deletes as it closes
+    return f"sqlite:{Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX)) / QUEUE_FILE}"
+
+
+def queue_runner(settings: Settings) -> Runner | None:
+    """The job queue's runner of ``settings`` with the server's own workers, or None for the pool."""
+    url = queue_url(settings)
+    if url is None:
+        return None
+    local = settings.long_work_processes if settings.long_work_local else 0
+    spec = QueueSpec(url)
+    scratch = None
+    if settings.long_work_queue is None and not spec.is_redis and spec.path().parent.name.startswith(SCRATCH_PREFIX):
+        scratch = spec.path().parent
+    return QueueRunner(spec, local, priority=PRIORITY.__getitem__, scratch=scratch)
 
 
 class Memo:
@@ -58,11 +99,12 @@ class Desk:
 
     def __init__(
         self, processes: int, quotas: WorkQuotas, on_run: Callable[[str], None] | None = None,
-        bots: BotTurns | None = None, people: PeopleAtPlay | None = None,
+        bots: BotTurns | None = None, people: PeopleAtPlay | None = None, queue: Runner | None = None,
     ) -> None:
-        """A pool of ``processes`` low-priority workers giving way to ``bots``' turns and ``people``'s play,
-        the counters of ``quotas``, an empty memory."""
-        self.work = LongWork(processes, on_run, bots, people)
+        """A pool of ``processes`` low-priority workers giving way to ``bots``' turns and ``people``'s play
+        (or, with ``queue``, at most ``processes`` jobs at once on the job queue), the counters of
+        ``quotas``, an empty memory."""
+        self.work = LongWork(processes, on_run, bots, people, queue)
         self.limiter = WorkLimiter(quotas)
         self.memo = Memo(quotas.memo_entries)
         self._computing: dict[Hashable, asyncio.Future[Any]] = {}

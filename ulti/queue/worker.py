@@ -1,0 +1,48 @@
+"""A worker: huey's consumer running the queue's pieces of long work (``ulti worker``).
+
+The server starts its own workers on one machine (``runner.LocalWorkers``: one process each, at the
+lowest CPU priority, ending with the server); ``ulti worker --queue redis://…`` runs them on another
+machine at normal priority, since nothing else runs there.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from huey.consumer import Consumer
+
+from ulti.queue.jobs import QueueSpec, make_queue
+from ulti.queue.pieces import PIECES
+
+#: seconds an idle consumer of a SQLite queue first waits before it looks again, and at most (it backs
+#: off by ``BACKOFF`` between the two): a hint asked of an idle machine waits about this long at most.
+#: A Redis queue is not polled: its consumer blocks on the queue and takes a job at once.
+POLL_FIRST = 0.02
+POLL_MOST = 0.25
+BACKOFF = 1.5
+
+
+def consumer(spec: QueueSpec, workers: int = 1, extra: frozenset[str] = frozenset()) -> Consumer:
+    """huey's consumer of ``spec``: ``workers`` threads if one, else processes (the solver holds the
+    interpreter lock, so several pieces at once need several processes); it runs ``PIECES`` and ``extra``."""
+    queue = make_queue(spec, PIECES | extra)
+    return Consumer(
+        queue.huey,
+        workers=max(1, workers),
+        worker_type="thread" if workers <= 1 else "process",
+        periodic=False,
+        initial_delay=POLL_FIRST,
+        backoff=BACKOFF,
+        max_delay=POLL_MOST,
+        check_worker_health=True,
+    )
+
+
+def run(spec: QueueSpec, workers: int = 1, extra: frozenset[str] = frozenset(), low_priority: bool = False) -> None:
+    """Run a consumer until a signal stops it (SIGINT: once the running pieces end; SIGTERM: at once)."""
+    if low_priority:
+        from ulti.server.longwork import lower_priority  # the server's own workers give way like its pool did
+
+        lower_priority()
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s worker %(process)d %(levelname)s %(message)s")
+    consumer(spec, workers, extra).run()
