@@ -62,6 +62,7 @@ from ulti.server.openapi_bodies import describe_bodies
 from ulti.server.player_routes import router as player_router
 from ulti.server.puzzle_growth import Puzzles
 from ulti.server.puzzle_routes import router as puzzle_router
+from ulti.server.table_settings import parse_settings
 from ulti.server.tablestate import MAX_CHAT_LENGTH, CommandError
 from ulti.server.throttle import MessageBucket
 from ulti.server.tournament_routes import router as tournament_router
@@ -295,8 +296,9 @@ def create_app(settings: Settings) -> FastAPI:
         who = await sessions.identity_of(request)
         player_id, name = who.player_id, who.name
         body = await body_of(request)
-        hub_of(request).throttle.new_table(player_id)
-        table_id, invites = await hub_of(request).create_table(player_id, name, body, who.kind == "account")
+        hub_of(request).throttle.new_table(player_id)  # counted before the settings are read, refused or not
+        chosen = parse_settings(body)
+        table_id, invites = await hub_of(request).create_table(player_id, name, chosen, who.kind == "account")
         return {"table_id": table_id, "invites": {str(k): v for k, v in invites.items()}}
 
     @app.get("/api/tables/{table_id}")

@@ -29,6 +29,7 @@ from ulti.server.auth import new_id
 from ulti.server.errors import CommandError
 from ulti.server.hub import Hub
 from ulti.server.inputs import check_id, decode_json
+from ulti.server.table_settings import OpenSeat, TableSettings
 from ulti.server.tablestate import BOT_LEVELS, TableState
 from ulti.server.visibility import (
     Sight,
@@ -189,7 +190,7 @@ async def create_event(request: Request) -> dict[str, Any]:
     event_id = new_id()
     # secret like any table's seed: it fixes every hand, and is shown with the record once the event is over
     seed = random.SystemRandom().getrandbits(47)
-    config = {"deals": deals, "move_seconds": seconds, "seats": [{"kind": "open"}] * 3}
+    config = TableSettings(deals=deals, move_seconds=seconds, seats=[OpenSeat(kind="open")] * 3)
     table_ids = []
     for _ in range(count):
         table_id, _invites = await hub.create_table(who.player_id, who.name, config, event=(event_id, seed))
