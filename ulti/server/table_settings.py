@@ -9,10 +9,10 @@ message naming the field (docs/protocol/errors.md §16), or the rule's own code.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 from ulti.bots.levels import BOT_LEVELS
 from ulti.engine.match import MATCH_LENGTHS
@@ -136,7 +136,7 @@ _FIELD_MESSAGES = {
 }
 
 
-def config_refusal(error: dict[str, Any]) -> CommandError:
+def config_refusal(error: ErrorDetails) -> CommandError:
     """The API's refusal for a fault ``TableSettings`` found (one of ``ValidationError.errors()``)."""
     location = error["loc"]
     if not location:  # a rule of the settings as a whole (``_rules``): its error type is the refusal code
@@ -150,9 +150,9 @@ def config_refusal(error: dict[str, Any]) -> CommandError:
     return CommandError("bad_config", _FIELD_MESSAGES.get(field, f"{field} is not a valid setting"))
 
 
-def parse_settings(data: dict[str, Any]) -> TableSettings:
+def parse_settings(data: object) -> TableSettings:
     """``data`` (a request's JSON object) as ``TableSettings``, or the API's refusal of its first fault."""
     try:
         return TableSettings.model_validate(data)
     except ValidationError as exc:
-        raise config_refusal(dict(exc.errors(include_url=False)[0])) from None
+        raise config_refusal(exc.errors(include_url=False)[0]) from None
