@@ -1,9 +1,9 @@
 """A request's JSON body at the edge: decoded with the size and depth limits, then parsed into its model.
 
-Every route that reads a body reads it through here, so a body is checked once where it arrives and
-the code behind the route receives a typed model, never a ``dict`` to pick fields out of. A model's
-refusal is turned into the project's own error (code and message naming the field) by the model's
-``refusal`` function, so a client sees the same ``bad_…`` error whatever checks it.
+A body is checked once where it arrives, and the code behind the route receives a typed model, never
+a ``dict`` to pick fields out of. A model's fault is turned into the project's own error (its code and
+a message naming the field) by a ``refusal`` function, so a client sees the same ``bad_…`` error
+whichever layer checks it.
 """
 
 from __future__ import annotations
