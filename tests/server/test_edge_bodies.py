@@ -13,7 +13,7 @@ from starlette.routing import BaseRoute
 
 from ulti.server.app import create_app
 from ulti.server.bodies import Refusal, bad_request, field_refusal, parse
-from ulti.server.botapi import ChallengesBody, ClaimBody
+from ulti.server.botapi import ChallengesBody, ClaimBody, InviteBotBody
 from ulti.server.config import Settings
 from ulti.server.errors import CommandError
 from ulti.server.event_routes import EVENT_REFUSAL, EventBody
@@ -116,3 +116,11 @@ def test_an_events_bad_setting_is_bad_config_naming_the_field(body: dict[str, An
 def test_an_events_settings_parse_with_their_defaults() -> None:
     assert parse(EventBody, {"deals": 9, "tables": 3, "x": 1}, EVENT_REFUSAL) == EventBody(
         deals=9, tables=3, level="heuristic", move_seconds=0)
+
+
+def test_a_bot_invitation_names_its_seat_and_looks_any_name_up_as_text() -> None:
+    assert parse(InviteBotBody, {"seat": 1, "bot": "Robo"}, SEAT_REFUSAL) == InviteBotBody(seat=1, bot="Robo")
+    assert parse(InviteBotBody, {"seat": 1}, SEAT_REFUSAL).bot is None
+    assert parse(InviteBotBody, {"seat": 1, "bot": 5}, SEAT_REFUSAL).bot == "5"
+    for seat in (3, "1", None):
+        assert refused(InviteBotBody, {"seat": seat, "bot": "Robo"}, SEAT_REFUSAL) == ("bad_request", SEAT)

@@ -31,7 +31,7 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ulti.accounts import AccountError
 from ulti.accounts.apitokens import BOT_PLAY, TABLE_READ, ApiTokens, is_api_token
@@ -46,6 +46,7 @@ from ulti.server.hubcore import Connection
 from ulti.server.inputs import BadInput, check_id
 from ulti.server.messages import Act, Chat, parse_client_message
 from ulti.server.table_routes import SEAT_REFUSAL, JoinBody
+from ulti.server.table_settings import SEATS
 from ulti.server.tablestate import TableState
 from ulti.server.visibility import shows_no_table, shows_tables
 
@@ -275,6 +276,20 @@ class ClaimBody(BaseModel):
         return token
 
 
+class InviteBotBody(BaseModel):
+    """``POST /api/tables/{id}/invite_bot``: the seat and the bot account's name."""
+
+    model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
+    seat: int = Field(ge=0, lt=SEATS)
+    bot: str | None = None
+
+    @field_validator("bot", mode="before")
+    @classmethod
+    def _as_name(cls, bot: object) -> object:
+        # any other JSON value is looked up as its text, as the route always did: it names no bot account
+        return bot if bot is None or isinstance(bot, str) else str(bot)
+
+
 class ChallengesBody(BaseModel):
     """``POST /api/bot/account/challenges``: whether the bot is offered to every host."""
 
@@ -392,23 +407,21 @@ async def invite_bot(request: Request, table_id: str) -> dict[str, Any]:
     """
     check_id(table_id, "table id")
     who = await sessions.identity_of(request)
-    body = await json_object(request)
+    body = await body_as(request, InviteBotBody, SEAT_REFUSAL)
+    seat = body.seat
     hub = _hub(request)
     state = (await hub.source(table_id)).state
     if state.host != who.player_id:
         raise CommandError("not_host", "only the host invites bots")
-    seat = body.get("seat")
-    if type(seat) is not int or seat not in (0, 1, 2):
-        raise CommandError("bad_request", "seat must be 0, 1 or 2")
     invite = state.seats[seat].invite  # None for an open seat: the bot joins it with the seat's number alone
     if not (state.seats[seat].kind == "open" or (state.seats[seat].kind == "invite" and invite is not None)):
         raise CommandError("bad_request", f"seat {seat} is taken: a bot is invited to an open or an invite seat")
     try:
-        account = await hub.store.account_by_key(name_key(str(body.get("bot", ""))))
+        account = await hub.store.account_by_key(name_key(body.bot or ""))
     except AccountError:
         account = None
     if account is None or not await hub.store.is_bot_account(account.player_id):
-        raise CommandError("not_found", f"no bot account named {body.get('bot')!r}")
+        raise CommandError("not_found", f"no bot account named {body.bot!r}")
     _api(request).tell(account.player_id, {
         "type": "invited", "table": table_id, "seat": seat, "invite": invite,
         "host": state.host_name, "deals": state.deals_planned, "move_seconds": state.move_seconds,
