@@ -31,18 +31,22 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ulti.accounts import AccountError
 from ulti.accounts.apitokens import BOT_PLAY, TABLE_READ, ApiTokens, is_api_token
 from ulti.accounts.names import name_key
 from ulti.server import sessions
 from ulti.server.auth import new_id
+from ulti.server.bodies import body_as, field_refusal, json_object
 from ulti.server.errors import CommandError
 from ulti.server.events import Event, parse_event
 from ulti.server.hub import Hub
 from ulti.server.hubcore import Connection
-from ulti.server.inputs import BadInput, check_id, decode_json
+from ulti.server.inputs import BadInput, check_id
 from ulti.server.messages import Act, Chat, parse_client_message
+from ulti.server.table_routes import SEAT_REFUSAL, JoinBody
+from ulti.server.table_settings import SEATS
 from ulti.server.tablestate import TableState
 from ulti.server.visibility import shows_no_table, shows_tables
 
@@ -258,11 +262,39 @@ async def _account(request: Request) -> sessions.Identity:
     return who
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    body = decode_json(await request.body(), _hub(request).settings.max_body_bytes, "request body")
-    if not isinstance(body, dict):
-        raise CommandError("bad_request", "the request body must be a JSON object")
-    return body
+class ClaimBody(BaseModel):
+    """``POST /api/account/bots``: one of the bot account's API tokens, the proof of control."""
+
+    model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
+    token: str
+
+    @field_validator("token")
+    @classmethod
+    def _api_token(cls, token: str) -> str:
+        if not is_api_token(token):
+            raise ValueError("not an API token")
+        return token
+
+
+class InviteBotBody(BaseModel):
+    """``POST /api/tables/{id}/invite_bot``: the seat and the bot account's name."""
+
+    model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
+    seat: int = Field(ge=0, lt=SEATS)
+    bot: str | None = None
+
+    @field_validator("bot", mode="before")
+    @classmethod
+    def _as_name(cls, bot: object) -> object:
+        # any other JSON value is looked up as its text, as the route always did: it names no bot account
+        return bot if bot is None or isinstance(bot, str) else str(bot)
+
+
+class ChallengesBody(BaseModel):
+    """``POST /api/bot/account/challenges``: whether the bot is offered to every host."""
+
+    model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
+    accept: bool
 
 
 def _refusal(request: Request, exc: AccountError) -> JSONResponse:
@@ -296,7 +328,7 @@ def _command_id(body: dict[str, Any]) -> Any:
 async def create_token(request: Request) -> JSONResponse:
     """A new personal API token ``{"name", "scopes"}``: its id and the token, shown this once."""
     who = await _account(request)
-    body = await _body(request)
+    body = await json_object(request)
     try:
         token_id, token = await sessions.api_tokens_of(request.app).create(
             who.player_id, body.get("name"), body.get("scopes")
@@ -375,23 +407,21 @@ async def invite_bot(request: Request, table_id: str) -> dict[str, Any]:
     """
     check_id(table_id, "table id")
     who = await sessions.identity_of(request)
-    body = await _body(request)
+    body = await body_as(request, InviteBotBody, SEAT_REFUSAL)
+    seat = body.seat
     hub = _hub(request)
     state = (await hub.source(table_id)).state
     if state.host != who.player_id:
         raise CommandError("not_host", "only the host invites bots")
-    seat = body.get("seat")
-    if type(seat) is not int or seat not in (0, 1, 2):
-        raise CommandError("bad_request", "seat must be 0, 1 or 2")
     invite = state.seats[seat].invite  # None for an open seat: the bot joins it with the seat's number alone
     if not (state.seats[seat].kind == "open" or (state.seats[seat].kind == "invite" and invite is not None)):
         raise CommandError("bad_request", f"seat {seat} is taken: a bot is invited to an open or an invite seat")
     try:
-        account = await hub.store.account_by_key(name_key(str(body.get("bot", ""))))
+        account = await hub.store.account_by_key(name_key(body.bot or ""))
     except AccountError:
         account = None
     if account is None or not await hub.store.is_bot_account(account.player_id):
-        raise CommandError("not_found", f"no bot account named {body.get('bot')!r}")
+        raise CommandError("not_found", f"no bot account named {body.bot!r}")
     _api(request).tell(account.player_id, {
         "type": "invited", "table": table_id, "seat": seat, "invite": invite,
         "host": state.host_name, "deals": state.deals_planned, "move_seconds": state.move_seconds,
@@ -406,10 +436,8 @@ async def claim_bot(request: Request) -> dict[str, Any]:
     """The logged-in account owns the bot account whose API token ``{"token"}`` it presents (the proof
     of control): the waiting room then lists that bot to its tables' host."""
     who = await _account(request)
-    body = await _body(request)
-    token = body.get("token")
-    if not isinstance(token, str) or not is_api_token(token):
-        raise CommandError("bad_request", "token must be one of the bot account's API tokens (ulti_…)")
+    message = "token must be one of the bot account's API tokens (ulti_…)"
+    token = (await body_as(request, ClaimBody, field_refusal("bad_request", {"token": message}))).token
     tokens = _api(request).tokens
     assert tokens is not None
     owner = await tokens.resolve(token)
@@ -426,9 +454,8 @@ async def claim_bot(request: Request) -> dict[str, Any]:
 async def accept_challenges(request: Request) -> dict[str, Any]:
     """The bot offers itself (``{"accept": true}``) to every host's waiting room, or stops (false)."""
     who = await _bot(request)
-    accept = (await _body(request)).get("accept")
-    if type(accept) is not bool:
-        raise CommandError("bad_request", "accept must be true or false")
+    refusal = field_refusal("bad_request", {"accept": "accept must be true or false"})
+    accept = (await body_as(request, ChallengesBody, refusal)).accept
     await _hub(request).store.set_bot_challenges(who.player_id, accept)
     return {"ok": True, "challenges": accept}
 
@@ -597,8 +624,8 @@ async def join(request: Request, table_id: str) -> dict[str, Any]:
     """The bot takes ``seat`` (an open seat, or an invite seat with its ``invite`` token)."""
     who = await _bot(request)
     check_id(table_id, "table id")
-    body = await _body(request)
-    args = {"player": who.player_id, "name": who.name, "seat": body.get("seat"), "invite": body.get("invite"),
+    body = await body_as(request, JoinBody, SEAT_REFUSAL)
+    args = {"player": who.player_id, "name": who.name, "seat": body.seat, "invite": body.invite,
             "account": True, "bot": True}
     return {"seat": int(await _hub(request).execute(table_id, "join", args))}
 
@@ -619,7 +646,7 @@ async def act(request: Request, table_id: str) -> dict[str, Any]:
     """A game action ``{"action": {...}, "id": ...}`` (the WebSocket's ``act`` without ``type``): its event number."""
     who = await _bot(request)
     check_id(table_id, "table id")
-    body = await _body(request)
+    body = await json_object(request)
     message = parse_client_message({**body, "type": "act", "id": _command_id(body)})
     assert isinstance(message, Act)
     args = {"player": who.player_id, "cid": f"{who.player_id}:{message.id}", "action": message.action}
@@ -632,7 +659,7 @@ async def chat(request: Request, table_id: str) -> dict[str, Any]:
     """A chat line ``{"phrase": key}`` (during a deal only preset phrases) or ``{"text": ...}`` between deals."""
     who = await _bot(request)
     check_id(table_id, "table id")
-    body = await _body(request)
+    body = await json_object(request)
     message = parse_client_message({**body, "type": "chat", "id": _command_id(body)})
     assert isinstance(message, Chat)
     hub = _hub(request)

@@ -29,7 +29,6 @@ from ulti.engine.cards import parse_card
 from ulti.engine.deal import Deal
 from ulti.engine.record import deal_to_record
 from ulti.engine.view import SeatView
-from ulti.server.errors import CommandError
 from ulti.server.events import Event, Par, parse_event
 from ulti.server.logs import log
 from ulti.server.tablestate import TableState, bot_action
@@ -45,15 +44,6 @@ PAR_LEVEL = "strong"
 STALE_SECONDS = 60.0
 #: How often the queue and the loaded tables are looked at when nothing woke the runner.
 IDLE_SCAN_SECONDS = 20.0
-
-
-def check_duplicate_config(seats: list[Any], rated: bool) -> None:
-    """A duplicate table seats one person (``me``) and two bots, and is casual; else ``bad_config``."""
-    kinds = sorted(str(spec.get("kind")) for spec in seats if isinstance(spec, dict))
-    if kinds != ["bot", "bot", "me"]:
-        raise CommandError("bad_config", "a duplicate table seats you and two bots: your par is played by the bots")
-    if rated:
-        raise CommandError("bad_config", "a duplicate table is casual: it cannot be rated")
 
 
 def par_spec(state: TableState, index: int) -> dict[str, Any] | None:

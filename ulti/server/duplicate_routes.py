@@ -21,14 +21,18 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ulti.duplicates import build_duplicate_record
 from ulti.duplicates.matchpoints import deal_matchpoints, standings
+from ulti.engine.match import MATCH_LENGTHS
 from ulti.server import sessions
 from ulti.server.auth import new_id
+from ulti.server.bodies import field_refusal, parse
 from ulti.server.errors import CommandError
 from ulti.server.hub import Hub
 from ulti.server.inputs import check_id, decode_json
+from ulti.server.table_settings import MAX_MOVE_SECONDS, OpenSeat, TableSettings
 from ulti.server.tablestate import BOT_LEVELS, TableState
 from ulti.server.visibility import (
     Sight,
@@ -162,18 +166,38 @@ def cross_table(row: DuplicateRow, states: list[TableState], access: Sight) -> d
 # ---------------------------------------------------------------- routes
 
 
-def _check_config(body: dict[str, Any]) -> tuple[int, int, str, int]:
-    deals, tables = body.get("deals"), body.get("tables")
-    level, seconds = body.get("level", "heuristic"), body.get("move_seconds", 0)
-    if type(deals) is not int or deals not in (6, 9, 12):
-        raise CommandError("bad_config", "deals must be 6, 9 or 12")
-    if type(tables) is not int or not 1 <= tables <= MAX_TABLES:
-        raise CommandError("bad_config", f"tables must be a number from 1 to {MAX_TABLES}")
-    if not isinstance(level, str) or level not in BOT_LEVELS:
-        raise CommandError("bad_config", f"level must be one of {', '.join(BOT_LEVELS)}")
-    if type(seconds) is not int or not 0 <= seconds <= 600:
-        raise CommandError("bad_config", "move_seconds must be an integer from 0 (no limit) to 600")
-    return deals, tables, level, seconds
+class EventBody(BaseModel):
+    """``POST /api/events``: the event's length, its number of tables, the par's bots and the time limit."""
+
+    model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
+
+    deals: int
+    tables: int = Field(ge=1, le=MAX_TABLES)
+    level: str = "heuristic"
+    move_seconds: int = Field(default=0, ge=0, le=MAX_MOVE_SECONDS)
+
+    @field_validator("deals")
+    @classmethod
+    def _match_length(cls, deals: int) -> int:
+        if deals not in MATCH_LENGTHS:
+            raise ValueError("not a match length")
+        return deals
+
+    @field_validator("level")
+    @classmethod
+    def _known_level(cls, level: str) -> str:
+        if level not in BOT_LEVELS:
+            raise ValueError("not a bot level")
+        return level
+
+
+#: a fault in an event's settings, as the API words it
+EVENT_REFUSAL = field_refusal("bad_config", {
+    "deals": "deals must be 6, 9 or 12",
+    "tables": f"tables must be a number from 1 to {MAX_TABLES}",
+    "level": f"level must be one of {', '.join(BOT_LEVELS)}",
+    "move_seconds": f"move_seconds must be an integer from 0 (no limit) to {MAX_MOVE_SECONDS}",
+})
 
 
 @router.post("/api/events")
@@ -181,15 +205,15 @@ def _check_config(body: dict[str, Any]) -> tuple[int, int, str, int]:
 async def create_event(request: Request) -> dict[str, Any]:
     """Create an event: its tables (all seats open), dealt from one secret seed."""
     who = await sessions.identity_of(request)
-    body = await _body(request)
-    deals, count, level, seconds = _check_config(body)
+    chosen = parse(EventBody, await _body(request), EVENT_REFUSAL)
+    deals, count, level, seconds = chosen.deals, chosen.tables, chosen.level, chosen.move_seconds
     hub = _hub(request)
     await hub.refuse_bot_account(who.player_id)
     hub.throttle.new_table(who.player_id)
     event_id = new_id()
     # secret like any table's seed: it fixes every hand, and is shown with the record once the event is over
     seed = random.SystemRandom().getrandbits(47)
-    config = {"deals": deals, "move_seconds": seconds, "seats": [{"kind": "open"}] * 3}
+    config = TableSettings(deals=deals, move_seconds=seconds, seats=[OpenSeat(kind="open")] * 3)
     table_ids = []
     for _ in range(count):
         table_id, _invites = await hub.create_table(who.player_id, who.name, config, event=(event_id, seed))

@@ -27,7 +27,6 @@ from ulti.server.broadcast import Broadcast
 from ulti.server.cluster import Cluster, OwnerUnavailable
 from ulti.server.config import Settings
 from ulti.server.connections import Connections
-from ulti.server.duplicate import check_duplicate_config
 from ulti.server.events import Created, Event, SeatSpec, Sit
 from ulti.server.hubcore import (
     LOBBY_CHAT_HISTORY,
@@ -47,12 +46,12 @@ from ulti.server.ownership import Ownership
 from ulti.server.results import record_if_unrecorded
 from ulti.server.seam import Filtered
 from ulti.server.seeks import Matchmaker
+from ulti.server.table_settings import BotSeat, InviteSeat, TableSettings
 from ulti.server.tablestate import (
     CommandError,
     TableState,
     bot_name,
     bot_player_id,
-    validate_table_config,
 )
 from ulti.server.throttle import Throttle
 from ulti.server.visibility import require_live
@@ -282,73 +281,53 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
             return {"moved": True}
 
     async def create_table(
-        self, player_id: str, name: str, config: dict[str, Any], account: bool = False,
+        self, player_id: str, name: str, settings: TableSettings, account: bool = False,
         event: tuple[str, int] | None = None, rematch_of: str | None = None, table_id: str | None = None,
     ) -> tuple[str, dict[int, str]]:
         """Create a table for ``player_id`` (``account``: not a guest) here; returns its id and its invite tokens.
 
+        ``settings`` were parsed where the request arrived (``table_settings.parse_settings``), which
+        checked every rule of settings alone; here only who asks and this server's policy are checked.
         ``event``: (id, seed) of the duplicate event the table belongs to: its deals come from the event's
         seed (the same cards at every table of the event), kept secret like any table's (duplicate_routes.py).
         ``rematch_of``: the finished table this one is the rematch of (its other players take their seats
         from there, ``rematch``). ``table_id``: the id to give it (a tournament names its tables in its log
         before creating them, so that a director resuming after a crash creates each one once).
         """
-        deals, seconds, seats = config.get("deals"), config.get("move_seconds", 0), config.get("seats")
-        validate_table_config(deals, seconds, seats)
-        assert isinstance(seats, list) and isinstance(deals, int) and isinstance(seconds, int)
-        rated = config.get("rated", False)
-        if type(rated) is not bool:
-            raise CommandError("bad_config", "rated must be true or false")
-        if rated and not account:
+        if settings.rated and not account:
             raise CommandError("account_required", "only accounts host and play rated tables: register or log in")
-        if rated and config.get("seed") is not None:
-            # a chosen seed fixes every hand: a rating earned on known cards would mean nothing
-            raise CommandError("seed_not_allowed", "a rated table deals secret random cards: it takes no seed")
-        learner = config.get("learner", False)
-        if type(learner) is not bool:
-            raise CommandError("bad_config", "learner must be true or false")
-        if learner and rated:
-            # hints and lessons would be help from outside the game: a rating must be earned alone
-            raise CommandError("learner_rated", "learner mode is for casual tables: a rated table plays without help")
-        duplicate = config.get("duplicate", False)
-        if type(duplicate) is not bool:
-            raise CommandError("bad_config", "duplicate must be true or false")
-        if duplicate:
-            check_duplicate_config(seats, rated)
-        seed, chosen = self._table_seed(config.get("seed"), seats) if event is None else (event[1], True)
-        if any(spec["kind"] == "me" for spec in seats):
+        seed, chosen = self._table_seed(settings) if event is None else (event[1], True)
+        me = settings.host_seat
+        if me is not None:
             await self.refuse_bot_account(player_id)
         table_id = table_id or new_id()
         specs: list[SeatSpec] = []
         invites: dict[int, str] = {}
-        me: int | None = None
         bot_names: list[str] = []
-        for i, spec in enumerate(seats):
-            if spec["kind"] == "bot":
-                level = spec.get("level", "heuristic")
-                # named as the created event will be applied (two bots of a level read apart)
-                bot_names.append(bot_name(level, bot_names))
-                specs.append({"kind": "bot", "level": level, "player": bot_player_id(bot_names[-1])})
-            elif spec["kind"] == "invite":
-                invites[i] = new_id()
-                specs.append({"kind": "invite", "invite": invites[i]})
-            else:
-                if spec["kind"] == "me":
-                    me = i
-                specs.append({"kind": "open"})
+        for i, seat in enumerate(settings.seats):
+            match seat:
+                case BotSeat(level=level):
+                    # named as the created event will be applied (two bots of a level read apart)
+                    bot_names.append(bot_name(level, bot_names))
+                    specs.append({"kind": "bot", "level": level, "player": bot_player_id(bot_names[-1])})
+                case InviteSeat():
+                    invites[i] = new_id()
+                    specs.append({"kind": "invite", "invite": invites[i]})
+                case _:  # open, or the host's own (taken below)
+                    specs.append({"kind": "open"})
         if self.cluster is not None and not await self.cluster.acquire(table_id):  # pragma: no cover - fresh id
             raise CommandError("unavailable", "could not create the table; try again")
         actor = TableActor(self, TableState(table_id), self.store, self.settings)
         self.actors[table_id] = actor
-        created: Created = {"type": "created", "host": player_id, "deals": deals, "move_seconds": seconds, "seed": seed,
-                   "chosen_seed": chosen,
-                   "practice": chosen and event is None and not self.settings.allow_chosen_seeds,
-                   "host_name": name, "seats": specs}
-        if rated:
+        created: Created = {"type": "created", "host": player_id, "deals": settings.deals,
+                            "move_seconds": settings.move_seconds, "seed": seed, "chosen_seed": chosen,
+                            "practice": chosen and event is None and not self.settings.allow_chosen_seeds,
+                            "host_name": name, "seats": specs}
+        if settings.rated:
             created["rated"] = True
-        if learner:
+        if settings.learner:
             created["learner"] = True
-        if duplicate:
+        if settings.duplicate:
             created["duplicate"] = True
         if event is not None:
             created["event"] = event[0]
@@ -363,7 +342,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         await actor.run(command)
         return table_id, invites
 
-    def _table_seed(self, seed: object, seats: list[Any]) -> tuple[int, bool]:
+    def _table_seed(self, settings: TableSettings) -> tuple[int, bool]:
         """The table's seed and whether its creator chose it.
 
         A chosen seed fixes every deal, so whoever knows it knows every hand: it is accepted only
@@ -371,16 +350,14 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         and nobody else may join). Otherwise the seed is the server's secret and the deals are drawn
         from the operating system's randomness, not from the seed at all.
         """
-        if seed is None:
+        if settings.seed is None:
             return random.SystemRandom().getrandbits(63), False
-        if type(seed) is not int or not 0 <= seed < 2**48:
-            raise CommandError("bad_config", "seed must be an integer from 0 to 2**48 - 1 (it fixes the deals)")
-        if not self.settings.allow_chosen_seeds and any(spec["kind"] not in ("bot", "me") for spec in seats):
+        if not self.settings.allow_chosen_seeds and any(seat.kind not in ("bot", "me") for seat in settings.seats):
             raise CommandError(
                 "seed_not_allowed",
                 "a seed fixes every hand, so it may be chosen only at a practice table (you and bots only)",
             )
-        return seed, True
+        return settings.seed, True
 
     async def _sit(self, actor: TableActor, seat: int, player_id: str, name: str, bot: bool = False) -> None:
         sit: Sit = {"type": "sit", "seat": seat, "player": player_id, "name": name}

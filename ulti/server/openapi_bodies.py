@@ -1,7 +1,8 @@
 """The JSON bodies (and hand-read query parameters) of the HTTP routes, as ``/openapi.json`` describes them.
 
-The routes read their bodies by hand (``decode_json``, then field by field, so that a refusal names the
-field in the project's own words), so FastAPI cannot see them. This table says what each body holds,
+The routes read their bodies themselves (``bodies.body_as``: decoded with the edge's limits, then parsed
+into a model whose refusal names the field in the project's own words), so FastAPI cannot see them as
+parameters. This table says what each body holds,
 for the schema's readers and for the property-based fuzz of every route (tests/server/test_schema_fuzz.py),
 which would otherwise send no body at all. A state-changing route missing from it fails that test:
 a new route is described here, or listed in ``NO_BODY``.

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ulti.server.auth import new_id
 from ulti.server.errors import CommandError
 from ulti.server.logs import log
+from ulti.server.table_settings import BotSeat, InviteSeat, MeSeat, SeatChoice, TableSettings
 
 if TYPE_CHECKING:
     from ulti.server.hubcore import Connection
@@ -215,7 +216,7 @@ class SeatingHub(Protocol):
     cluster: Any
 
     async def create_table(
-        self, player_id: str, name: str, config: dict[str, Any], account: bool = False,
+        self, player_id: str, name: str, settings: TableSettings, account: bool = False,
         event: tuple[str, int] | None = None,
     ) -> tuple[str, dict[int, str]]:
         """Create a table; its id and invite tokens."""
@@ -349,9 +350,9 @@ class Matchmaker:
     async def _seat(self, group: list[Seek]) -> str:
         """A table for ``group`` (the oldest seeker hosts), the free seats filled with bots, and the news."""
         host = group[0]
-        bots = [{"kind": "bot", "level": SEEK_BOT_LEVEL}] * (3 - len(group))
-        seats = [{"kind": "me"}] + [{"kind": "invite"}] * (len(group) - 1) + bots
-        config = {"deals": host.deals, "move_seconds": SEEK_MOVE_SECONDS, "seats": seats}
+        bots = [BotSeat(kind="bot", level=SEEK_BOT_LEVEL)] * (3 - len(group))
+        seats: list[SeatChoice] = [MeSeat(kind="me"), *[InviteSeat(kind="invite")] * (len(group) - 1), *bots]
+        config = TableSettings(deals=host.deals, move_seconds=SEEK_MOVE_SECONDS, seats=seats)
         table_id, invites = await self.hub.create_table(host.player_id, host.name, config)
         for seat, seek in enumerate(group[1:], start=1):
             try:

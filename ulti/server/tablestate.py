@@ -18,12 +18,13 @@ from ulti.engine.cards import card_str, iter_cards, parse_card
 from ulti.engine.deal import Deal
 from ulti.engine.dealing import deal_hands
 from ulti.engine.errors import IllegalAction, RecordError
-from ulti.engine.match import MATCH_LENGTHS, Match
+from ulti.engine.match import Match
 from ulti.engine.record import action_to_json, deal_to_record, match_to_record, parse_action
 from ulti.engine.view import SeatView
 from ulti.server.errors import CommandError
 from ulti.server.events import Acted, BotSeated, Chatted, Dealt, Event, Leave, Ready, Resigned, Sit, Start
 from ulti.server.inputs import clean_text, name_key
+from ulti.server.table_settings import BotSeat, InviteSeat, MeSeat, SeatChoice, TableSettings
 from ulti.server.visibility import totals_shown
 
 __all__ = ["BOT_LEVELS", "CommandError", "TableState"]
@@ -486,19 +487,19 @@ class TableState:
             raise CommandError("match_not_over", "a rematch is offered once the match is over")
         return seat
 
-    def rematch_config(self, seat: int) -> dict[str, Any]:
+    def rematch_config(self, seat: int) -> TableSettings:
         """The new table of a rematch asked for from ``seat``: the same length, time limit and kind, that
         seat for its player, each built-in bot again at its seat, and every other seat kept for its player."""
-        seats: list[dict[str, Any]] = []
+        seats: list[SeatChoice] = []
         for i, s in enumerate(self.seats):
             if i == seat:
-                seats.append({"kind": "me"})
+                seats.append(MeSeat(kind="me"))
             elif s.kind == "bot" and s.level is not None:
-                seats.append({"kind": "bot", "level": s.level})
+                seats.append(BotSeat(kind="bot", level=s.level))
             else:
-                seats.append({"kind": "invite"})  # a person (or a bot account): accepts from the old table
-        return {"deals": self.deals_planned, "move_seconds": self.move_seconds, "seats": seats,
-                "rated": self.rated, "learner": self.learner, "duplicate": self.duplicate}
+                seats.append(InviteSeat(kind="invite"))  # a person (or a bot account): accepts from the old table
+        return TableSettings(deals=self.deals_planned, move_seconds=self.move_seconds, seats=seats,
+                             rated=self.rated, learner=self.learner, duplicate=self.duplicate)
 
     def rematch_join_event(self, player_id: str, name: str, old_table: str, seat: int, account: bool) -> Sit:
         """``player_id``, who sat at ``seat`` of ``old_table``, takes that seat of this rematch (kept for them)."""
@@ -701,24 +702,6 @@ def bot_player_id(name: str) -> str:
     ('bot-strong', 'bot-strong-2')
     """
     return "bot-" + "-".join(name.removeprefix("Bot · ").split())
-
-
-def validate_table_config(deals: object, move_seconds: object, seats: object) -> None:
-    """Check a create-table request; raise ``CommandError`` naming the bad field."""
-    if type(deals) is not int or deals not in MATCH_LENGTHS:
-        raise CommandError("bad_config", "deals must be 6, 9 or 12")
-    if type(move_seconds) is not int or not 0 <= move_seconds <= 600:
-        raise CommandError("bad_config", "move_seconds must be an integer from 0 (no limit) to 600")
-    if not isinstance(seats, list) or len(seats) != 3:
-        raise CommandError("bad_config", "seats must list 3 seats")
-    for i, spec in enumerate(seats):
-        kind = spec.get("kind") if isinstance(spec, dict) else None
-        if kind not in ("open", "invite", "bot", "me"):
-            raise CommandError("bad_config", f"seats[{i}].kind must be open, invite, bot or me")
-        if kind == "bot" and spec.get("level", "heuristic") not in BOT_LEVELS:
-            raise CommandError("bad_config", f"seats[{i}].level must be one of {', '.join(BOT_LEVELS)}")
-    if sum(1 for s in seats if s["kind"] == "me") > 1:
-        raise CommandError("bad_config", "at most one seat may be 'me'")
 
 
 def bot_action(level: str, view: SeatView, seed: str) -> Action:

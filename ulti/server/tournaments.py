@@ -42,6 +42,7 @@ from ulti.server.arena import BOT_WAIT_SECONDS, arena_status, next_wave
 from ulti.server.auth import new_id
 from ulti.server.errors import CommandError
 from ulti.server.logs import log
+from ulti.server.table_settings import InviteSeat, OpenSeat, SeatChoice, TableSettings
 from ulti.store.ports import DuplicateRow, SeqConflict, TournamentConflict
 from ulti.tournaments.duplicate import round_seed
 from ulti.tournaments.log import LogError, Tournament, apply, replay
@@ -363,9 +364,10 @@ class Directors:
                 if t in state.rounds[number - 1].results:
                     return
                 if table_id not in statuses:
-                    seats = [{"kind": "invite"} if p is not None and person(p) else {"kind": "open"} for p in players]
-                    config = {"deals": settings.deals_per_round, "move_seconds": settings.move_seconds, "seats": seats,
-                              "rated": settings.rated}
+                    seats: list[SeatChoice] = [InviteSeat(kind="invite") if p is not None and person(p)
+                                               else OpenSeat(kind="open") for p in players]
+                    config = TableSettings(deals=settings.deals_per_round, move_seconds=settings.move_seconds,
+                                           seats=seats, rated=settings.rated)
                     with contextlib.suppress(SeqConflict):  # a table made by another owner a moment ago
                         await self.hub.create_table(host, host_name, config, account=True, event=event_key,
                                                     table_id=table_id)

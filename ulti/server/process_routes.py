@@ -1,0 +1,37 @@
+"""This process's own state for its operators: health, and the Prometheus counters (docs/deploy.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from ulti.server.bodies import hub_of
+from ulti.server.metrics import CONTENT_TYPE, Metrics
+from ulti.server.visibility import shows_no_table
+
+router = APIRouter()
+#: included only when the settings turn the counters on (``Settings.metrics``)
+metrics_router = APIRouter()
+
+
+@router.get("/healthz")
+@shows_no_table("the process's health: counts of tables and connections")
+async def healthz(request: Request) -> dict[str, Any]:
+    hub = hub_of(request)
+    return {
+        "ok": True,
+        "tables": len(hub.actors),
+        "connections": len(hub.connections),
+        "process": hub.cluster.process_id if hub.cluster else None,
+    }
+
+
+@metrics_router.get("/metrics", include_in_schema=False)
+@shows_no_table("the process's Prometheus counters")
+async def metrics_text(request: Request) -> Response:
+    # This process's figures only: Prometheus scrapes every process on its own port, never
+    # through the proxy, which refuses /metrics to the outside (docs/deploy.md).
+    metrics: Metrics = request.app.state.metrics
+    return Response(metrics.exposition(), media_type=CONTENT_TYPE)
