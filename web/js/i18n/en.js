@@ -558,6 +558,7 @@ export const en = {
   "rule.follows_unfinished": "It follows deal {deal}, which is not finished.",
   "rule.decided_by": "The match was decided by deal {deal}.",
   "rule.dealer_rotation": "The dealer is {dealer}, but the rotation gives {want}.",
+  "rule.sits_out_rotation": "At a table of four the rotation has position {position} sitting out, not {sits_out}.",
   // refused commands and requests: error `code` + `args` (protocol §16)
   "error.unauthorized": "Please pick a name first.",
   "error.bad_json": "The server could not read the request.",

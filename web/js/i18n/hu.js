@@ -550,6 +550,7 @@ export const hu = {
   "rule.follows_unfinished": "A(z) {deal}. leosztás után jön, amely nem ért véget.",
   "rule.decided_by": "A meccs a(z) {deal}. leosztásban eldőlt.",
   "rule.dealer_rotation": "Az osztó {dealer}, de a sorrend szerint {want} következne.",
+  "rule.sits_out_rotation": "Négyes asztalnál a sorrend szerint a(z) {position}. hely ül ki, nem {sits_out}.",
   // refused commands and requests: error `code` + `args`
   "error.unauthorized": "Előbb adj meg egy nevet.",
   "error.bad_json": "A szerver nem tudta beolvasni a kérést.",
