@@ -288,7 +288,8 @@ async def answer_hint(desk: Desk, state: TableState, asker: Asker, seed: str) ->
     if player_id is None or seat is None:
         raise CommandError("not_seated", "you do not sit at this table: spectators cannot act")
     deal = state.deal
-    view = deal.seat_view(seat) if deal is not None and not deal.is_over else None
+    played = state.engine_seat(seat)  # None: sitting this deal out at a table of four
+    view = deal.seat_view(played) if deal is not None and not deal.is_over and played is not None else None
     if view is None or view.choices is None:
         raise CommandError("hint_nothing", "you have nothing to decide now")
     # the seed names the table and its event number: the same seat asking again at the same point

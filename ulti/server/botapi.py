@@ -381,8 +381,9 @@ async def invite_bot(request: Request, table_id: str) -> dict[str, Any]:
     if state.host != who.player_id:
         raise CommandError("not_host", "only the host invites bots")
     seat = body.get("seat")
-    if type(seat) is not int or seat not in (0, 1, 2):
-        raise CommandError("bad_request", "seat must be 0, 1 or 2")
+    if type(seat) is not int or not 0 <= seat < len(state.seats):  # a table of four has a seat 3
+        seats = "0, 1 or 2" if len(state.seats) == 3 else "0, 1, 2 or 3"
+        raise CommandError("bad_request", f"seat must be {seats}")
     invite = state.seats[seat].invite  # None for an open seat: the bot joins it with the seat's number alone
     if not (state.seats[seat].kind == "open" or (state.seats[seat].kind == "invite" and invite is not None)):
         raise CommandError("bad_request", f"seat {seat} is taken: a bot is invited to an open or an invite seat")
