@@ -601,8 +601,10 @@ class TableState:
             name = bot_name(level, names)
             names.append(name)
             events.append({"type": "bot", "seat": i, "level": level, "player": bot_player_id(name)})
-        # docs/rules.md §7 recommends a random first dealer; drawn like the deals (deal_rng).
-        events.append({"type": "start", "first_dealer": self.deal_rng("first-dealer").randrange(len(self.seats))})
+        # docs/rules.md §7 recommends a random first dealer; drawn like the deals (deal_rng). At a table of
+        # four seat 0 deals first, as a tournament's table of four does (docs/record.md): the seats are drawn.
+        first = 0 if self.four else self.deal_rng("first-dealer").randrange(3)
+        events.append({"type": "start", "first_dealer": first})
         return events
 
     def ready_event(self, seat: int) -> Ready | None:
