@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -18,9 +19,11 @@ import pytest
 
 from tests.server.conftest import ServerProcess
 from tests.server.test_no_leak import Watcher, leaks, spectator, timeline
+from ulti.bots.random_bot import RandomBot
 from ulti.client import GameClient, ServerError, play_randomly
 from ulti.engine.fourmatch import FourMatch
-from ulti.engine.record import score_record
+from ulti.engine.record import action_to_json, score_record
+from ulti.server.tablestate import TableState
 
 
 async def four_players(base_url: str, seed: int, **config: Any) -> tuple[str, list[GameClient]]:
@@ -251,3 +254,29 @@ async def test_at_a_table_of_four_a_timed_out_player_is_played_by_a_bot_in_its_d
         assert score_record(record)["totals"] == state["match"]["totals"]
     finally:
         await person.close()
+
+
+def test_the_next_deal_does_not_wait_for_the_player_who_sat_the_deal_out() -> None:
+    state = TableState("t4")
+    state.apply({"type": "created", "host": "p0", "deals": 12, "move_seconds": 0, "seed": 3, "chosen_seed": True,
+                 "seats": [{"kind": "open"}] * 4})
+    for seat in range(4):
+        state.apply(state.join_event(f"p{seat}", f"Player {seat}", seat, None))
+    for event in state.start_events("p0", False):
+        state.apply(event)
+    state.apply(state.next_deal_event())
+    assert state.four_view(None) == {"sits_out": 0, "seats": [1, 2, 3], "you_play": None}
+    assert state.view(2)["four"]["you_play"] == 1 and state.view(2)["deal"]["seat"] == 1
+    rng = random.Random(9)
+    deal = state.deal
+    assert deal is not None
+    while not deal.is_over:
+        move = action_to_json(RandomBot(rng).act(deal.seat_view(deal.to_move)))
+        move.pop("seat")
+        state.apply(state.action_event(state.table_seat(deal.to_move), move, "player"))
+    assert state.waiting_for_ready() == [1, 2, 3]  # seat 0 dealt and watched: the next deal does not wait for it
+    for seat in (1, 2, 3):
+        ready = state.ready_event(seat)
+        assert ready is not None
+        state.apply(ready)
+    assert state.waiting_for_ready() == []

@@ -220,15 +220,18 @@ class TableState:
         """The seats the next deal waits for: people at the table (not away) who have not clicked "Next deal".
 
         Empty unless the last deal is over and the match goes on. Bots, and players a bot plays for
-        (away), are ready at once. The actor deals the next deal when this is empty, or when the
-        result's time limit is up (``Settings.result_seconds``).
+        (away), are ready at once; so is the player who sat the deal out at a table of four. The actor
+        deals the next deal when this is empty, or when the result's time limit is up
+        (``Settings.result_seconds``).
         """
         if not self.ready_for_next:
             return []
+        four = self.four_view(None)
+        watched = four["sits_out"] if four is not None else None  # sat the deal out: watched it, need not read it
         return [
             # a bot account never waits to read a result: it is ready at once, like the built-in bots
             i for i, s in enumerate(self.seats)
-            if s.kind == "player" and not s.away and not s.bot and i not in self.ready
+            if s.kind == "player" and not s.away and not s.bot and i not in self.ready and i != watched
         ]
 
     def match_view(self) -> dict[str, Any] | None:
