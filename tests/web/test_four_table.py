@@ -72,3 +72,14 @@ def test_a_person_plays_a_table_of_four_with_three_bots_sitting_out_the_first_de
     page.get_by_test_id("sheet-close").click()
     assert "kimarad" in page.get_by_test_id("sits-out").inner_text()
     assert page.js_errors == []
+
+    # the match's page names each deal's three players: Anna sat deal 1 out and played deal 2
+    page.evaluate("async () => { const m = await import('/js/i18n.js'); m.setLang('en'); }")
+    page.goto(f"{web_server.base_url}/matches.html?t={table_id}")
+    page.get_by_test_id("deal-1").wait_for()
+    assert "Anna" not in page.get_by_test_id("deal-0").inner_text()
+    assert "Anna" in page.get_by_test_id("deal-1").inner_text()
+    page.get_by_test_id("replay-1").click()
+    page.get_by_test_id("replay-step").wait_for()
+    assert "Anna" in page.locator("#replay").inner_text()
+    assert page.js_errors == []
