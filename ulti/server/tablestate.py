@@ -154,13 +154,6 @@ class TableState:
             return engine_seat
         return match.position_of(len(match.deals) - 1, engine_seat)
 
-    def to_move(self) -> int | None:
-        """The table seat on turn in the current deal (None: no deal under way)."""
-        deal = self.deal
-        if deal is None or deal.is_over:
-            return None
-        return self.table_seat(deal.to_move)
-
     def four_view(self, seat: int | None) -> dict[str, Any] | None:
         """At a table of four: who sits out the current deal, which table seat plays each of its seats,
         and the one ``seat`` plays (None: it sits out or watches); None at a table of three."""

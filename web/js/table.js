@@ -133,7 +133,9 @@ function sendLetBot(seat) {
   }
   const id = freshId();
   S.letBotIds.add(id);
-  socket.send({ type: "let_bot", id, seat });
+  // the page draws a table of four's deal by its seats: the table names the absent player's table seat
+  const tableSeat = S.state && S.state.four ? S.state.four.seats[seat] : seat;
+  socket.send({ type: "let_bot", id, seat: tableSeat });
 }
 
 function sendBack() {
