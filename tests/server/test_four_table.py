@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,9 @@ from typing import Any
 
 import pytest
 
+from tests.server.botapi_helpers import new_account
 from tests.server.conftest import ServerProcess
+from tests.server.helpers import until
 from tests.server.test_no_leak import Watcher, leaks, spectator, timeline
 from ulti.bots.random_bot import RandomBot
 from ulti.client import GameClient, ServerError, play_randomly
@@ -280,3 +283,41 @@ def test_the_next_deal_does_not_wait_for_the_player_who_sat_the_deal_out() -> No
         assert ready is not None
         state.apply(ready)
     assert state.waiting_for_ready() == []
+
+
+@pytest.mark.asyncio
+async def test_a_rated_table_of_four_rates_its_four_players_by_their_totals(server: ServerProcess) -> None:
+    host = await new_account(server.base_url, "Four rater", bot=False)
+    seats = [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "heuristic"},
+             {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "heuristic"}]
+    async with host.web(server.base_url) as web:
+        made = await web.post("/api/tables", json={"deals": 12, "seats": seats, "rated": True, "move_seconds": 5})
+        assert made.status_code == 200, made.text
+        table_id = made.json()["table_id"]
+        assert (await web.post(f"/api/tables/{table_id}/start", json={})).status_code == 200
+
+        async def finished() -> bool:
+            view = (await web.get(f"/api/tables/{table_id}")).json()
+            return bool(view["table"]["status"] == "finished")
+
+        await until(finished, 120, "the table of four's match is over")
+        view = (await web.get(f"/api/tables/{table_id}")).json()
+    totals = view["match"]["totals"]
+    path = server.db_url.split(":///", 1)[1]
+
+    def rows() -> list[tuple[Any, ...]]:
+        with sqlite3.connect(path) as conn:
+            return conn.execute("SELECT seat, total, rank, rated, rating_before, rating_after FROM match_players "
+                                "WHERE table_id = ? ORDER BY seat", (table_id,)).fetchall()
+
+    await until(lambda: _true(len(rows()) == 4), 20, "the result is stored")
+    stored = rows()
+    assert [r[0] for r in stored] == [0, 1, 2, 3] and [r[1] for r in stored] == totals
+    best = max(totals)
+    assert [r[2] == 1 for r in stored] == [t == best for t in totals]
+    assert all(r[3] and r[4] is not None and r[5] is not None for r in stored)
+    assert (stored[totals.index(best)][5] - stored[totals.index(best)][4]) > 0  # the winner gained
+
+
+async def _true(value: bool) -> bool:
+    return value
