@@ -63,7 +63,7 @@ def play(table):
                 print(table, seq, json.dumps(msg.get("event")), flush=True)
                 if state["match"] and state["match"]["winner"] is not None:
                     return finished.release()
-                if deal and deal["phase"] != "done" and deal["to_move"] == state["you"] and deal["choices"]:
+                if deal and deal["phase"] != "done" and deal["to_move"] == deal["seat"] and deal["choices"]:
                     act = {"id": f"{state['deal_index']}-{len(deal['log'])}", "action": choose(deal)}
                     answer = api.post(f"/api/bot/tables/{table}/act", json=act)  # one id: done once
                     if answer.status_code == 401:

@@ -246,12 +246,22 @@ class GameClient:
         deal = self.state["deal"]
         return deal.get("choices") if deal["phase"] != "done" else None
 
+    def deal_seat(self) -> int | None:
+        """The seat of the current deal this player plays: its table seat, or at a table of four the deal's
+        seat the rotation gives it (None: it sits this deal out, or watches)."""
+        if self.state is None:
+            return None
+        four = self.state.get("four")
+        you: int | None = four["you_play"] if four is not None else self.state["you"]
+        return you
+
     def my_turn(self) -> bool:
         """Whether this player's seat is the one the table waits for."""
         if self.state is None or self.state["deal"] is None:
             return False
         deal = self.state["deal"]
-        return deal["phase"] != "done" and deal["to_move"] == self.state["you"] and bool(deal.get("choices"))
+        you = self.deal_seat()
+        return deal["phase"] != "done" and you is not None and deal["to_move"] == you and bool(deal.get("choices"))
 
     def random_action(self, salt: object = None) -> dict[str, Any]:
         """A random legal action for this seat (record form without the seat), drawn from ``salt`` and
@@ -267,7 +277,7 @@ class GameClient:
         rng = random.Random(self.seq if salt is None else position)
         view = SeatView.from_json(deal)
         log = deal["log"]
-        declined = bool(log) and log[-1] == {"seat": self.state["you"], "action": "kontra", "parts": []}
+        declined = bool(log) and log[-1] == {"seat": self.deal_seat(), "action": "kontra", "parts": []}
         for _ in range(50):
             action = action_to_json(RandomBot(rng).act(view))
             if not (declined and action["action"] == "kontra" and not action.get("parts")):

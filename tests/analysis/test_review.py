@@ -246,3 +246,17 @@ def test_the_match_figures_pool_the_deals_decisions() -> None:
     assert totals[0]["accuracy"] < 100  # the declarer's blunder of the first deal counts
     empty = [{"seat": s, "cost": 0.0, "decisions": 0, "accurate": 0, "accuracy": None} for s in range(3)]
     assert match_totals([]) == empty
+
+
+def test_at_a_table_of_four_the_match_figures_are_by_table_seat() -> None:
+    first = analyse_record(betli_record("AS"), worlds=4)
+    second = analyse_record(betli_record("9S"), worlds=4)
+    # deal 0: table seat 0 sits out (seats 1, 2, 3 play); deal 1: table seat 1 sits out (2, 3, 0 play)
+    totals = match_totals([first, second], [(1, 2, 3), (2, 3, 0)])
+    assert [t["seat"] for t in totals] == [0, 1, 2, 3]
+    assert totals[0]["decisions"] == second["seats"][2]["decisions"]
+    assert totals[1]["decisions"] == first["seats"][0]["decisions"]
+    for seat, (a, b) in {2: (1, 0), 3: (2, 1)}.items():
+        n = first["seats"][a]["decisions"] + second["seats"][b]["decisions"]
+        assert totals[seat]["decisions"] == n
+        assert totals[seat]["cost"] == pytest.approx(first["seats"][a]["cost"] + second["seats"][b]["cost"], abs=1e-3)

@@ -26,7 +26,7 @@ from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
 from ulti.engine.errors import CARD_HINTS, RULES, IllegalAction, RuleArg, word
 from ulti.engine.match import Match
-from ulti.engine.record import deal_from_record, match_from_record
+from ulti.engine.record import deal_from_record, four_match_from_record, match_from_record
 
 S, U = Part.SIMPLE, Part.ULTI
 SPADES, HEARTS, CLUBS = parse_suit("S"), parse_suit("H"), parse_suit("C")
@@ -168,6 +168,13 @@ def _dealer_out_of_rotation(record: dict[str, Any]) -> None:
     record["deals"][1] = copy.deepcopy(record["deals"][0])
 
 
+def _four_sitter_out_of_rotation() -> None:
+    """The example table of four's record with deal 1 naming the wrong position sitting out."""
+    record = json.loads((EXAMPLES / "match-four.json").read_text())
+    record["deals"][1]["sits_out"] = 2 if record["deals"][1]["sits_out"] != 2 else 3
+    four_match_from_record(record)
+
+
 def _second_deal_while_first_unfinished() -> None:
     match = Match(6)
     match.new_deal(deal_hands(random.Random(1), match.dealer_of(0)))
@@ -278,6 +285,7 @@ CASES: dict[str, tuple[Callable[[], Any], dict[str, RuleArg], tuple[str, ...]]] 
     "follows_unfinished": (record_refusal(_unfinished_second_deal), {"deal": 1}, ("deal 2",)),
     "decided_by": (record_refusal(_deal_after_the_decision), {"deal": 12}, ("deal 13",)),
     "dealer_rotation": (record_refusal(_dealer_out_of_rotation), {"dealer": 0, "want": 1}, ("deal 1",)),
+    "sits_out_rotation": (_four_sitter_out_of_rotation, {"sits_out": "2", "position": 0}, ("deal 1",)),
 }
 
 

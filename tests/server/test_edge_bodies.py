@@ -20,7 +20,7 @@ from ulti.server.errors import CommandError
 from ulti.server.session_routes import SessionBody
 from ulti.server.table_routes import SEAT_REFUSAL, BotBody, JoinBody, StartBody
 
-SEAT = "seat must be 0, 1 or 2"
+SEAT = "seat must be 0, 1 or 2 (or 3 at a table of four)"
 
 
 def refused(model: type[BaseModel], body: dict[str, Any], refusal: Refusal = bad_request) -> tuple[str, str]:
@@ -29,7 +29,7 @@ def refused(model: type[BaseModel], body: dict[str, Any], refusal: Refusal = bad
     return error.value.code, error.value.message
 
 
-@pytest.mark.parametrize("seat", [-1, 3, "1", True, 1.0, None, [], 2**64])
+@pytest.mark.parametrize("seat", [-1, 4, "1", True, 1.0, None, [], 2**64])
 def test_a_bad_seat_is_bad_request_naming_the_seat(seat: object) -> None:
     assert refused(JoinBody, {"seat": seat}, SEAT_REFUSAL) == ("bad_request", SEAT)
     assert refused(BotBody, {"seat": seat, "level": "random"}, SEAT_REFUSAL) == ("bad_request", SEAT)
@@ -122,5 +122,5 @@ def test_a_bot_invitation_names_its_seat_and_looks_any_name_up_as_text() -> None
     assert parse(InviteBotBody, {"seat": 1, "bot": "Robo"}, SEAT_REFUSAL) == InviteBotBody(seat=1, bot="Robo")
     assert parse(InviteBotBody, {"seat": 1}, SEAT_REFUSAL).bot is None
     assert parse(InviteBotBody, {"seat": 1, "bot": 5}, SEAT_REFUSAL).bot == "5"
-    for seat in (3, "1", None):
+    for seat in (4, "1", None):
         assert refused(InviteBotBody, {"seat": seat, "bot": "Robo"}, SEAT_REFUSAL) == ("bad_request", SEAT)

@@ -97,3 +97,23 @@ def test_a_played_match_adds_up_to_its_totals() -> None:
     assert sum(s["declarer_deals"] for s in stats) == len(match.deals)
     played = sum(entry["played"] for s in stats for entry in s["declared"].values())
     assert played == sum(len(d.result.bid.parts) for d in match.deals if d.result is not None)
+
+
+def test_a_table_of_four_counts_each_players_deals_by_table_seat_not_the_sat_out_ones() -> None:
+    from tests.engine.test_four_match import random_four_match
+
+    match = random_four_match(seed=8, first_dealer=1)
+    stats = match_stats(match)
+    assert len(stats) == 4
+    assert [s["deals"] for s in stats] == [9, 9, 9, 9]  # twelve deals, three sat out each
+    for position in range(4):
+        played = [k for k in range(12) if match.sits_out(k) != position]
+        points = 0
+        declared = 0
+        for k in played:
+            scores, result = match.deal_scores(k), match.deals[k].result
+            assert scores is not None and result is not None
+            points += scores[position]
+            declared += result.declarer == match.engine_seat_of(k, position)
+        assert stats[position]["declarer_points"] + stats[position]["defender_points"] == points
+        assert stats[position]["declarer_deals"] == declared

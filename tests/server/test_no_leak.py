@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,8 +131,15 @@ def parts_of(message: dict[str, Any], last_seq: int) -> list[tuple[Any, int]]:
     return [(message, last_seq)]  # acks, errors, presence: no cards expected, checked at the latest state
 
 
-def leaks(watcher: Watcher, positions: dict[int, tuple[int | None, int]], records: list[dict[str, Any]]) -> list[str]:
-    """Every card a watcher was shown that it was not allowed to see at the time (empty: no leak)."""
+def leaks(
+    watcher: Watcher, positions: dict[int, tuple[int | None, int]], records: list[dict[str, Any]],
+    deal_seat: Callable[[int], int | None] | None = None,
+) -> list[str]:
+    """Every card a watcher was shown that it was not allowed to see at the time (empty: no leak).
+
+    ``deal_seat(k)``: the seat of deal ``k`` the watcher plays (at a table of four it changes each deal, and
+    is None while it sits out); by default the watcher's own seat.
+    """
     found: list[str] = []
     first = min(positions)
     last_seq = 0
@@ -153,7 +160,8 @@ def leaks(watcher: Watcher, positions: dict[int, tuple[int | None, int]], record
                 continue
             key = (deal_index, actions)
             if key not in cache:
-                cache[key] = visible_cards(records[deal_index], actions, watcher.seat)
+                seat = watcher.seat if deal_seat is None else deal_seat(deal_index)
+                cache[key] = visible_cards(records[deal_index], actions, seat)
             hidden = shown - cache[key]
             if hidden:
                 who = "spectator" if watcher.seat is None else f"seat {watcher.seat}"

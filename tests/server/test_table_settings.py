@@ -10,7 +10,7 @@ import pytest
 
 from ulti.server.errors import CommandError
 from ulti.server.table_settings import (
-    SEATS,
+    SEATS_FAULT,
     BotSeat,
     InviteSeat,
     MeSeat,
@@ -45,9 +45,12 @@ def refusal(body: dict[str, Any]) -> tuple[str, str]:
         ({"deals": 6, "move_seconds": 601, "seats": [ME, OPEN, OPEN]}, "move_seconds must be an integer from 0"),
         ({"deals": 6, "move_seconds": None, "seats": [ME, OPEN, OPEN]}, "move_seconds must be an integer from 0"),
         ({"deals": 6, "move_seconds": True, "seats": [ME, OPEN, OPEN]}, "move_seconds must be an integer from 0"),
-        ({"deals": 6, "seats": [ME, OPEN, OPEN, OPEN]}, "seats must list 3 seats"),
-        ({"deals": 6, "seats": "me,open,open"}, "seats must list 3 seats"),
-        ({"deals": 6}, "seats must list 3 seats"),
+        ({"deals": 6, "seats": [ME, OPEN, OPEN, OPEN, OPEN]}, SEATS_FAULT),
+        ({"deals": 6, "seats": [ME, OPEN]}, SEATS_FAULT),
+        ({"deals": 6, "seats": "me,open,open"}, SEATS_FAULT),
+        ({"deals": 6}, SEATS_FAULT),
+        ({"deals": 6, "seats": [ME, OPEN, OPEN, OPEN]},
+         "deals must be 12 at a table of four (each sits out, deals and opens 3 times)"),
         ({"deals": 6, "seats": [ME, {"kind": "robot"}, OPEN]}, "seats[1].kind must be open, invite, bot or me"),
         ({"deals": 6, "seats": [ME, "open", OPEN]}, "seats[1].kind must be open, invite, bot or me"),
         ({"deals": 6, "seats": [ME, {"kind": ["open"]}, OPEN]}, "seats[1].kind must be open, invite, bot or me"),
@@ -79,7 +82,7 @@ def test_rules_of_settings_alone_keep_their_own_codes() -> None:
 
 def test_the_seat_count_is_said_before_the_seats_themselves() -> None:
     # four seats, one of them bad: the count is the fault named (as before the model)
-    assert refusal({"deals": 6, "seats": [ME, {"kind": "robot"}, OPEN, OPEN]})[1] == f"seats must list {SEATS} seats"
+    assert refusal({"deals": 12, "seats": [ME, {"kind": "robot"}, OPEN, OPEN, OPEN]})[1] == SEATS_FAULT
 
 
 def test_good_settings_parse_into_typed_seats_with_defaults() -> None:

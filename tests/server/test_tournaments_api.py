@@ -7,6 +7,9 @@ absent seat after the table's grace, as at any table with a move limit (``--fast
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -235,3 +238,45 @@ async def test_late_entry_and_the_desk_removing_a_player_between_rounds(server: 
                   "bad_request", "player")
     for client in (host, newcomer):
         await client.close()
+
+
+@pytest.mark.asyncio
+async def test_standings_tournament_of_ten_seats_a_table_of_four_and_plays_to_a_winner(
+    server: ServerProcess, tmp_path: Path
+) -> None:
+    host = await guest(server.base_url, "Director")
+    four = {**QUICK, "deals_per_round": 12}
+    await refused(host.http("POST", "/api/tournaments", {"name": "Cup", "format": "everyone", "four_tables": True,
+                                                        **four}), "bad_request", "only the standings format")
+    await refused(host.http("POST", "/api/tournaments", {"name": "Cup", "four_tables": True, **QUICK}),
+                  "bad_request", "multiple of 12")
+    created = await host.http("POST", "/api/tournaments", {"name": "Club of ten", "format": "standings",
+                                                           "rounds": 2, "four_tables": True, **four})
+    tid = created["tournament_id"]
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add_bots", "count": 10})
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
+    final = await view_when(host, tid, lambda v: v["status"] == "finished", 420, "both rounds are over")
+    assert final["settings"]["four_tables"] is True
+    for round_ in final["rounds"]:
+        sizes = [len(t["seats"]) for t in round_["tables"]]
+        assert sorted(sizes) == [3, 3, 4] and None not in [p for t in round_["tables"] for p in t["seats"]]
+        for table in round_["tables"]:
+            points = table["result"]["points"]
+            assert len(points) == len(table["seats"]) and sum(points) == 0
+    assert final["standings"][0]["rank"] == 1 and len(final["standings"]) == 10
+    record = await host.http("GET", f"/api/tournaments/{tid}/record")
+    scored = score_tournament(record)
+    assert scored["standings"] == final["standings"]
+    fours = [t for r in record["rounds"] for t in r["tables"] if len(t["seats"]) == 4]
+    assert len(fours) == 2
+    for table in fours:
+        # the table of four's own match record is embedded: the four-player record, its deals' scores the result's
+        assert table["match"]["seats"] == 4 and table["match"]["first_dealer"] == 0
+        deals = table["result"]["deals"]
+        assert len(deals) >= 12 and all(d[k % 4] == 0 for k, d in enumerate(deals))
+    path = tmp_path / "tournament.json"
+    path.write_text(json.dumps(record))
+    proc = subprocess.run([sys.executable, "-m", "ulti.cli", "score", str(path)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["standings"] == final["standings"]
+    await host.close()

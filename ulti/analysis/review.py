@@ -261,14 +261,20 @@ def seat_totals(decisions: Sequence[dict[str, Any]], declarer: int) -> list[dict
     return out
 
 
-def match_totals(analyses: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def match_totals(
+    analyses: Iterable[dict[str, Any]], positions: Sequence[Sequence[int]] | None = None
+) -> list[dict[str, Any]]:
     """Per seat, its figures over the analyses of a match's deals: ``cost`` (the sum of its deals' costs),
     ``decisions`` (unforced), ``accurate`` and ``accuracy`` (the percentage of all those decisions costing
-    under 0.5: pooled over the deals, so a deal with more decisions weighs more; None without any)."""
-    out: list[dict[str, Any]] = [{"seat": seat, "cost": 0.0, "decisions": 0, "accurate": 0} for seat in range(3)]
-    for analysis in analyses:
+    under 0.5: pooled over the deals, so a deal with more decisions weighs more; None without any).
+
+    ``positions``: at a table of four, per analysed deal (in order) the table seat playing each of its
+    seats 0, 1, 2; the figures are then per table seat (four of them)."""
+    seats = 3 if positions is None else 4
+    out: list[dict[str, Any]] = [{"seat": seat, "cost": 0.0, "decisions": 0, "accurate": 0} for seat in range(seats)]
+    for k, analysis in enumerate(analyses):
         for figures in analysis["seats"]:
-            mine = out[figures["seat"]]
+            mine = out[figures["seat"] if positions is None else positions[k][figures["seat"]]]
             mine["cost"] += figures["cost"]
             mine["decisions"] += figures["decisions"]
             mine["accurate"] += figures["accurate"]

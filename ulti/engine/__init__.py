@@ -7,6 +7,7 @@ from ulti.engine.cards import Card, Suit, card_str, parse_card
 from ulti.engine.contracts import BIDS, BIDS_BY_CODE, Bid, Part
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.errors import IllegalAction, RecordError, UltiError
+from ulti.engine.fourmatch import FourMatch
 from ulti.engine.match import Match
 from ulti.engine.scoring import DealResult
 
@@ -17,6 +18,7 @@ __all__ = [
     "Card",
     "Deal",
     "DealResult",
+    "FourMatch",
     "IllegalAction",
     "Match",
     "Part",

@@ -78,6 +78,7 @@ RULES: dict[str, str] = {
     "follows_unfinished": "it follows deal {deal}, which is not finished",
     "decided_by": "the match was decided by deal {deal}",
     "dealer_rotation": "dealer is seat {dealer}, but the rotation gives seat {want}",
+    "sits_out_rotation": "sits_out is {sits_out}, but at a table of four the rotation gives position {position}",
 }
 
 #: The card rules worded for the player holding the card, before it is played (``choices.refused``).

@@ -1,5 +1,8 @@
 """Deal and match records, ``ulti-deal/1`` and ``ulti-match/1`` (docs/record.md), in and out.
 
+A match record with ``"seats": 4`` is a table of four's (``fourmatch.py``): each deal also says which
+position ``sits_out``, checked against the rotation; a record without ``seats`` is a table of three's.
+
 Reading a record replays every action through the engine, so a record that loads is a legal deal.
 Errors name the first offending action (``action 14: …``) and, in a match, the deal (``deal 3: …``).
 """
@@ -14,6 +17,7 @@ from ulti.engine.cards import SUIT_LETTERS, Card, card_str, iter_cards, parse_ca
 from ulti.engine.contracts import parse_bid, parse_part
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.errors import IllegalAction, RecordError, UltiError
+from ulti.engine.fourmatch import FOUR_MATCH_LENGTHS, FOUR_SEATS, FourMatch
 from ulti.engine.match import MATCH_LENGTHS, Match
 from ulti.engine.play import NO_TRUMP
 
@@ -193,6 +197,9 @@ def match_from_record(record: object) -> Match:
         raise RecordError("a record must be a JSON object")
     if record.get("format") != MATCH_FORMAT:
         raise RecordError(f"format must be {MATCH_FORMAT!r}, not {record.get('format')!r}")
+    if "seats" in record and record["seats"] != 3:
+        raise RecordError(f"seats must be 3 for this reader (a table of four's record: four_match_from_record), "
+                          f"not {record['seats']!r}")
     planned = _int_field(record, "deals_planned", MATCH_LENGTHS)
     first = _int_field(record, "first_dealer", (0, 1, 2))
     players = record.get("players")
@@ -220,6 +227,56 @@ def match_from_record(record: object) -> Match:
     return match
 
 
+def four_match_from_record(record: object) -> FourMatch:
+    """Replay a table of four's match record (``"seats": 4``); errors start with ``deal k:``.
+
+    Each deal is an ``ulti-deal/1`` record of the three players (dealer: engine seat 2) with
+    ``sits_out``, the position that deals and sits out, which must be the rotation's.
+
+    >>> match = four_match_from_record({"format": "ulti-match/1", "seats": 4, "deals_planned": 12,
+    ...                                 "first_dealer": 3, "deals": []})
+    >>> match.deals_planned, match.sits_out(0), match.deals
+    (12, 3, [])
+    >>> four_match_from_record({"format": "ulti-match/1", "seats": 4, "deals_planned": 9, "first_dealer": 0})
+    Traceback (most recent call last):
+    ...
+    ulti.engine.errors.RecordError: deals_planned must be one of 12, not 9
+    """
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    if record.get("format") != MATCH_FORMAT:
+        raise RecordError(f"format must be {MATCH_FORMAT!r}, not {record.get('format')!r}")
+    _int_field(record, "seats", (FOUR_SEATS,))
+    planned = _int_field(record, "deals_planned", FOUR_MATCH_LENGTHS)
+    first = _int_field(record, "first_dealer", tuple(range(FOUR_SEATS)))
+    players = record.get("players")
+    if players is not None and (
+        not isinstance(players, list) or len(players) != FOUR_SEATS or not all(isinstance(p, str) for p in players)
+    ):
+        raise RecordError("players must be a list of 4 names")
+    match = FourMatch(planned, first, players)
+    deals = record.get("deals", [])
+    if not isinstance(deals, list):
+        raise RecordError("deals must be a list of deal records")
+    for index, deal_record in enumerate(deals):
+        try:
+            if match.deals and not match.deals[-1].is_over:
+                raise IllegalAction("follows_unfinished", deal=index - 1)
+            if match.is_over:
+                raise IllegalAction("decided_by", deal=index - 1)
+            out = deal_record.get("sits_out") if isinstance(deal_record, dict) else None
+            if out != match.sits_out(index):
+                raise IllegalAction("sits_out_rotation", sits_out=repr(out), position=match.sits_out(index))
+            deal = deal_from_record(deal_record)
+            want = match.dealer_of(index)
+            if deal.dealer != want:
+                raise IllegalAction("dealer_rotation", dealer=deal.dealer, want=want)
+        except UltiError as exc:
+            raise exc.within(f"deal {index}") from None
+        match.deals.append(deal)
+    return match
+
+
 def match_to_record(match: Match) -> dict[str, Any]:
     """A match, finished or not, as an ``ulti-match/1`` record.
 
@@ -236,6 +293,23 @@ def match_to_record(match: Match) -> dict[str, Any]:
     }
 
 
+def four_match_to_record(match: FourMatch) -> dict[str, Any]:
+    """A table of four's match, finished or not, as an ``ulti-match/1`` record with ``"seats": 4``.
+
+    >>> four_match_to_record(FourMatch(first_dealer=1, players=["Anna", "Bence", "Csaba", "Dora"]))
+    {'format': 'ulti-match/1', 'seats': 4, 'deals_planned': 12, 'first_dealer': 1,
+     'players': ['Anna', 'Bence', 'Csaba', 'Dora'], 'deals': []}
+    """
+    return {
+        "format": MATCH_FORMAT,
+        "seats": FOUR_SEATS,
+        "deals_planned": match.deals_planned,
+        "first_dealer": match.first_dealer,
+        "players": list(match.players),
+        "deals": [dict(deal_to_record(d), sits_out=match.sits_out(k)) for k, d in enumerate(match.deals)],
+    }
+
+
 def match_score(match: Match) -> dict[str, Any]:
     """The ``ulti score`` output for a match: totals, each deal's result and the winner.
 
@@ -249,6 +323,33 @@ def match_score(match: Match) -> dict[str, Any]:
         "totals": match.totals(),
         "winner": winner,
         "deals": [deal_score(d) for d in match.deals],
+    }
+
+
+def four_match_score(match: FourMatch) -> dict[str, Any]:
+    """The ``ulti score`` output for a table of four's match: totals and winner by position; each deal's
+    result (its ``scores`` by engine seat) with ``sits_out`` and ``table_scores`` (by position, 0 for the
+    one sitting out).
+
+    >>> four_match_score(FourMatch())
+    {'complete': False, 'seats': 4, 'deals_played': 0, 'totals': [0, 0, 0, 0], 'winner': None, 'deals': []}
+    """
+    winner = match.winner()
+    deals = []
+    for index, deal in enumerate(match.deals):
+        scored = deal_score(deal)
+        scored["sits_out"] = match.sits_out(index)
+        table_scores = match.deal_scores(index)
+        if table_scores is not None:
+            scored["table_scores"] = table_scores
+        deals.append(scored)
+    return {
+        "complete": winner is not None,
+        "seats": FOUR_SEATS,
+        "deals_played": sum(1 for d in match.deals if d.is_over),
+        "totals": match.totals(),
+        "winner": winner,
+        "deals": deals,
     }
 
 
@@ -278,6 +379,8 @@ def score_record(record: object) -> dict[str, Any]:
     ulti.engine.errors.RecordError: hands must be a list of 3 hands
     """
     if isinstance(record, dict) and record.get("format") == MATCH_FORMAT:
+        if record.get("seats", 3) != 3:
+            return four_match_score(four_match_from_record(record))
         return match_score(match_from_record(record))
     if isinstance(record, dict) and record.get("format") not in (DEAL_FORMAT, None):
         raise RecordError(f"unknown format {record.get('format')!r} (expected {DEAL_FORMAT} or {MATCH_FORMAT})")

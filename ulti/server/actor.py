@@ -373,7 +373,7 @@ class TableActor:
         deal = state.deal
         if state.status != "playing" or deal is None or deal.is_over:
             return
-        seat = deal.to_move
+        seat = state.table_seat(deal.to_move)  # at a table of four the deal's seat is played by another table seat
         if seat in state.bot_seats():
             self._task = asyncio.create_task(self._bot_move(seat, key))
         elif state.move_seconds > 0:
@@ -424,7 +424,10 @@ class TableActor:
         deal = self.state.deal
         if deal is None or self.turn_key() != key:
             return
-        view = deal.seat_view(seat)  # immutable and picklable: strong bots think in another process
+        played = self.state.engine_seat(seat)
+        if played is None:  # pragma: no cover - a seat sitting out is never on turn
+            return
+        view = deal.seat_view(played)  # immutable and picklable: strong bots think in another process
         # The bot's seed depends only on the game state, so a replayed table makes the same moves.
         seed = f"{self.state.seed}:{len(self.state.match.deals) if self.state.match else 0}:{len(deal.history)}"
         # Bots think off the event loop so that one table's bot never stalls another table.

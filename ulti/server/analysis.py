@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 import orjson
@@ -132,14 +132,16 @@ class AnalysisJobs:
         return status_json(row)
 
     async def match(
-        self, table_id: str, indices: list[int], record_of: Callable[[int], dict[str, Any]], asker: Asker
+        self, table_id: str, indices: list[int], record_of: Callable[[int], dict[str, Any]], asker: Asker,
+        positions_of: Callable[[int], Sequence[int]] | None = None,
     ) -> dict[str, Any]:
         """Each seat's figures over the analysed deals of a match (``indices``: its finished deals, whose
         records ``record_of`` gives); the deals not analysed yet are queued now, as many as ``asker``'s
         quotas allow, so that the figure completes (asked again, the rest are queued as room frees).
 
         Clients poll this while it runs: it reads only the jobs' statuses, and sums the stored analyses
-        once per set of done deals (remembered)."""
+        once per set of done deals (remembered). ``positions_of(k)``: at a table of four, the table seat
+        playing each seat of deal ``k``; the figures are then per table seat."""
         statuses = await self.store.analysis_statuses(table_id)
         missing = [k for k in indices if k not in statuses]
         if missing:
@@ -154,7 +156,8 @@ class AnalysisJobs:
         key = ("match", table_id, tuple(done))
         seats: list[dict[str, Any]] | None = self.desk.memo.get(key)
         if seats is None:
-            seats = match_totals(await self.store.analysis_results(table_id, done))
+            positions = None if positions_of is None else [positions_of(k) for k in done]
+            seats = match_totals(await self.store.analysis_results(table_id, done), positions)
             self.desk.memo.put(key, seats)
         return {
             "status": "done" if len(done) + failed == len(indices) else "running",
@@ -288,7 +291,8 @@ async def answer_hint(desk: Desk, state: TableState, asker: Asker, seed: str) ->
     if player_id is None or seat is None:
         raise CommandError("not_seated", "you do not sit at this table: spectators cannot act")
     deal = state.deal
-    view = deal.seat_view(seat) if deal is not None and not deal.is_over else None
+    played = state.engine_seat(seat)  # None: sitting this deal out at a table of four
+    view = deal.seat_view(played) if deal is not None and not deal.is_over and played is not None else None
     if view is None or view.choices is None:
         raise CommandError("hint_nothing", "you have nothing to decide now")
     # the seed names the table and its event number: the same seat asking again at the same point

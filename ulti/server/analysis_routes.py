@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from ulti.engine.fourmatch import FourMatch
 from ulti.server import sessions
 from ulti.server.analysis import AnalysisJobs, check_access, check_match_access, explore
 from ulti.server.errors import CommandError
@@ -62,7 +63,10 @@ async def match_analysis(request: Request, table_id: str) -> dict[str, Any]:
     limit = await visible_deals(hub, state, viewer)
     if limit is not None:  # an event's table: only the deals the viewer may see (visibility.py)
         indices = [k for k in indices if k < limit]
-    return await jobs.match(table_id, indices, state.deal_record, asker)
+    match = state.match
+    # a table of four: each deal's seats are played by the table seats its rotation names
+    positions = (lambda k: match.rotation(k).positions) if isinstance(match, FourMatch) else None
+    return await jobs.match(table_id, indices, state.deal_record, asker, positions)
 
 
 @router.get("/api/tables/{table_id}/deals/{index}/whatif")

@@ -46,7 +46,7 @@ from ulti.server.hubcore import Connection
 from ulti.server.inputs import BadInput, check_id
 from ulti.server.messages import Act, Chat, parse_client_message
 from ulti.server.table_routes import SEAT_REFUSAL, JoinBody
-from ulti.server.table_settings import SEATS
+from ulti.server.table_settings import MOST_SEATS, seat_fault
 from ulti.server.tablestate import TableState
 from ulti.server.visibility import shows_no_table, shows_tables
 
@@ -280,7 +280,7 @@ class InviteBotBody(BaseModel):
     """``POST /api/tables/{id}/invite_bot``: the seat and the bot account's name."""
 
     model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
-    seat: int = Field(ge=0, lt=SEATS)
+    seat: int = Field(ge=0, lt=MOST_SEATS)
     bot: str | None = None
 
     @field_validator("bot", mode="before")
@@ -413,6 +413,8 @@ async def invite_bot(request: Request, table_id: str) -> dict[str, Any]:
     state = (await hub.source(table_id)).state
     if state.host != who.player_id:
         raise CommandError("not_host", "only the host invites bots")
+    if seat >= len(state.seats):  # the edge allows a table of four's seat 3
+        raise CommandError("bad_request", seat_fault(len(state.seats)))
     invite = state.seats[seat].invite  # None for an open seat: the bot joins it with the seat's number alone
     if not (state.seats[seat].kind == "open" or (state.seats[seat].kind == "invite" and invite is not None)):
         raise CommandError("bad_request", f"seat {seat} is taken: a bot is invited to an open or an invite seat")

@@ -12,6 +12,7 @@ from typing import Any
 
 from ulti.engine.actions import Action, Kind
 from ulti.engine.contracts import Part
+from ulti.engine.fourmatch import FOUR_SEATS, FourMatch
 from ulti.engine.match import Match
 from ulti.engine.scoring import DealResult
 
@@ -33,8 +34,8 @@ def empty_stats() -> dict[str, Any]:
     }
 
 
-def match_stats(match: Match) -> list[dict[str, Any]]:
-    """The statistics of each of the three seats over the finished deals of ``match``.
+def match_stats(match: Match | FourMatch) -> list[dict[str, Any]]:
+    """The statistics of each seat (three, or four at a table of four) over the finished deals of ``match``.
 
     - ``declared[part]``: every part of a contract the seat declared counts on its own: ``played``,
       ``made`` (the declarer won that part) and ``kontrad`` (it was played at a kontra or higher).
@@ -42,6 +43,13 @@ def match_stats(match: Match) -> list[dict[str, Any]]:
     - ``kontra[part]``: the parts this seat, as a defender, said kontra on or raised in the chain
       (once per deal however many steps it said), and ``won`` when the defenders won that part.
     """
+    if isinstance(match, FourMatch):
+        # each deal's seats are played by the table seats its rotation names; the one sitting out adds nothing
+        stats = [empty_stats() for _ in range(FOUR_SEATS)]
+        for index, deal in enumerate(match.deals):
+            if deal.result is not None:
+                _add_deal(stats, deal.result, deal.history, match.rotation(index).positions)
+        return stats
     return deals_stats((deal.result, deal.history) for deal in match.deals if deal.result is not None)
 
 
@@ -53,10 +61,13 @@ def deals_stats(deals: Iterable[tuple[DealResult, Sequence[Action]]]) -> list[di
     return stats
 
 
-def _add_deal(stats: list[dict[str, Any]], result: DealResult, history: Sequence[Action]) -> None:
+def _add_deal(
+    stats: list[dict[str, Any]], result: DealResult, history: Sequence[Action], seats: Sequence[int] = (0, 1, 2)
+) -> None:
+    """Add one deal to ``stats``; ``seats[s]`` is the index in ``stats`` of the player of the deal's seat ``s``."""
     declarer = result.declarer
     for seat in range(3):
-        seat_stats = stats[seat]
+        seat_stats = stats[seats[seat]]
         seat_stats["deals"] += 1
         side = "declarer" if seat == declarer else "defender"
         seat_stats[f"{side}_deals"] += 1
@@ -67,7 +78,7 @@ def _add_deal(stats: list[dict[str, Any]], result: DealResult, history: Sequence
         parts = [(part, False, False) for part, _ in result.bid.parts]
     else:
         parts = [(p.part, p.won, p.multiplier > 1) for p in result.parts]
-    declared = stats[declarer]["declared"]
+    declared = stats[seats[declarer]]["declared"]
     for part, made, kontrad in parts:
         entry = declared.setdefault(part.value, {"played": 0, "made": 0, "kontrad": 0})
         entry["played"] += 1
@@ -81,7 +92,7 @@ def _add_deal(stats: list[dict[str, Any]], result: DealResult, history: Sequence
             said.setdefault(action.seat, set()).update(action.parts)
     declarer_won = {p.part: p.won for p in result.parts}
     for seat, seat_parts in said.items():
-        kontra = stats[seat]["kontra"]
+        kontra = stats[seats[seat]]["kontra"]
         for part in sorted(seat_parts, key=list(Part).index):
             entry = kontra.setdefault(part.value, {"given": 0, "won": 0})
             entry["given"] += 1

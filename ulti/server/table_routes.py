@@ -21,14 +21,14 @@ from ulti.server import sessions
 from ulti.server.bodies import body_as, field_refusal, hub_of, json_object
 from ulti.server.duplicate_routes import viewer_of
 from ulti.server.inputs import check_id
-from ulti.server.table_settings import SEATS, parse_settings
+from ulti.server.table_settings import MOST_SEATS, parse_settings, seat_fault
 from ulti.server.tablestate import BOT_LEVELS
 from ulti.server.visibility import listed, require_deal, require_live, shows_no_table, shows_tables, visible_deals
 
 router = APIRouter()
 
 #: how a bad seat number is refused (the table's own check, ``tablestate._seat_number``, says the same)
-SEAT_FAULT = "seat must be 0, 1 or 2"
+SEAT_FAULT = seat_fault()
 _EDGE = ConfigDict(extra="ignore", strict=True, frozen=True)  # unknown fields are ignored, as they always were
 
 
@@ -36,7 +36,7 @@ class JoinBody(BaseModel):
     """``POST .../join`` (and the bot API's): the seat, and for a seat kept for a friend its invite token."""
 
     model_config = _EDGE
-    seat: int = Field(ge=0, lt=SEATS)
+    seat: int = Field(ge=0, lt=MOST_SEATS)
     invite: str | None = None
 
     @field_validator("invite", mode="before")
@@ -50,7 +50,7 @@ class BotBody(BaseModel):
     """``POST .../bot``: the seat and the built-in bot's level."""
 
     model_config = _EDGE
-    seat: int = Field(ge=0, lt=SEATS)
+    seat: int = Field(ge=0, lt=MOST_SEATS)
     level: str = "heuristic"
 
     @field_validator("level")

@@ -15,11 +15,18 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from ulti.bots.levels import BOT_LEVELS
+from ulti.engine.fourmatch import FOUR_MATCH_LENGTHS, FOUR_SEATS
 from ulti.engine.match import MATCH_LENGTHS
 from ulti.server.errors import CommandError
 
-#: how many seats a table has: ``TableSettings._seat_count`` is the one place that checks it
+#: how many seats a table has: three, or four as clubs seat a fourth player (each deal's dealer sits
+#: out, ulti/engine/fourmatch.py); ``TableSettings._seat_count`` is the one place that checks it
 SEATS = 3
+TABLE_SIZES = (SEATS, FOUR_SEATS)
+#: the highest seat number any table has, plus one: what a request's seat is checked against at the edge
+MOST_SEATS = FOUR_SEATS
+#: how a wrong number of seats is refused
+SEATS_FAULT = f"seats must list {SEATS} seats (or {FOUR_SEATS}: a table of four, the dealer sitting out)"
 #: the longest time limit for a move, in seconds (0: no limit)
 MAX_MOVE_SECONDS = 600
 #: a chosen seed's range (it fixes every deal of the table)
@@ -68,6 +75,15 @@ class BotSeat(BaseModel):
 SeatChoice = Annotated[OpenSeat | InviteSeat | MeSeat | BotSeat, Field(discriminator="kind")]
 
 
+def seat_fault(seats: int | None = None) -> str:
+    """How a bad seat number is refused at a table of ``seats`` seats (None: before the table is known)."""
+    if seats == SEATS:
+        return "seat must be 0, 1 or 2"
+    if seats == FOUR_SEATS:
+        return "seat must be 0, 1, 2 or 3"
+    return "seat must be 0, 1 or 2 (or 3 at a table of four)"
+
+
 def _refuse(code: str, message: str) -> PydanticCustomError:
     # the error type is the refusal code: ``config_refusal`` hands it on as it is
     return PydanticCustomError(code, message)
@@ -97,12 +113,15 @@ class TableSettings(BaseModel):
     @classmethod
     def _seat_count(cls, seats: object) -> object:
         # before the seats themselves: a wrong count is the first thing said about them
-        if not isinstance(seats, list | tuple) or len(seats) != SEATS:
-            raise _refuse("bad_config", f"seats must list {SEATS} seats")
+        if not isinstance(seats, list | tuple) or len(seats) not in TABLE_SIZES:
+            raise _refuse("bad_config", SEATS_FAULT)
         return seats
 
     @model_validator(mode="after")
     def _rules(self) -> Self:
+        if len(self.seats) == FOUR_SEATS and self.deals not in FOUR_MATCH_LENGTHS:
+            # every player must sit out, deal and open equally: twelve deals at four seats
+            raise _refuse("bad_config", "deals must be 12 at a table of four (each sits out, deals and opens 3 times)")
         if sum(isinstance(seat, MeSeat) for seat in self.seats) > 1:
             raise _refuse("bad_config", "at most one seat may be 'me'")
         if self.rated and self.seed is not None:
@@ -128,7 +147,7 @@ class TableSettings(BaseModel):
 _FIELD_MESSAGES = {
     "deals": f"deals must be {', '.join(map(str, MATCH_LENGTHS[:-1]))} or {MATCH_LENGTHS[-1]}",
     "move_seconds": f"move_seconds must be an integer from 0 (no limit) to {MAX_MOVE_SECONDS}",
-    "seats": f"seats must list {SEATS} seats",
+    "seats": SEATS_FAULT,
     "rated": "rated must be true or false",
     "learner": "learner must be true or false",
     "duplicate": "duplicate must be true or false",

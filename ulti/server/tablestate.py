@@ -1,5 +1,9 @@
 """A table's state, rebuilt from its event log, and the rules that turn commands into events.
 
+A table seats three, or four as clubs seat a fourth player: then each deal's dealer sits out and the
+other three play it (``ulti/engine/fourmatch.py``). Seats here are always the table's (0..3); the
+deal's own seats (0..2) are mapped to them by the rotation (``engine_seat``, ``table_seat``).
+
 This module does no I/O: the actor (``actor.py``) stores each event before applying it here and
 telling anyone. Replaying the same events always gives the same state, which is what makes a
 restart (or a takeover by another process) resume a table exactly where it was.
@@ -18,13 +22,14 @@ from ulti.engine.cards import card_str, iter_cards, parse_card
 from ulti.engine.deal import Deal
 from ulti.engine.dealing import deal_hands
 from ulti.engine.errors import IllegalAction, RecordError
+from ulti.engine.fourmatch import FOUR_SEATS, FourMatch
 from ulti.engine.match import Match
-from ulti.engine.record import action_to_json, deal_to_record, match_to_record, parse_action
+from ulti.engine.record import action_to_json, deal_to_record, four_match_to_record, match_to_record, parse_action
 from ulti.engine.view import SeatView
 from ulti.server.errors import CommandError
 from ulti.server.events import Acted, BotSeated, Chatted, Dealt, Event, Leave, Ready, Resigned, Sit, Start
 from ulti.server.inputs import clean_text, name_key
-from ulti.server.table_settings import BotSeat, InviteSeat, MeSeat, SeatChoice, TableSettings
+from ulti.server.table_settings import BotSeat, InviteSeat, MeSeat, SeatChoice, TableSettings, seat_fault
 from ulti.server.visibility import totals_shown
 
 __all__ = ["BOT_LEVELS", "CommandError", "TableState"]
@@ -98,7 +103,7 @@ class TableState:
     rematch: dict[str, Any] | None = None
     seats: list[Seat] = field(default_factory=lambda: [Seat(), Seat(), Seat()])
     status: str = "new"  # new | open | playing | finished | expired (never started, see Hub.sweep)
-    match: Match | None = None
+    match: Match | FourMatch | None = None
     chat: list[dict[str, Any]] = field(default_factory=list)
     ready_for_next: bool = False  # the last deal is over and the next one is due
     #: seats whose player has seen the last deal's result and clicked "Next deal" (see waiting_for_ready)
@@ -130,6 +135,35 @@ class TableState:
         if self.match is None or not self.match.deals:
             return None
         return self.match.deals[-1]
+
+    @property
+    def four(self) -> bool:
+        """Whether this is a table of four (the dealer of each deal sits out)."""
+        return len(self.seats) == FOUR_SEATS
+
+    def engine_seat(self, seat: int | None) -> int | None:
+        """The current deal's seat that table ``seat`` plays (None: a spectator, or sitting this deal out)."""
+        match = self.match
+        if seat is None or not isinstance(match, FourMatch) or not match.deals:
+            return seat
+        return match.engine_seat_of(len(match.deals) - 1, seat)
+
+    def table_seat(self, engine_seat: int) -> int:
+        """The table seat that plays ``engine_seat`` of the current deal."""
+        match = self.match
+        if not isinstance(match, FourMatch) or not match.deals:
+            return engine_seat
+        return match.position_of(len(match.deals) - 1, engine_seat)
+
+    def four_view(self, seat: int | None) -> dict[str, Any] | None:
+        """At a table of four: who sits out the current deal, which table seat plays each of its seats,
+        and the one ``seat`` plays (None: it sits out or watches); None at a table of three."""
+        match = self.match
+        if not isinstance(match, FourMatch) or not match.deals:
+            return None
+        index = len(match.deals) - 1
+        rotation = match.rotation(index)
+        return {"sits_out": rotation.sits_out, "seats": list(rotation.positions), "you_play": self.engine_seat(seat)}
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat ``player_id`` holds at this table, if any."""
@@ -180,15 +214,18 @@ class TableState:
         """The seats the next deal waits for: people at the table (not away) who have not clicked "Next deal".
 
         Empty unless the last deal is over and the match goes on. Bots, and players a bot plays for
-        (away), are ready at once. The actor deals the next deal when this is empty, or when the
-        result's time limit is up (``Settings.result_seconds``).
+        (away), are ready at once; so is the player who sat the deal out at a table of four. The actor
+        deals the next deal when this is empty, or when the result's time limit is up
+        (``Settings.result_seconds``).
         """
         if not self.ready_for_next:
             return []
+        four = self.four_view(None)
+        watched = four["sits_out"] if four is not None else None  # sat the deal out: watched it, need not read it
         return [
             # a bot account never waits to read a result: it is ready at once, like the built-in bots
             i for i, s in enumerate(self.seats)
-            if s.kind == "player" and not s.away and not s.bot and i not in self.ready
+            if s.kind == "player" and not s.away and not s.bot and i not in self.ready and i != watched
         ]
 
     def match_view(self) -> dict[str, Any] | None:
@@ -196,7 +233,13 @@ class TableState:
         match = self.match
         if match is None:
             return None
+        four: dict[str, Any] = {}
+        if isinstance(match, FourMatch):
+            # each deal's results are by its own seats: these name the table seat behind each of them
+            four = {"seats": FOUR_SEATS, "sits_out": [match.sits_out(k) for k in range(len(match.deals))],
+                    "deal_seats": [list(match.rotation(k).positions) for k in range(len(match.deals))]}
         return {
+            **four,
             "deals_planned": match.deals_planned,
             "first_dealer": match.first_dealer,
             "deals_played": sum(1 for d in match.deals if d.is_over),
@@ -261,7 +304,9 @@ class TableState:
             "you": seat,
             "match": parts[2],
             "deal_index": len(self.match.deals) - 1 if self.match and self.match.deals else None,
-            "deal": deal.view(seat) if deal is not None else None,
+            # at a table of four the player sitting a deal out sees it as a spectator does: no hidden card
+            "deal": deal.view(self.engine_seat(seat)) if deal is not None else None,
+            **({"four": self.four_view(seat)} if self.four and self.match is not None else {}),
             "next_deal": (
                 {"ready": sorted(self.ready), "waiting": self.waiting_for_ready()} if self.ready_for_next else None
             ),
@@ -292,7 +337,7 @@ class TableState:
         if event["type"] == "action":
             deal = self.deal
             assert deal is not None
-            entry = deal.public_entry(len(deal.history) - 1, seat)
+            entry = deal.public_entry(len(deal.history) - 1, self.engine_seat(seat))
             public = {"type": "action", "by": event.get("by", "player"), "action": entry}
             if "note" in event:
                 public["note"] = dict(event["note"])  # a learner table's bot note: everybody may read it
@@ -327,6 +372,7 @@ class TableState:
             self.host_name = _sendable(event.get("host_name", ""))
             self.rematch_of = event.get("rematch_of")
             self.status = "open"
+            self.seats.extend(Seat() for _ in range(len(event["seats"]) - len(self.seats)))
             for i, spec in enumerate(event["seats"]):
                 if spec["kind"] == "bot":
                     name = bot_name(spec["level"], [s.name for s in self.seats])
@@ -346,7 +392,8 @@ class TableState:
             self.seats[event["seat"]] = Seat(kind="bot", player_id=player, name=name, level=event["level"])
         elif event["type"] == "start":
             names = [s.name for s in self.seats]
-            self.match = Match(self.deals_planned, event["first_dealer"], names)
+            self.match = (FourMatch(self.deals_planned, event["first_dealer"], names) if self.four
+                          else Match(self.deals_planned, event["first_dealer"], names))
             self.status = "playing"
         elif event["type"] == "deal":
             assert self.match is not None
@@ -361,7 +408,7 @@ class TableState:
             deal.apply(parse_action(event["action"]))
             if "note" in event:
                 self.bot_notes[len(deal.history) - 1] = dict(event["note"])
-            actor_seat = event["action"]["seat"]
+            actor_seat = self.table_seat(event["action"]["seat"])  # the action's seat is the deal's
             if self.seats[actor_seat].kind == "player":
                 if event.get("by") == "bot":
                     assert self.match is not None
@@ -426,7 +473,7 @@ class TableState:
         ``account``: the player has an account (a rated table seats no guest). ``via_event``: seated by
         the table's duplicate event, the only way to a seat of an event's table.
         """
-        seat = _seat_number(seat)
+        seat = _seat_number(seat, len(self.seats))
         self._refuse_if_expired()
         if self.event_id is not None and not via_event:
             raise CommandError("event_table", "this table belongs to a duplicate event: join the event instead")
@@ -512,7 +559,7 @@ class TableState:
 
     def add_bot_event(self, player_id: str, seat: object, level: object) -> BotSeated:
         """The host puts a bot of ``level`` in an empty ``seat``."""
-        seat = _seat_number(seat)
+        seat = _seat_number(seat, len(self.seats))
         if not isinstance(level, str) or level not in BOT_LEVELS:
             raise CommandError("bad_request", f"level must be one of {', '.join(BOT_LEVELS)}")
         if self.host != player_id:
@@ -551,8 +598,10 @@ class TableState:
             name = bot_name(level, names)
             names.append(name)
             events.append({"type": "bot", "seat": i, "level": level, "player": bot_player_id(name)})
-        # docs/rules.md §7 recommends a random first dealer; drawn like the deals (deal_rng).
-        events.append({"type": "start", "first_dealer": self.deal_rng("first-dealer").randrange(3)})
+        # docs/rules.md §7 recommends a random first dealer; drawn like the deals (deal_rng). At a table of
+        # four seat 0 deals first, as a tournament's table of four does (docs/record.md): the seats are drawn.
+        first = 0 if self.four else self.deal_rng("first-dealer").randrange(3)
+        events.append({"type": "start", "first_dealer": first})
         return events
 
     def ready_event(self, seat: int) -> Ready | None:
@@ -585,7 +634,8 @@ class TableState:
             raise CommandError("no_deal", "no deal is in progress at this table")
         if by == "player" and self.seats[seat].resigned:
             raise CommandError("resigned", "you resigned this match: a bot plays your seat to the end")
-        if not deal.choices(seat, reasons=False).any():
+        played = self.engine_seat(seat)  # None: sitting this deal out at a table of four
+        if played is None or not deal.choices(played, reasons=False).any():
             raise CommandError("not_your_turn", f"it is not seat {seat}'s turn", params={"seat": seat})
         if deal.in_chain and isinstance(payload, dict) and payload.get("action") == "play":
             raise CommandError(
@@ -594,7 +644,7 @@ class TableState:
         if not isinstance(payload, dict):
             raise CommandError("bad_message", 'action must be an object such as {"action": "play", "card": "AS"}')
         try:
-            action = parse_action({**payload, "seat": seat})
+            action = parse_action({**payload, "seat": played})
         except RecordError as exc:
             raise CommandError("bad_action", str(exc)) from None
         check = deal.copy()
@@ -652,7 +702,7 @@ class TableState:
         """The match record with its finished deals only (a deal in progress would show hidden cards)."""
         if self.match is None:
             raise CommandError("not_found", "this table's match has not started")
-        record = match_to_record(self.match)
+        record = four_match_to_record(self.match) if isinstance(self.match, FourMatch) else match_to_record(self.match)
         record["deals"] = [
             self._marked(k, r) for k, (r, d) in enumerate(zip(record["deals"], self.match.deals, strict=True))
             if d.is_over
@@ -660,9 +710,9 @@ class TableState:
         return record
 
 
-def _seat_number(seat: object) -> int:
-    if type(seat) is not int or seat not in (0, 1, 2):
-        raise CommandError("bad_request", "seat must be 0, 1 or 2")
+def _seat_number(seat: object, seats: int = 3) -> int:
+    if type(seat) is not int or not 0 <= seat < seats:
+        raise CommandError("bad_request", seat_fault(seats))
     return seat
 
 

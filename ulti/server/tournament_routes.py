@@ -71,6 +71,8 @@ class CreateBody(BaseModel):
     minutes: int | None = Field(default=None, ge=1, le=1440)
     # how long an arena player waits for two others before bots fill their table (ulti.server.arena)
     bot_wait_seconds: int = Field(default=BOT_WAIT_SECONDS, ge=1, le=600)
+    # standings: one or two tables of four (the dealer sitting out) instead of bots (ulti/tournaments/fours.py)
+    four_tables: bool = False
 
 
 class RegisterBody(BaseModel):
@@ -245,6 +247,8 @@ async def create_tournament(request: Request) -> dict[str, Any]:
     if body.format == "arena" and body.minutes is None:
         raise CommandError("bad_request", "minutes: an arena needs its length in minutes", params={"field": "minutes"})
     values = body.model_dump(exclude={"name", "level", "break_seconds", "invited", "bot_wait_seconds"})
+    if not body.four_tables:
+        del values["four_tables"]  # the settings write it only when chosen (docs/record.md)
     # secret like a table's seed: it draws round 1 and deals every sport ulti round; shown once it is over
     values["seed"] = random.SystemRandom().getrandbits(47)
     try:

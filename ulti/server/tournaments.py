@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from ulti.engine.fourmatch import FourMatch
 from ulti.server.arena import BOT_WAIT_SECONDS, arena_status, next_wave
 from ulti.server.auth import new_id
 from ulti.server.errors import CommandError
@@ -427,6 +428,10 @@ class Directors:
                                       "points": list(table.match.totals()), "match": table_id}
             if state.settings.format == "duplicate":
                 result["deals"] = [list(d.result.scores) for d in table.match.deals[:deals] if d.result is not None]
+            if isinstance(table.match, FourMatch):
+                # a table of four: each deal's four scores (0 for the one sitting out), tie-break deals too,
+                # so that they total the points (ulti/tournaments/log.py checks both)
+                result["deals"] = [table.match.deal_scores(k) for k in range(len(table.match.deals))]
 
             await self.append(tournament_id, _once(number, t, result))
 

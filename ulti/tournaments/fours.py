@@ -9,46 +9,30 @@ engine's opener (the seat after its dealer) is the player on the real dealer's l
 Every four deals each player sits out once and opens once; a table of three rotates every three
 deals. A round that seats tables of three and four together plays a multiple of 12 deals
 (``FOUR_TABLE_DEALS``), so at every table each player opens, sits out (at four) and deals equally.
-A player who sits out a deal scores 0 for it.
+A player who sits out a deal scores 0 for it. The rotation itself is the engine's
+(``ulti/engine/fourmatch.py``, which also plays such a match); its names are re-exported here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TypeVar
 
-FOUR_TABLE_DEALS = 12  # deals per round are a multiple of this when tables of four are seated
-ENGINE_DEALER = 2  # the engine seat that deals each three-player deal of a table of four
+from ulti.engine.fourmatch import ENGINE_DEALER, FOUR_MATCH_DEALS, FourDeal, four_deal_scores, four_table_deal
+
+FOUR_TABLE_DEALS = FOUR_MATCH_DEALS  # deals per round are a multiple of this when tables of four are seated
 
 P = TypeVar("P")
 
-
-@dataclass(frozen=True)
-class FourDeal:
-    """One deal of a table of four: who sits out (position and player), and who plays engine seats 0, 1, 2.
-
-    ``positions[s]`` is the table position (0..3) of the player in engine seat ``s``; ``dealer`` is the
-    engine seat that deals (always ``ENGINE_DEALER``).
-    """
-
-    sits_out: int
-    positions: tuple[int, int, int]
-    dealer: int = ENGINE_DEALER
-
-
-def four_table_deal(deal: int) -> FourDeal:
-    """Who sits out deal ``deal`` (from 0) of a table of four and which position plays each engine seat.
-
-    >>> four_table_deal(0)
-    FourDeal(sits_out=0, positions=(1, 2, 3), dealer=2)
-    >>> four_table_deal(5)
-    FourDeal(sits_out=1, positions=(2, 3, 0), dealer=2)
-    """
-    if deal < 0:
-        raise ValueError("deal: deals are numbered from 0")
-    out = deal % 4
-    return FourDeal(out, ((out + 1) % 4, (out + 2) % 4, (out + 3) % 4))
+__all__ = [
+    "ENGINE_DEALER",
+    "FOUR_TABLE_DEALS",
+    "FourDeal",
+    "four_deal_scores",
+    "four_table_deal",
+    "four_table_seats",
+    "table_sizes",
+]
 
 
 def four_table_seats(table: Sequence[P], deal: int) -> tuple[P, tuple[P, P, P]]:
@@ -63,18 +47,6 @@ def four_table_seats(table: Sequence[P], deal: int) -> tuple[P, tuple[P, P, P]]:
     seats = four_table_deal(deal)
     a, b, c = (table[p] for p in seats.positions)
     return table[seats.sits_out], (a, b, c)
-
-
-def four_deal_scores(deal: int, engine_scores: Sequence[int]) -> list[int]:
-    """A deal's three engine-seat scores as the table of four's four positions (0 for the one sitting out).
-
-    >>> four_deal_scores(1, [4, -2, -2])
-    [-2, 0, 4, -2]
-    """
-    out = [0, 0, 0, 0]
-    for seat, position in enumerate(four_table_deal(deal).positions):
-        out[position] = engine_scores[seat]
-    return out
 
 
 def table_sizes(players: int, four_tables: bool) -> list[int]:

@@ -15,7 +15,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ulti.engine.errors import RecordError, UltiError
-from ulti.engine.record import match_from_record
+from ulti.engine.fourmatch import FourMatch
+from ulti.engine.match import Match
+from ulti.engine.record import four_match_from_record, match_from_record
 from ulti.tournaments.duplicate import round_deals
 from ulti.tournaments.log import Tournament, replay
 from ulti.tournaments.rounds import seating_problems
@@ -129,11 +131,8 @@ def _check_round(number: int, given: object, round_: Any) -> None:
         if stated.get("deals") != result.deals:
             raise RecordError(f"{where}: deals' scores differ from the log's")
         match = entry.get("match")
-        if match is not None and len(seats) == 4:
-            raise RecordError(f"{where}: a table of four has no single ulti-match/1 record (its deals' scores"
-                              " are the result's deals)")
         if match is not None:
-            _check_match(where, match, result.points, result.deals)
+            _check_match(where, match, result.points, result.deals, four=len(seats) == 4)
         if len(seats) == 4 and result.deals is not None:
             totals = [sum(d[s] for d in result.deals) for s in range(4)]
             if totals != result.points:
@@ -159,16 +158,24 @@ def _hands(hands: object) -> list[list[str]] | None:
     return [sorted(str(c) for c in h) for h in hands]
 
 
-def _check_match(where: str, match: object, points: list[int], deals: list[list[int]] | None) -> None:
-    """An embedded ``ulti-match/1`` record must replay and total the table's points (and deals' scores)."""
+def _check_match(
+    where: str, match: object, points: list[int], deals: list[list[int]] | None, four: bool = False
+) -> None:
+    """An embedded ``ulti-match/1`` record must replay and total the table's points (and deals' scores).
+
+    At a table of four it is the four-player record (``"seats": 4``), whose deals' scores are by position
+    (0 for the one sitting out), as the result's are."""
     try:
-        replayed = match_from_record(match)
+        replayed: Match | FourMatch = four_match_from_record(match) if four else match_from_record(match)
     except UltiError as exc:
         raise RecordError(f"{where}: {exc}") from None
     totals = replayed.totals()
     if totals != points:
         raise RecordError(f"{where}: points {points} stated, the match record totals {totals}")
     if deals is not None:
-        scores = [list(d.result.scores) for d in replayed.deals if d.result is not None]
+        if isinstance(replayed, FourMatch):
+            scores = [replayed.deal_scores(k) for k in range(len(replayed.deals)) if replayed.deals[k].is_over]
+        else:
+            scores = [list(d.result.scores) for d in replayed.deals if d.result is not None]
         if scores != deals:
             raise RecordError(f"{where}: deals' scores differ from the match record's")

@@ -79,15 +79,25 @@ async function showDeals(tableId, k = null) {
   else box.scrollIntoView({ behavior: "smooth", block: "start" });
 }
 
+/** The names of deal `k`'s seats 0, 1, 2: the players', or at a table of four (`"seats": 4`, docs/record.md)
+ * the three who played it: the player on the dealer's left (seat 0), the next, the dealer's right. */
+function dealNames(rec, k) {
+  const names = rec.players.map(botName);
+  if (rec.seats !== 4 || !rec.deals[k]) return names;
+  const out = rec.deals[k].sits_out;
+  return [1, 2, 3].map((i) => names[(out + i) % 4]);
+}
+
 function renderDeals() {
   const rec = R.record;
   const names = rec.players.map(botName);
   const rows = rec.deals.map((d, k) => {
     // the contract and scores as the server's result states them (the engine's, not worked out here)
     const res = R.view && R.view.match && R.view.match.results[k];
-    const scores = res ? ` · ${res.scores.map((s, i) => `${names[i]} ${s > 0 ? "+" : ""}${s}`).join(", ")}` : "";
+    const played = dealNames(rec, k); // at a table of four: the three who played this deal
+    const scores = res ? ` · ${res.scores.map((s, i) => `${played[i]} ${s > 0 ? "+" : ""}${s}`).join(", ")}` : "";
     return html`<li data-testid="deal-${k}"><strong>${k + 1}.</strong>
-      <span>${res ? `${names[res.declarer]}: ${bidName(res.bid, R.bids)}` : ""}${scores}</span>
+      <span>${res ? `${played[res.declarer]}: ${bidName(res.bid, R.bids)}` : ""}${scores}</span>
       <button type="button" class="small primary" data-replay="${k}" data-testid="replay-${k}">${t("matches.replay")}</button>
       <a class="button small" href="${dealRecordUrl(R.tableId, k)}" download="ulti-${R.tableId}-deal-${k + 1}.json" data-testid="download-deal-${k}">${t("matches.download.deal")}</a></li>`;
   });
@@ -193,7 +203,7 @@ function trickHtml(v, names) {
 function renderReplay() {
   const fr = R.frames[R.i];
   const v = fr.view;
-  const names = R.record.players.map(botName);
+  const names = dealNames(R.record, R.k);
   const seatsHtml = [0, 1, 2].map((s) => {
     const badges = [];
     if (s === v.dealer) badges.push(html`<span class="badge dealer">${t("replay.dealer")}</span>`);

@@ -11,6 +11,7 @@ import { openResult, refreshResult } from "./view/result.js";
 import { showInviteInfo } from "./view/waiting.js";
 import { loadLessons, loadMatchAccuracy } from "./view/coach.js";
 import { signalChanges } from "./signals.js";
+import { dealState } from "./view/four.js";
 
 const params = new URLSearchParams(location.search);
 const tableId = params.get("t");
@@ -132,7 +133,9 @@ function sendLetBot(seat) {
   }
   const id = freshId();
   S.letBotIds.add(id);
-  socket.send({ type: "let_bot", id, seat });
+  // the page draws a table of four's deal by its seats: the table names the absent player's table seat
+  const tableSeat = S.state && S.state.four ? S.state.four.seats[seat] : seat;
+  socket.send({ type: "let_bot", id, seat: tableSeat });
 }
 
 function sendBack() {
@@ -342,8 +345,10 @@ function localDeadline(state) {
   return Date.now() / 1000 + secs;
 }
 
-function accept(state, fromSync) {
+function accept(raw, fromSync) {
   const prev = S.state;
+  S.raw = raw; // the table's view as sent; at a table of four the page draws the deal's (view/four.js)
+  const state = dealState(raw);
   S.state = state;
   S.lastSeq = state.seq;
   const ch = state.deal && state.deal.choices;
@@ -385,7 +390,7 @@ function onMessage(msg) {
         return;
       }
       // the patch form (requested below) carries what changed since the previous view
-      accept(msg.patch ? applyPatch(S.state, msg.patch) : msg.state, false);
+      accept(msg.patch ? applyPatch(S.raw, msg.patch) : msg.state, false);
       break;
     case "hint":
       if (msg.id === S.hintId) {
@@ -397,13 +402,14 @@ function onMessage(msg) {
     case "waiting":
       // whom the table waits for (protocol §7): the same as the next view's `waiting`
       if (S.state) {
-        S.state.waiting = msg.waiting;
+        S.raw.waiting = msg.waiting;
+        S.state = dealState(S.raw);
         render();
       }
       break;
     case "presence":
       if (S.state) {
-        const seat = S.state.table.seats[msg.seat];
+        const seat = S.raw.table.seats[msg.seat]; // a table seat (the deal's view shares its seat objects)
         if (seat) seat.connected = msg.connected;
         render();
       }

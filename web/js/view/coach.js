@@ -7,6 +7,7 @@ import { html } from "../html.js";
 import { http } from "../api.js";
 import { cardLabel } from "../cards.js";
 import { nameOf, bidLabel } from "./names.js";
+import { tableSeatName } from "./four.js";
 import { altText, valuesChartHtml, lessonsHtml, matchAccuracyHtml, pollMatchAccuracy } from "./analysis.js";
 
 const replayUrl = (S, k, i) => `/matches.html?t=${encodeURIComponent(S.tableId)}&k=${k}${i !== undefined ? `&i=${i}` : ""}`;
@@ -73,7 +74,9 @@ export async function loadLessons(S, render) {
 /** At the end of the match: each seat's accuracy over its analysed deals (docs/protocol/analysis.md §22.5). */
 export function matchEndHtml(S) {
   if (S.state.table.status !== "finished" || !S.matchAn) return html``;
-  return matchAccuracyHtml(S.matchAn, [0, 1, 2].map((s) => nameOf(S, s)));
+  // a table of four's figures are by table seat (four of them): named from the table's own view
+  const names = S.state.four ? [0, 1, 2, 3].map((s) => tableSeatName(S.state, s)) : [0, 1, 2].map((s) => nameOf(S, s));
+  return matchAccuracyHtml(S.matchAn, names);
 }
 
 /** Fetch the match's figures once it is over (polled while its deals are analysed); `render` as they come. */

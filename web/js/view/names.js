@@ -6,7 +6,7 @@ import { seatName } from "../common.js";
 
 export const $ = (id) => document.getElementById(id);
 
-export const SEAT_COLORS = ["#f4c542", "#5ec8f2", "#f28b82"];
+export const SEAT_COLORS = ["#f4c542", "#5ec8f2", "#f28b82", "#a5d6a7"]; // the fourth: a table of four's sheet
 
 /** The name shown for a seat: the player's name, or the bot's own name (distinct at its table). */
 export function nameOf(S, seat) {

@@ -3,6 +3,7 @@
 import { t } from "../i18n.js";
 import { html, setHTML } from "../html.js";
 import { $, SEAT_COLORS, nameOf, bidLabel } from "./names.js";
+import { tableSeatName } from "./four.js";
 
 function niceStep(raw) {
   const p = 10 ** Math.floor(Math.log10(raw || 1));
@@ -10,9 +11,9 @@ function niceStep(raw) {
   return 10 * p;
 }
 
-/** The running totals of the three seats as a line chart (SVG); `names` label the legend. */
+/** The running totals of the seats (three, or four) as a line chart (SVG); `names` label the legend. */
 export function chartSvg(sheet, names) {
-  const rows = [[0, 0, 0], ...sheet];
+  const rows = [names.map(() => 0), ...sheet];
   const W = 520;
   const H = 220;
   const pad = { l: 40, r: 12, t: 12, b: 26 };
@@ -30,7 +31,7 @@ export function chartSvg(sheet, names) {
     grid.push(html`<line x1="${pad.l}" x2="${W - pad.r}" y1="${y(v)}" y2="${y(v)}" class="${v === 0 ? "zero" : "grid"}"/><text x="${pad.l - 4}" y="${y(v) + 4}" class="axis" text-anchor="end">${v}</text>`);
   }
   const xs = rows.map((_, i) => html`<text x="${x(i)}" y="${H - 8}" class="axis" text-anchor="middle">${i}</text>`);
-  const lines = [0, 1, 2].map((s) => {
+  const lines = names.map((_, s) => {
     const pts = rows.map((r, i) => `${x(i).toFixed(1)},${y(r[s]).toFixed(1)}`).join(" ");
     const dots = rows.map((r, i) => html`<circle cx="${x(i).toFixed(1)}" cy="${y(r[s]).toFixed(1)}" r="3" fill="${SEAT_COLORS[s]}"/>`);
     return html`<polyline points="${pts}" fill="none" stroke="${SEAT_COLORS[s]}" stroke-width="2.5" stroke-linejoin="round"/>${dots}`;
@@ -56,6 +57,10 @@ function duplicateSheet(dup) {
 }
 
 export function renderSheet(S, h) {
+  if (S.state && S.state.four) {
+    fourSheet(S);
+    return;
+  }
   const st = S.state;
   const body = $("sheet-body");
   const m = st && st.match;
@@ -86,4 +91,30 @@ export function renderSheet(S, h) {
     <tfoot><tr><th scope="row">${t("sheet.total")}</th><td class="what"></td>${m.totals.map((v, s) => html`<td data-testid="sheet-total-${s}" class="${m.winner === s ? "win" : ""}">${v}</td>`)}</tr></tfoot>
   </table></div>${dup}${chartSvg(m.sheet, names)}`);
   if (h) body.querySelectorAll("[data-open-result]").forEach((b) => b.addEventListener("click", () => h.openResult(Number(b.dataset.openResult))));
+}
+
+/** A table of four's sheet: four columns by table seat, the one sitting each deal out marked (it scores 0);
+ * each deal's declarer named through that deal's seats (`match.deal_seats`). */
+function fourSheet(S) {
+  const st = S.state;
+  const m = st.four.table.match;
+  const names = [0, 1, 2, 3].map((s) => tableSeatName(st, s));
+  const rows = m.sheet.map((row, k) => {
+    const r = m.results[k];
+    const prev = k ? m.sheet[k - 1] : [0, 0, 0, 0];
+    const what = r ? `${names[m.deal_seats[k][r.declarer]]}: ${bidLabel(S, r.bid)}${r.given_up ? " ✗" : ""}` : "";
+    return html`<tr data-testid="sheet-row-${k}"><th scope="row">${k + 1}</th><td class="what">${what}</td>${row.map((v, s) => {
+      if (m.sits_out[k] === s) return html`<td class="sat-out" data-testid="sheet-out-${k}-${s}" title="${t("four.satout")}"><span class="tot">${v}</span> <small>(${t("four.satout.short")})</small></td>`;
+      const dlt = v - prev[s];
+      return html`<td><span class="tot">${v}</span> <small class="${dlt > 0 ? "pos" : dlt < 0 ? "neg" : ""}">(${dlt > 0 ? "+" : ""}${dlt})</small></td>`;
+    })}</tr>`;
+  });
+  const winner = m.winner !== null && m.winner !== undefined
+    ? html`<p class="winner-line" data-testid="sheet-winner">★ ${t("match.winner", { name: names[m.winner] })}</p>` : "";
+  const tie = m.tie_break && m.winner === null ? html`<p>${t("match.tiebreak")}</p>` : "";
+  setHTML($("sheet-body"), html`${winner}${tie}<p class="muted" data-testid="four-sheet-note">${t("four.sheet")}</p><div class="sheet-scroll"><table class="sheet four" data-testid="sheet-table">
+    <thead><tr><th scope="col">${t("sheet.deal")}</th><th scope="col" class="what">${t("sheet.bid")}</th>${names.map((n, s) => html`<th scope="col" style="--seat-color:${SEAT_COLORS[s]}"><span class="dot"></span>${n}</th>`)}</tr></thead>
+    <tbody>${rows}</tbody>
+    <tfoot><tr><th scope="row">${t("sheet.total")}</th><td class="what"></td>${m.totals.map((v, s) => html`<td data-testid="sheet-total-${s}" class="${m.winner === s ? "win" : ""}">${v}</td>`)}</tr></tfoot>
+  </table></div>${chartSvg(m.sheet, names)}`);
 }

@@ -5,6 +5,7 @@ import { trumpOf } from "../cards.js";
 import { html, updateHTML } from "../html.js";
 import { $, nameOf, bidLabel, suitHtml } from "./names.js";
 import { matchEndHtml } from "./coach.js";
+import { sitsOutHtml, tableSeatName } from "./four.js";
 
 function phaseKey(st) {
   if (st.table.status === "finished") return "finished";
@@ -32,8 +33,11 @@ export function renderTop(S, h) {
   const m = st.match;
   const dealNo = t("table.deal", { n: st.deal_index + 1, m: m ? m.deals_planned : "?" });
   const contract = contractHtml(S);
-  const winner = m && m.winner !== null && m.winner !== undefined
-    ? html`<div class="winner-banner" data-testid="match-winner" role="status">★ ${t("match.winner", { name: nameOf(S, m.winner) })}
+  // at a table of four the winner may have sat the last deal out: named from the table's own view
+  const won = st.four ? st.four.table.match.winner : m && m.winner;
+  const winnerName = st.four ? tableSeatName(st, won) : nameOf(S, won);
+  const winner = won !== null && won !== undefined
+    ? html`<div class="winner-banner" data-testid="match-winner" role="status">★ ${t("match.winner", { name: winnerName })}
         <button type="button" class="primary small" data-open-sheet>${t("table.sheet")}</button></div>`
     : "";
   const tie = m && m.tie_break && m.winner === null ? html`<div class="tie-note" data-testid="tie-break">${t("match.tiebreak")}</div>` : "";
@@ -53,6 +57,7 @@ export function renderTop(S, h) {
       </span>
     </div>
     ${contract ? html`<div class="top-line">${contract}</div>` : ""}
+    ${sitsOutHtml(S)}
     ${winner}${tie}${matchEndHtml(S)}`;
   if (!updateHTML($("felt-top"), topHtml)) return;
   $("felt-top").querySelectorAll("[data-open-sheet]").forEach((b) => b.addEventListener("click", h.openSheet));
