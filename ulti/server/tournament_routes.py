@@ -341,9 +341,8 @@ async def tournament_record(request: Request, tournament_id: str) -> Response:
     matches = {}
     for number, round_ in enumerate(state.rounds, start=1):
         for t, table_id in enumerate(loaded.table_ids(number), start=1):
-            result = round_.results.get(t)
-            # a corrected result no longer totals its match: the record names the match by id only there
-            if result is not None and not result.corrections:
+            # a corrected result keeps its match: the record checks the match against what it scored
+            if t in round_.results:
                 matches[table_id] = (await hub.source(table_id)).state.match_record()
     return _json(build_tournament_record(tournament_id, loaded.bodies, matches))
 

@@ -133,7 +133,8 @@ def _check_round(number: int, given: object, round_: Any) -> None:
             raise RecordError(f"{where}: a table of four has no single ulti-match/1 record (its deals' scores"
                               " are the result's deals)")
         if match is not None:
-            _check_match(where, match, result.points, result.deals)
+            # against what the match scored: a correction changes the result, not the match it came from
+            _check_match(where, match, result.match_points, result.match_deals)
         if len(seats) == 4 and result.deals is not None:
             totals = [sum(d[s] for d in result.deals) for s in range(4)]
             if totals != result.points:
@@ -160,7 +161,8 @@ def _hands(hands: object) -> list[list[str]] | None:
 
 
 def _check_match(where: str, match: object, points: list[int], deals: list[list[int]] | None) -> None:
-    """An embedded ``ulti-match/1`` record must replay and total the table's points (and deals' scores)."""
+    """An embedded ``ulti-match/1`` record must replay and total the points its table recorded (and its
+    planned deals' scores the deals' scores recorded)."""
     try:
         replayed = match_from_record(match)
     except UltiError as exc:
@@ -169,6 +171,8 @@ def _check_match(where: str, match: object, points: list[int], deals: list[list[
     if totals != points:
         raise RecordError(f"{where}: points {points} stated, the match record totals {totals}")
     if deals is not None:
-        scores = [list(d.result.scores) for d in replayed.deals if d.result is not None]
+        # a sport ulti result holds the planned deals' scores: a tie-break deal decides the table's own
+        # match (its totals include it), never the round's comparison of seats
+        scores = [list(d.result.scores) for d in replayed.deals[:replayed.deals_planned] if d.result is not None]
         if scores != deals:
             raise RecordError(f"{where}: deals' scores differ from the match record's")
