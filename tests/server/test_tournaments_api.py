@@ -159,6 +159,23 @@ async def test_sport_ulti_round_deals_the_same_cards_and_hides_its_results_until
 
 
 @pytest.mark.asyncio
+async def test_sport_ulti_rounds_stay_off_the_lobbys_list_of_duplicate_events(server: ServerProcess) -> None:
+    host = await guest(server.base_url, "Director")
+    hosted = (await host.http("POST", "/api/events", {"deals": 6, "tables": 1, "level": "random"}))["event_id"]
+    tid = (await host.http("POST", "/api/tournaments", {"name": "Sport cup", "format": "duplicate", "rounds": 1,
+                                                        **QUICK}))["tournament_id"]
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add_bots", "count": 6})
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
+    view = await host.http("GET", f"/api/tournaments/{tid}")
+    assert view["round"] == 1 and len(view["rounds"][0]["tables"]) == 2
+    # the round is a duplicate event all the same (its tables share its cards), listed on the tournament's
+    # page only: the lobby lists the event a host created
+    listed = await host.http("GET", "/api/events")
+    assert [e["id"] for e in listed["events"]] == [hosted]
+    await host.close()
+
+
+@pytest.mark.asyncio
 async def test_team_tournament_seats_letters_together_and_totals_teams(server: ServerProcess) -> None:
     host = await guest(server.base_url, "Director")
     tid = (await host.http("POST", "/api/tournaments", {"name": "Team cup", "format": "teams", "rounds": 1,

@@ -43,7 +43,7 @@ from ulti.server.auth import new_id
 from ulti.server.errors import CommandError
 from ulti.server.logs import log
 from ulti.store import SeqConflict
-from ulti.store.events_store import EventRow
+from ulti.store.events_store import TOURNAMENT_ROUND_PREFIX, EventRow
 from ulti.store.tournaments import TournamentConflict
 from ulti.tournaments.duplicate import round_seed
 from ulti.tournaments.log import LogError, Tournament, apply, replay
@@ -323,7 +323,8 @@ class Directors:
                 tables = next_round(state)
             except ValueError as exc:
                 raise CommandError("tournament_rule", str(exc)) from None
-            return _seated(number, tables, event=state.settings.format == "duplicate")
+            event = round_event_id(tournament_id, number) if state.settings.format == "duplicate" else None
+            return _seated(number, tables, event=event)
 
         loaded = await self.append(tournament_id, make)
         state = loaded.state()
@@ -450,14 +451,20 @@ class Directors:
                         await self.hub.resign(table_id, account)
 
 
-def _seated(number: int, tables: Sequence[Sequence[int | None]], event: bool = False) -> dict[str, Any]:
+def _seated(number: int, tables: Sequence[Sequence[int | None]], event: str | None = None) -> dict[str, Any]:
     """Round ``number``'s ``round_seated`` event, naming its tables' ids (and a sport ulti round's event)
     before any of them is made."""
     seated: dict[str, Any] = {"type": "round_seated", "round": number, "tables": [list(t) for t in tables],
                               "table_ids": [new_id() for _ in tables]}
-    if event:
-        seated["event"] = new_id()
+    if event is not None:
+        seated["event"] = event
     return seated
+
+
+def round_event_id(tournament_id: str, number: int) -> str:
+    """The id of the duplicate event that sport ulti round ``number`` is: marked as a tournament's round,
+    so the lobby's list of events leaves it out (``EventsStore.recent_duplicate_events``)."""
+    return f"{TOURNAMENT_ROUND_PREFIX}{tournament_id}-{number}"
 
 
 def _once(number: int, table: int, result: dict[str, Any]) -> Callable[[Loaded, Tournament], dict[str, Any] | None]:
