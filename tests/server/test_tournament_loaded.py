@@ -46,7 +46,7 @@ def test_loaded_answers_its_lookups_from_its_index_without_scanning_the_log() ->
     assert loaded.table_ids(1) == ["t1"] and loaded.table_ids(2) == []
     assert loaded.seated_event(1)["tables"] == [[0, 1, 2]]
     assert loaded.accounts() == ["anna", None, "bela"] and loaded.built_in_bots() == 1
-    assert loaded.number_of("bela") == 2 and loaded.number_of("nobody") is None
+    assert loaded.number_of("bela") == 2 and loaded.number_of("nobody") is None and loaded.account_of(1) is None
     assert loaded.round_ended_at() == 5_000
     assert loaded.started_at() == started_at(loaded) == 4_000
     assert [c["reason"] for c in loaded.corrections()] == ["slip"]

@@ -482,7 +482,7 @@ async def desk(request: Request, tournament_id: str) -> dict[str, Any]:
             await directors.append(tournament_id, _built_in_bot)
     elif action in ("remove", "replace"):
         number = _player(state, body.player)
-        seated = loaded.accounts()[number]
+        seated = loaded.account_of(number)
         if action == "remove":
             await directors.append(tournament_id, withdrawal(number, "removed by the host"))
         else:

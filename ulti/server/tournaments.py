@@ -144,6 +144,10 @@ class Loaded:
         """Each registered player's account id, by player number."""
         return list(self._index.accounts)
 
+    def account_of(self, number: int) -> str | None:
+        """Player ``number``'s account id (None for a built-in bot)."""
+        return self._index.accounts[number]
+
     def number_of(self, account: str) -> int | None:
         """The player number of ``account`` (None if it never registered)."""
         return self._index.numbers.get(account)
@@ -555,7 +559,7 @@ def withdrawal(number: int, reason: str, unchecked_only: bool = False
         player = state.players[number]
         if player.status == "withdrawn":
             return None
-        if unchecked_only and (state.rounds or player.status != "registered" or loaded.accounts()[number] is None):
+        if unchecked_only and (state.rounds or player.status != "registered" or loaded.account_of(number) is None):
             return None
         return {"type": "withdrew", "player": number, "reason": reason}
 
