@@ -57,13 +57,9 @@ def test_kirkman_system_is_built_in_seconds(size: int) -> None:
     assert len(seen) == size * (size - 1) // 2
 
 
-#: seated from KTS(111), whose search (Z_55 × {0, 1} and ∞) takes many minutes and is not tabled yet
-SEARCHED_LONG = range(106, 112)
-
-
-@pytest.mark.parametrize("players", [n for n in range(61, 121) if n not in SEARCHED_LONG])
+@pytest.mark.parametrize("players", range(61, 121))
 def test_everyone_meets_everyone_from_61_to_120_players_is_built_in_seconds(players: int) -> None:
-    # the Kirkman systems whose search takes from seconds to minutes (87, 99, 105, 123) are tabled
+    # the Kirkman systems whose search takes from seconds to minutes (87, 99, 105, 111, 123) are tabled
     kirkman_module._kirkman.cache_clear()
     nearly_module._nearly.cache_clear()
     started = time.perf_counter()

@@ -15,7 +15,7 @@ pair of players meets exactly once. Three constructions are used, each checked p
 - KTS(21) is found with ``Z_5 × {0..3}`` and ∞: two base rounds, each developed into five rounds.
   KTS(69) the same way with ``Z_17 × {0..3}`` and ∞; as that search takes a minute, its two base rounds
   are tabled (``bases.py``) and developed (tests check the result pair by pair). So are the base rounds
-  of KTS(87), KTS(99), KTS(105) and KTS(123), whose searches above take from seconds to minutes.
+  of KTS(87), KTS(99), KTS(105), KTS(111) and KTS(123), whose searches above take from seconds to minutes.
 - KTS(9u) from a known KTS(3u) by tripling, for the numbers the above leave out (117, 189, ...).
 
 ``kirkman(v)`` returns the rounds (lists of sorted tables of player numbers ``0 .. v-1``).
