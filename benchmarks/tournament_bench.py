@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.server.conftest import ServerProcess
 from ulti.client import GameClient
+from ulti.serverprocess import ServerProcess
 from ulti.tournaments.log import replay
 from ulti.tournaments.seating import repeats, seat_by_standings
 from ulti.tournaments.standings import standings

@@ -87,7 +87,11 @@ async def test_tournament_runs_its_rounds_to_standings_and_a_record_that_scores(
     await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "publish"})
     published = await host.http("GET", f"/api/tournaments/{tid}")
     assert published["status"] == "published" and published["settings"]["seed"] is not None
-    score_tournament(await host.http("GET", f"/api/tournaments/{tid}/record"))
+    published_record = await host.http("GET", f"/api/tournaments/{tid}/record")
+    # the corrected table keeps its match record, and ``ulti score`` checks it against what it scored
+    assert published_record["rounds"][1]["tables"][0]["match"]["format"] == "ulti-match/1"
+    assert published_record["rounds"][1]["tables"][0]["result"]["points"] == [100, 0, -100]
+    score_tournament(published_record)
     listed = await host.http("GET", "/api/tournaments")
     assert {"id": tid, "name": "Club cup", "status": "published"}.items() <= listed["tournaments"][0].items()
     for client in [host, *players]:
@@ -147,11 +151,31 @@ async def test_sport_ulti_round_deals_the_same_cards_and_hides_its_results_until
     final = await view_when(outsider, tid, lambda v: v["status"] == "finished", 240, "the round is over")
     assert not final["rounds"][0]["hidden"] and all(t["result"]["deals"] for t in final["rounds"][0]["tables"])
     record = await outsider.http("GET", f"/api/tournaments/{tid}/record")
-    first, second = (t["match"]["deals"] for t in record["rounds"][0]["tables"])
+    # the round's six deals, the same at both tables (a table level after them plays tie-break deals of
+    # its own, which decide its match only: the other table's record has none)
+    first, second = (t["match"]["deals"][:6] for t in record["rounds"][0]["tables"])
+    assert len(first) == len(second) == 6
     assert [sorted(map(sorted, d["hands"])) for d in first] == [sorted(map(sorted, d["hands"])) for d in second]
     assert score_tournament(record)["standings"] == final["standings"]  # checks the cards against the seed too
     for client in [host, outsider, *people]:
         await client.close()
+
+
+@pytest.mark.asyncio
+async def test_sport_ulti_rounds_stay_off_the_lobbys_list_of_duplicate_events(server: ServerProcess) -> None:
+    host = await guest(server.base_url, "Director")
+    hosted = (await host.http("POST", "/api/events", {"deals": 6, "tables": 1, "level": "random"}))["event_id"]
+    tid = (await host.http("POST", "/api/tournaments", {"name": "Sport cup", "format": "duplicate", "rounds": 1,
+                                                        **QUICK}))["tournament_id"]
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add_bots", "count": 6})
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
+    view = await host.http("GET", f"/api/tournaments/{tid}")
+    assert view["round"] == 1 and len(view["rounds"][0]["tables"]) == 2
+    # the round is a duplicate event all the same (its tables share its cards), listed on the tournament's
+    # page only: the lobby lists the event a host created
+    listed = await host.http("GET", "/api/events")
+    assert [e["id"] for e in listed["events"]] == [hosted]
+    await host.close()
 
 
 @pytest.mark.asyncio

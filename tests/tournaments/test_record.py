@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 import subprocess
 import sys
 from typing import Any
@@ -11,7 +12,12 @@ from typing import Any
 import pytest
 
 from tests.tournaments.play import EXAMPLE, example_record, play_tournament
+from ulti.bots.random_bot import RandomBot
+from ulti.duplicates.deals import duplicate_hands
+from ulti.engine.cards import parse_card
 from ulti.engine.errors import RecordError
+from ulti.engine.record import match_from_record, match_to_record
+from ulti.tournaments.duplicate import round_seed
 from ulti.tournaments.record import build_tournament_record, score_tournament
 
 
@@ -86,3 +92,42 @@ def test_sport_ulti_record_whose_tables_played_other_cards_is_refused() -> None:
     log[0]["settings"]["seed"] = 4  # the tables played seed 3's deals, the record claims seed 4
     with pytest.raises(RecordError, match="round 1: table 1: deal 0: cards do not come from the round's seed"):
         score_tournament(build_tournament_record("d", log, matches))
+
+
+def test_a_corrected_result_keeps_its_match_record_and_score_still_checks_it() -> None:
+    log, matches = play_tournament({"format": "standings", "rounds": 2, "seed": 7},
+                                   [{"name": f"P{n}"} for n in range(6)], seed=7)
+    recorded = next(i for i, e in enumerate(log) if e["type"] == "result_recorded")
+    log.insert(recorded + 1, {"type": "result_corrected", "round": 1, "table": log[recorded]["table"],
+                              "points": [100, 0, -100], "reason": "a misread sheet"})
+    record = build_tournament_record("t", log, matches)
+    corrected = record["rounds"][0]["tables"][log[recorded]["table"] - 1]
+    assert corrected["result"]["points"] == [100, 0, -100] and corrected["result"]["corrections"]
+    assert corrected["match"] == matches[log[recorded]["match"]]  # the record still holds the match
+    assert score_tournament(record)["rounds"] == 2
+    # and checks it against what the match scored: another table's match in its place is refused
+    other = next(t for t in record["rounds"][0]["tables"] if t is not corrected)
+    corrected["match"] = other["match"]
+    with pytest.raises(RecordError, match=f"round 1: table {corrected['table']}: points .* the match record totals"):
+        score_tournament(record)
+
+
+def test_sport_ulti_record_with_a_table_decided_by_tie_break_deals_scores() -> None:
+    # seed 5: table 1's random bots are level after the six planned deals, so tie-break deals follow there
+    players = [{"name": f"P{n}"} for n in range(6)]
+    log, matches = play_tournament({"format": "duplicate", "rounds": 1, "seed": 5}, players, seed=5)
+    match = match_from_record(matches["r1t1"])
+    assert not match.is_over
+    bot = RandomBot(random.Random(5))
+    while not match.is_over:  # as at the server's table: tie-break deals from the round's seed
+        _dealer, hands = duplicate_hands(round_seed(5, 1), len(match.deals))
+        deal = match.new_deal([[parse_card(c) for c in hand] for hand in hands])
+        while not deal.is_over:
+            deal.apply(bot.act(deal.seat_view(deal.to_move)))
+    matches["r1t1"] = match_to_record(match)
+    # the director records the match's totals and the planned deals' scores (the round compares those)
+    result = next(e for e in log if e["type"] == "result_recorded" and e["table"] == 1)
+    result["points"] = match.totals()
+    record = build_tournament_record("d", log, matches)
+    assert len(record["rounds"][0]["tables"][0]["match"]["deals"]) > 6
+    assert score_tournament(record)["standings"] == record["standings"]

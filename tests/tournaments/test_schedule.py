@@ -8,6 +8,7 @@ import time
 import pytest
 
 from ulti.tournaments import kirkman as kirkman_module
+from ulti.tournaments import nearly as nearly_module
 from ulti.tournaments.bases import NEARLY_BASES
 from ulti.tournaments.kirkman import kirkman, kirkman_known, triple
 from ulti.tournaments.nearly import develop, nearly_kirkman, search_base_rounds
@@ -54,6 +55,19 @@ def test_kirkman_system_is_built_in_seconds(size: int) -> None:
                 assert pair not in seen
                 seen.add(pair)
     assert len(seen) == size * (size - 1) // 2
+
+
+@pytest.mark.parametrize("players", range(61, 121))
+def test_everyone_meets_everyone_from_61_to_120_players_is_built_in_seconds(players: int) -> None:
+    # the Kirkman systems whose search takes from seconds to minutes (87, 99, 105, 111, 123) are tabled
+    kirkman_module._kirkman.cache_clear()
+    nearly_module._nearly.cache_clear()
+    started = time.perf_counter()
+    rounds = everyone_meets_everyone(players)
+    assert time.perf_counter() - started < 3.0
+    met = pairs_met(rounds)
+    assert len(met) == players * (players - 1) // 2 and set(met.values()) == {1}
+    assert all(sorted(p for t in tables for p in t if p is not None) == list(range(players)) for tables in rounds)
 
 
 @pytest.mark.parametrize("players", range(13, 70))

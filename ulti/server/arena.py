@@ -32,10 +32,7 @@ Table = tuple[int | None, int | None, int | None]
 
 def started_at(loaded: Loaded) -> int | None:
     """When the arena started (ms): the time its first wave was stored (None before the start)."""
-    for body, at in zip(loaded.bodies, loaded.times, strict=True):
-        if body.get("type") == "round_seated":
-            return at
-    return None
+    return loaded.started_at()
 
 
 def ends_at(loaded: Loaded, state: Tournament) -> int | None:
@@ -67,17 +64,11 @@ def waiting(loaded: Loaded, state: Tournament) -> list[tuple[int, int]]:
     if start is None:
         return []
     busy = still_playing(state)
-    since: dict[int, int] = {}
-    registered = 0
-    for body, at in zip(loaded.bodies, loaded.times, strict=True):
-        kind = body.get("type")
-        if kind == "registered":
-            since[registered] = max(at, start)
-            registered += 1
-        elif kind == "result_recorded":
-            for p in state.rounds[body["round"] - 1].tables[body["table"] - 1]:
-                if p is not None:
-                    since[p] = max(since.get(p, at), at)
+    since = {p: max(at, start) for p, at in enumerate(loaded.registered_at())}
+    for body, at in loaded.results_at():
+        for p in state.rounds[body["round"] - 1].tables[body["table"] - 1]:
+            if p is not None:
+                since[p] = max(since[p], at)
     out = [(p, when) for p, when in since.items()
            if p not in busy and state.players[p].status != "withdrawn"]
     return sorted(out, key=lambda pw: (pw[1], pw[0]))

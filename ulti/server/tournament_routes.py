@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, Literal
 
 import orjson
@@ -30,12 +29,12 @@ from ulti.server.errors import CommandError
 from ulti.server.hub import Hub
 from ulti.server.inputs import check_id, decode_json
 from ulti.server.tablestate import BOT_LEVELS
-from ulti.server.tournaments import Directors, Loaded, created_event, status_of, table_of
+from ulti.server.tournaments import Directors, Loaded, created_event, status_of, table_of, withdrawal
 from ulti.server.visibility import event_row, event_sight, event_states, ordinary_results, shows_no_table, shows_tables
 from ulti.store.ports import TournamentRow
 from ulti.tournaments.log import Tournament, replay
 from ulti.tournaments.record import build_tournament_record, rounds_json
-from ulti.tournaments.settings import settings_from_json
+from ulti.tournaments.settings import settings_from_json, start_timestamp
 from ulti.tournaments.standings import TIE_BREAKS, standings, team_standings
 
 router = APIRouter()
@@ -216,8 +215,7 @@ def tournament_view(seen: Seen, tournament_id: str) -> dict[str, Any]:
         "rounds": rounds, "round": len(state.rounds), "next_round_at": next_at,
         "tie_breaks": TIE_BREAKS, "standings": standings(shown), "you": you,
         "record": f"/api/tournaments/{tournament_id}/record" if status in ("finished", "published") else None,
-        "corrections": [b for b in loaded.bodies
-                        if b.get("type") == "result_corrected" and b.get("round") not in hidden],
+        "corrections": [b for b in loaded.corrections() if b.get("round") not in hidden],
     }
     if arena is not None:
         out["arena"] = arena
@@ -269,12 +267,8 @@ async def create_tournament(request: Request) -> dict[str, Any]:
 
 
 def _check_start(start: str) -> None:
-    """A start time is ISO 8601 with its zone (the director compares it with the clock)."""
-    try:
-        zone = datetime.fromisoformat(start).tzinfo
-    except ValueError:
-        zone = None
-    if zone is None:
+    """A start time is ISO 8601 with its zone (``start_timestamp``: the director compares it with the clock)."""
+    if start_timestamp(start) is None:
         raise CommandError("bad_request", "start: must be an ISO 8601 time with its zone, such as "
                            "2026-12-05T18:00:00+01:00", params={"field": "start"})
 
@@ -345,9 +339,8 @@ async def tournament_record(request: Request, tournament_id: str) -> Response:
     matches = {}
     for number, round_ in enumerate(state.rounds, start=1):
         for t, table_id in enumerate(loaded.table_ids(number), start=1):
-            result = round_.results.get(t)
-            # a corrected result no longer totals its match: the record names the match by id only there
-            if result is not None and not result.corrections:
+            # a corrected result keeps its match: the record checks the match against what it scored
+            if t in round_.results:
                 matches[table_id] = (await hub.source(table_id)).state.match_record()
     return _json(build_tournament_record(tournament_id, loaded.bodies, matches))
 
@@ -447,18 +440,9 @@ async def withdraw(request: Request, tournament_id: str) -> dict[str, Any]:
     check_id(tournament_id, "tournament id")
     directors = _directors(request)
     number, player_id = await _own_number(request, directors, tournament_id)
-    await directors.append(tournament_id, _withdrawal(number, "withdrew"))
+    await directors.append(tournament_id, withdrawal(number, "withdrew"))
     await directors.bot_takes_seat(tournament_id, player_id)
     return {"ok": True}
-
-
-def _withdrawal(number: int, reason: str) -> Any:
-    def make(_loaded: Loaded, state: Tournament) -> dict[str, Any] | None:
-        if state.players[number].status == "withdrawn":
-            return None
-        return {"type": "withdrew", "player": number, "reason": reason}
-
-    return make
 
 
 @router.post("/api/tournaments/{tournament_id}/desk")
@@ -502,9 +486,9 @@ async def desk(request: Request, tournament_id: str) -> dict[str, Any]:
             await directors.append(tournament_id, _built_in_bot)
     elif action in ("remove", "replace"):
         number = _player(state, body.player)
-        seated = loaded.accounts()[number]
+        seated = loaded.account_of(number)
         if action == "remove":
-            await directors.append(tournament_id, _withdrawal(number, "removed by the host"))
+            await directors.append(tournament_id, withdrawal(number, "removed by the host"))
         else:
             await directors.append(tournament_id, lambda _l, _s: {"type": "replaced_by_bot", "player": number})
         if seated is not None:
@@ -521,7 +505,7 @@ async def desk(request: Request, tournament_id: str) -> dict[str, Any]:
 def _built_in_bot(loaded: Loaded, state: Tournament) -> dict[str, Any]:
     """A built-in bot as a player (no account): the tournament's bots play its seats, and it has a line
     in the standings like anyone. It needs no check-in: it is there whenever the tournament starts."""
-    number = sum(1 for b in loaded.bodies if b.get("type") == "registered" and b.get("account") is None) + 1
+    number = loaded.built_in_bots() + 1
     return {"type": "registered", "name": f"Bot {number}", "account": None, "bot": True}
 
 

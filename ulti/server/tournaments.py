@@ -35,7 +35,6 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ulti.engine.fourmatch import FourMatch
@@ -44,10 +43,11 @@ from ulti.server.auth import new_id
 from ulti.server.errors import CommandError
 from ulti.server.logs import log
 from ulti.server.table_settings import InviteSeat, OpenSeat, SeatChoice, TableSettings
-from ulti.store.ports import DuplicateRow, SeqConflict, TournamentConflict
+from ulti.store.ports import TOURNAMENT_ROUND_PREFIX, DuplicateRow, SeqConflict, TournamentConflict
 from ulti.tournaments.duplicate import round_seed
 from ulti.tournaments.log import LogError, Tournament, apply, replay
 from ulti.tournaments.rounds import next_round
+from ulti.tournaments.settings import start_timestamp
 
 if TYPE_CHECKING:
     from ulti.server.hub import Hub
@@ -91,13 +91,30 @@ def _no_next(state: Tournament) -> bool:
 
 @dataclass
 class Loaded:
-    """A tournament's log as this process last read it: its bodies and the time each was stored (ms)."""
+    """A tournament's log as this process last read it: its bodies and the time each was stored (ms).
+
+    Events are added with ``add`` (never by appending to ``bodies``), which also indexes them, so that
+    the lookups below (a round's tables, a player's number, when the round ended, ...) answer at once
+    instead of scanning the log each time they are asked.
+    """
 
     bodies: list[dict[str, Any]] = field(default_factory=list)
     times: list[int] = field(default_factory=list)
     # the state folded so far and how many bodies it holds: a read folds only the events read since
     _state: Tournament | None = field(default=None, init=False, repr=False, compare=False)
     _folded: int = field(default=0, init=False, repr=False, compare=False)
+    _index: _Index = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._index = _Index()
+        for body, at in zip(self.bodies, self.times, strict=True):
+            self._index.add(body, at)
+
+    def add(self, body: dict[str, Any], at: int) -> None:
+        """Add the next event of the log, stored at ``at`` (ms)."""
+        self.bodies.append(body)
+        self.times.append(at)
+        self._index.add(body, at)
 
     @property
     def created(self) -> dict[str, Any]:
@@ -116,31 +133,88 @@ class Loaded:
 
     def table_ids(self, round_number: int) -> list[str]:
         """The ids of round ``round_number``'s tables, table 1 first (as its ``round_seated`` names them)."""
-        for body in self.bodies:
-            if body.get("type") == "round_seated" and body.get("round") == round_number:
-                return list(body.get("table_ids") or [])
-        return []
+        seated = self._index.seated.get(round_number)
+        return [] if seated is None else list(seated.get("table_ids") or [])
 
     def seated_event(self, round_number: int) -> dict[str, Any]:
-        """The ``round_seated`` event of round ``round_number``."""
-        return next(b for b in self.bodies if b.get("type") == "round_seated" and b.get("round") == round_number)
+        """The ``round_seated`` event of round ``round_number`` (KeyError if it is not seated)."""
+        return self._index.seated[round_number]
 
     def accounts(self) -> list[str | None]:
         """Each registered player's account id, by player number."""
-        return [b.get("account") for b in self.bodies if b.get("type") == "registered"]
+        return list(self._index.accounts)
+
+    def account_of(self, number: int) -> str | None:
+        """Player ``number``'s account id (None for a built-in bot)."""
+        return self._index.accounts[number]
 
     def number_of(self, account: str) -> int | None:
         """The player number of ``account`` (None if it never registered)."""
-        found = self.accounts()
-        return found.index(account) if account in found else None
+        return self._index.numbers.get(account)
+
+    def built_in_bots(self) -> int:
+        """How many built-in bots (players without an account) have registered."""
+        return self._index.accounts.count(None)
+
+    def registered_at(self) -> list[int]:
+        """When each player registered (ms), by player number."""
+        return list(self._index.registered_at)
+
+    def results_at(self) -> list[tuple[dict[str, Any], int]]:
+        """Each ``result_recorded`` event with the time it was stored (ms), in the log's order."""
+        return list(self._index.results)
+
+    def corrections(self) -> list[dict[str, Any]]:
+        """The ``result_corrected`` events, in the log's order."""
+        return list(self._index.corrections)
+
+    def started_at(self) -> int | None:
+        """When the first round (an arena's first wave) was stored (ms); None before the start."""
+        return self._index.first_seated_at
 
     def round_ended_at(self) -> int | None:
         """When the last result of the current round was stored (ms), if every table of it has one."""
         state = self.state()
         if not state.rounds or not state.rounds[-1].complete:
             return None
-        return max(t for b, t in zip(self.bodies, self.times, strict=True)
-                   if b.get("type") in ("result_recorded", "round_seated"))
+        return self._index.last_seated_or_result_at
+
+
+@dataclass
+class _Index:
+    """What ``Loaded``'s lookups need, gathered as each event is added."""
+
+    seated: dict[int, dict[str, Any]] = field(default_factory=dict)  # round number -> its round_seated event
+    accounts: list[str | None] = field(default_factory=list)  # by player number
+    numbers: dict[str, int] = field(default_factory=dict)  # account -> player number (its first registration)
+    registered_at: list[int] = field(default_factory=list)  # by player number
+    results: list[tuple[dict[str, Any], int]] = field(default_factory=list)
+    corrections: list[dict[str, Any]] = field(default_factory=list)
+    first_seated_at: int | None = None
+    last_seated_or_result_at: int | None = None
+
+    def add(self, body: dict[str, Any], at: int) -> None:
+        """Index one event of the log, stored at ``at`` (ms)."""
+        kind = body.get("type")
+        if kind == "registered":
+            account = body.get("account")
+            if account is not None:
+                self.numbers.setdefault(account, len(self.accounts))
+            self.accounts.append(account)
+            self.registered_at.append(at)
+        elif kind == "round_seated":
+            number = body.get("round")
+            if isinstance(number, int):
+                self.seated.setdefault(number, body)
+            if self.first_seated_at is None:
+                self.first_seated_at = at
+        elif kind == "result_corrected":
+            self.corrections.append(body)
+        if kind == "result_recorded":
+            self.results.append((body, at))
+        if kind in ("result_recorded", "round_seated"):
+            last = self.last_seated_or_result_at
+            self.last_seated_or_result_at = at if last is None else max(last, at)
 
 
 class Directors:
@@ -178,8 +252,7 @@ class Directors:
         fresh = await self.hub.store.tournament_log(tournament_id, after=len(loaded.bodies) - 1)
         for event in fresh:
             if event.seq == len(loaded.bodies):
-                loaded.bodies.append(event.body)
-                loaded.times.append(event.at)
+                loaded.add(event.body, event.at)
         if not loaded.bodies:
             self._logs.pop(tournament_id, None)
             raise CommandError("not_found", f"no tournament {tournament_id!r}")
@@ -206,8 +279,7 @@ class Directors:
                 at = await self.hub.store.append_tournament_event(tournament_id, len(loaded.bodies), event)
             except TournamentConflict:
                 continue
-            loaded.bodies.append(event)
-            loaded.times.append(at)
+            loaded.add(event, at)
             new_status = status_of(loaded.state(), loaded)
             if new_status != old_status:
                 await self.hub.store.set_tournament_status(tournament_id, new_status)
@@ -306,7 +378,7 @@ class Directors:
         if any(p.status == "checked_in" for p in state.players):
             for number, player in enumerate(state.players):
                 if player.status == "registered":
-                    await self.append(tournament_id, _withdraw_unchecked(number))
+                    await self.append(tournament_id, withdrawal(number, "did not check in", unchecked_only=True))
         if state.settings.format == "arena":
             await self._seat_arena(tournament_id)
         else:
@@ -323,7 +395,8 @@ class Directors:
                 tables = next_round(state)
             except ValueError as exc:
                 raise CommandError("tournament_rule", str(exc)) from None
-            return _seated(number, tables, event=state.settings.format == "duplicate")
+            event = round_event_id(tournament_id, number) if state.settings.format == "duplicate" else None
+            return _seated(number, tables, event=event)
 
         loaded = await self.append(tournament_id, make)
         state = loaded.state()
@@ -455,14 +528,20 @@ class Directors:
                         await self.hub.resign(table_id, account)
 
 
-def _seated(number: int, tables: Sequence[Sequence[int | None]], event: bool = False) -> dict[str, Any]:
+def _seated(number: int, tables: Sequence[Sequence[int | None]], event: str | None = None) -> dict[str, Any]:
     """Round ``number``'s ``round_seated`` event, naming its tables' ids (and a sport ulti round's event)
     before any of them is made."""
     seated: dict[str, Any] = {"type": "round_seated", "round": number, "tables": [list(t) for t in tables],
                               "table_ids": [new_id() for _ in tables]}
-    if event:
-        seated["event"] = new_id()
+    if event is not None:
+        seated["event"] = event
     return seated
+
+
+def round_event_id(tournament_id: str, number: int) -> str:
+    """The id of the duplicate event that sport ulti round ``number`` is: marked as a tournament's round,
+    so the lobby's list of events leaves it out (``EventsStore.recent_duplicate_events``)."""
+    return f"{TOURNAMENT_ROUND_PREFIX}{tournament_id}-{number}"
 
 
 def _once(number: int, table: int, result: dict[str, Any]) -> Callable[[Loaded, Tournament], dict[str, Any] | None]:
@@ -474,26 +553,28 @@ def _once(number: int, table: int, result: dict[str, Any]) -> Callable[[Loaded, 
     return make
 
 
-def _withdraw_unchecked(number: int) -> Callable[[Loaded, Tournament], dict[str, Any] | None]:
+def withdrawal(number: int, reason: str, unchecked_only: bool = False
+               ) -> Callable[[Loaded, Tournament], dict[str, Any] | None]:
+    """Player ``number``'s ``withdrew`` event with its ``reason`` (nothing if they have withdrawn already).
+
+    ``unchecked_only``: only if the tournament has not started and the player registered but did not
+    check in (a built-in bot, with no account, needs no check-in)."""
+
     def make(loaded: Loaded, state: Tournament) -> dict[str, Any] | None:
-        if state.rounds or state.players[number].status != "registered" or loaded.accounts()[number] is None:
-            return None  # a built-in bot (no account) needs no check-in
-        return {"type": "withdrew", "player": number, "reason": "did not check in"}
+        player = state.players[number]
+        if player.status == "withdrawn":
+            return None
+        if unchecked_only and (state.rounds or player.status != "registered" or loaded.account_of(number) is None):
+            return None
+        return {"type": "withdrew", "player": number, "reason": reason}
 
     return make
 
 
 def _start_due(state: Tournament) -> bool:
-    """Whether the tournament's start time (ISO 8601, with its zone) has come."""
-    if state.settings.start is None:
-        return False
-    try:
-        start = datetime.fromisoformat(state.settings.start)
-    except ValueError:
-        return False
-    if start.tzinfo is None:
-        return False
-    return time.time() >= start.timestamp()
+    """Whether the tournament's start time (``start_timestamp``'s rule) has come."""
+    start = None if state.settings.start is None else start_timestamp(state.settings.start)
+    return start is not None and time.time() >= start
 
 
 def table_of(loaded: Loaded, state: Tournament, account: str) -> dict[str, Any] | None:

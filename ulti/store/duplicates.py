@@ -18,6 +18,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from ulti.store.clock import now_ms
 from ulti.store.models import duplicate_event_tables, duplicate_events, par_jobs, table_players
 
+#: the id of a sport ulti tournament round's event starts with this (``t-{tournament}-{round}``): the round
+#: belongs to its tournament's page, so the lobby's list of events leaves it out (a hosted event's id is hex)
+TOURNAMENT_ROUND_PREFIX = "t-"
+
 
 @dataclass(frozen=True)
 class DuplicateRow:
@@ -98,8 +102,14 @@ class DuplicateStore:
             return sorted({r[0] for r in await conn.execute(query)})
 
     async def recent_duplicate_events(self, limit: int = 20) -> list[DuplicateRow]:
-        """The newest events, newest first (the lobby lists them)."""
-        query = select(duplicate_events.c.id).order_by(duplicate_events.c.created_at.desc()).limit(limit)
+        """The newest events a host created, newest first (the lobby lists them; a tournament's rounds are
+        on its own page)."""
+        query = (
+            select(duplicate_events.c.id)
+            .where(~duplicate_events.c.id.startswith(TOURNAMENT_ROUND_PREFIX, autoescape=True))
+            .order_by(duplicate_events.c.created_at.desc())
+            .limit(limit)
+        )
         async with self.engine.connect() as conn:
             ids = [r[0] for r in await conn.execute(query)]
         rows = [await self.duplicate_event(i) for i in ids]

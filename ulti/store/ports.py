@@ -21,7 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 from ulti.store.accounts import AlreadyAccount, NameTaken, StoredAccount
 from ulti.store.analyses import AnalysisRow
 from ulti.store.apitokens import TokenInfo, TokenOwner
-from ulti.store.duplicates import DuplicateRow, ParJob
+from ulti.store.duplicates import TOURNAMENT_ROUND_PREFIX, DuplicateRow, ParJob
 from ulti.store.players import (
     LEADERBOARD_SIZE,
     RECENT_MATCHES,
@@ -37,6 +37,7 @@ from ulti.store.results import Rater, RatingChange, SeatResult, SkillRow
 from ulti.store.tournaments import LoggedEvent, TournamentConflict, TournamentRow
 
 __all__ = [
+    "TOURNAMENT_ROUND_PREFIX",
     "WHOLE_TABLE",
     "AccountBook",
     "ActorStore",

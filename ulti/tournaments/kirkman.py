@@ -14,7 +14,8 @@ pair of players meets exactly once. Three constructions are used, each checked p
   small: the base round's pairs must meet every orbit of pairs once.
 - KTS(21) is found with ``Z_5 × {0..3}`` and ∞: two base rounds, each developed into five rounds.
   KTS(69) the same way with ``Z_17 × {0..3}`` and ∞; as that search takes a minute, its two base rounds
-  are tabled (``bases.py``) and developed (tests check the result pair by pair).
+  are tabled (``bases.py``) and developed (tests check the result pair by pair). So are the base rounds
+  of KTS(87), KTS(99), KTS(105), KTS(111) and KTS(123), whose searches above take from seconds to minutes.
 - KTS(9u) from a known KTS(3u) by tripling, for the numbers the above leave out (117, 189, ...).
 
 ``kirkman(v)`` returns the rounds (lists of sorted tables of player numbers ``0 .. v-1``).
@@ -87,12 +88,24 @@ _TRIPLED = {3, 9, 15, 21, 27}  # KTS(9), KTS(27), KTS(81) (the affine geometry A
 
 def _develop(m: int, layers: int, bases: list[list[Table]]) -> list[Round]:
     """The rounds of a tabled system on ``Z_m × {0 .. layers-1}`` and ∞ (numbered ``m * layers``): each
-    base round translated by every element of ``Z_m``."""
+    base round translated by every element of ``Z_m``, each distinct round once (a cyclic system's base
+    round is fixed by the half turn ``+ m/2``, so its translates come twice)."""
     inf = m * layers
-    return [
-        [tuple(sorted(p if p == inf else (p % m + g) % m + m * (p // m) for p in t)) for t in base]  # type: ignore[misc]
-        for base in bases for g in range(m)
-    ]
+    rounds: list[Round] = []
+    seen: set[frozenset[Table]] = set()
+    for base in bases:
+        for g in range(m):
+            tables: Round = [_table(sorted(p if p == inf else (p % m + g) % m + m * (p // m) for p in t)) for t in base]
+            key = frozenset(tables)
+            if key not in seen:
+                seen.add(key)
+                rounds.append(tables)
+    return rounds
+
+
+def _table(points: list[int]) -> Table:
+    a, b, c = points
+    return (a, b, c)
 
 
 def _freeze(rounds: list[Round]) -> tuple[tuple[Table, ...], ...]:

@@ -48,12 +48,19 @@ class Player:
 
 @dataclass
 class Result:
-    """A table's result: each seat's points, the deals' scores (sport ulti), the match id, corrections."""
+    """A table's result: each seat's points, the deals' scores (sport ulti), the match id, corrections.
+
+    ``match_points`` and ``match_deals`` are what the match itself scored (the ``result_recorded``
+    event's): a correction changes ``points`` and ``deals``, never these, so the match record is still
+    checked against what it scored.
+    """
 
     points: list[int]
     deals: list[list[int]] | None = None
     match: str | None = None
     corrections: list[str] = field(default_factory=list)
+    match_points: list[int] = field(default_factory=list)
+    match_deals: list[list[int]] | None = None
 
 
 @dataclass
@@ -228,7 +235,8 @@ def _result_recorded(state: Tournament, event: Mapping[str, Any]) -> None:
     if table in round_.results:
         raise ValueError(f"result_recorded: round {event['round']}: table {table} has a result; correct it")
     seats = _seats(round_, table)
-    round_.results[table] = Result(_points(event, seats), _deals(event, seats), event.get("match"))
+    points, deals = _points(event, seats), _deals(event, seats)
+    round_.results[table] = Result(points, deals, event.get("match"), match_points=points, match_deals=deals)
 
 
 def _result_corrected(state: Tournament, event: Mapping[str, Any]) -> None:
@@ -241,7 +249,7 @@ def _result_corrected(state: Tournament, event: Mapping[str, Any]) -> None:
     old = round_.results[table]
     seats = _seats(round_, table)
     round_.results[table] = Result(_points(event, seats), _deals(event, seats), event.get("match", old.match),
-                                   [*old.corrections, reason])
+                                   [*old.corrections, reason], old.match_points, old.match_deals)
 
 
 def _replaced_by_bot(state: Tournament, event: Mapping[str, Any]) -> None:

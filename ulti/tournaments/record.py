@@ -132,7 +132,8 @@ def _check_round(number: int, given: object, round_: Any) -> None:
             raise RecordError(f"{where}: deals' scores differ from the log's")
         match = entry.get("match")
         if match is not None:
-            _check_match(where, match, result.points, result.deals, four=len(seats) == 4)
+            # against what the match scored: a correction changes the result, not the match it came from
+            _check_match(where, match, result.match_points, result.match_deals, four=len(seats) == 4)
         if len(seats) == 4 and result.deals is not None:
             totals = [sum(d[s] for d in result.deals) for s in range(4)]
             if totals != result.points:
@@ -161,7 +162,8 @@ def _hands(hands: object) -> list[list[str]] | None:
 def _check_match(
     where: str, match: object, points: list[int], deals: list[list[int]] | None, four: bool = False
 ) -> None:
-    """An embedded ``ulti-match/1`` record must replay and total the table's points (and deals' scores).
+    """An embedded ``ulti-match/1`` record must replay and total the points its table recorded (and its
+    planned deals' scores the deals' scores recorded).
 
     At a table of four it is the four-player record (``"seats": 4``), whose deals' scores are by position
     (0 for the one sitting out), as the result's are."""
@@ -176,6 +178,8 @@ def _check_match(
         if isinstance(replayed, FourMatch):
             scores = [replayed.deal_scores(k) for k in range(len(replayed.deals)) if replayed.deals[k].is_over]
         else:
-            scores = [list(d.result.scores) for d in replayed.deals if d.result is not None]
+            # a sport ulti result holds the planned deals' scores: a tie-break deal decides the table's own
+            # match (its totals include it), never the round's comparison of seats
+            scores = [list(d.result.scores) for d in replayed.deals[:replayed.deals_planned] if d.result is not None]
         if scores != deals:
             raise RecordError(f"{where}: deals' scores differ from the match record's")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from typing import Any
 
 from ulti.tournaments.fours import FOUR_TABLE_DEALS
@@ -40,6 +41,20 @@ class Settings:
         if not self.four_tables:
             del out["four_tables"]  # written only when chosen, so records made before it still check
         return out
+
+
+def start_timestamp(start: str) -> float | None:
+    """The start time ``start`` as seconds since the epoch; None unless it is ISO 8601 with its zone (a
+    time without a zone would be read in the server's zone, which the host never sees).
+
+    >>> start_timestamp("2026-12-05T18:00:00+01:00"), start_timestamp("2026-12-05T18:00:00"), start_timestamp("soon")
+    (1796490000.0, None, None)
+    """
+    try:
+        moment = datetime.fromisoformat(start)
+    except ValueError:
+        return None
+    return None if moment.tzinfo is None else moment.timestamp()
 
 
 def settings_from_json(data: object) -> Settings:
