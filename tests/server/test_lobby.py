@@ -132,7 +132,8 @@ async def test_create_tables_with_each_seat_kind_and_refuse_bad_configs(server: 
         ({"deals": 6, "move_seconds": -1, "seats": [ME, OPEN, OPEN]}, "move_seconds"),
         ({"deals": 6, "move_seconds": 601, "seats": [ME, OPEN, OPEN]}, "move_seconds"),
         ({"deals": 6, "move_seconds": 1.5, "seats": [ME, OPEN, OPEN]}, "move_seconds"),
-        ({"deals": 6, "seats": [ME, OPEN, OPEN, OPEN]}, "seats"),
+        ({"deals": 6, "seats": [ME, OPEN, OPEN, OPEN, OPEN]}, "seats"),
+        ({"deals": 6, "seats": [ME, OPEN, OPEN, OPEN]}, "deals"),  # a table of four plays 12 deals
         ({"deals": 6, "seats": [ME, OPEN]}, "seats"),
         ({"deals": 6, "seats": "me,open,open"}, "seats"),
         ({"deals": 6, "seats": [ME, {"kind": "robot"}, OPEN]}, "seats[1].kind"),

@@ -93,7 +93,9 @@ async def test_bots_play_a_match_to_its_end_on_the_log_and_it_is_recorded_once(l
     await create(actor, bots)
     await start(actor)
     async with asyncio.timeout(120):
-        while actor.state.status != "finished":
+        # the table is "finished" in memory as its last event is applied; the match is recorded just after
+        # (TableActor._match_over), so wait for the record too before stopping the actor
+        while actor.state.status != "finished" or not await log.match_recorded("t1"):
             await asyncio.sleep(0.02)
     await stop(actor, host)
     assert actor.state.match is not None and actor.state.match.is_over
