@@ -191,6 +191,10 @@ class ProbabilityCache:
         return p
 
 
+#: The probabilities every talon weight reads: a deal's decisions price the same hands and talons again.
+_PROBABILITIES = ProbabilityCache()
+
+
 def talon_weight(know: Knowledge) -> Callable[[World], float] | None:
     """The likelihood of each world by the talon a defender cannot see: the declarer laid it away with the
     contract's bid, so a world weighs the model's probability that the declarer, holding there its start
@@ -205,7 +209,7 @@ def talon_weight(know: Knowledge) -> Callable[[World], float] | None:
     if discard_family(contract) not in COEFFICIENTS or contract.has(Part.DURCHMARS):
         return None
     declarer = know.declarer
-    cache = ProbabilityCache()
+    cache = _PROBABILITIES
 
     def weight(world: World) -> float:
         return cache.probability(know.start_hand(world, declarer) | world.talon, contract, world.talon)

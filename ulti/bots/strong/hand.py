@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from ulti.bots.heuristic import betli_risk, trump_strength
+from ulti.bots.memo import Memo
 from ulti.engine.cards import KING, POINT_CARDS, QUEEN, SUIT_MASKS, TEN, Card, CardSet, count, iter_cards
 from ulti.engine.contracts import BIDS_BY_CODE, Bid, Part
 from ulti.engine.play import NO_TRUMP, higher_table, seven_of
@@ -114,8 +115,19 @@ def bid_trumps(bid: Bid) -> tuple[int, ...]:
     return (3,) if bid.is_hearts else (0, 1, 2)
 
 
+#: ``declarer_likelihood`` by bid code, trump and hand: the samplers weigh the same hands again and again.
+_LIKELIHOODS: Memo[tuple[str, int, CardSet], float] = Memo()
+
+
 def declarer_likelihood(bid: Bid, trump: int, hand: CardSet) -> float:
     """How plausible a 10-card start ``hand`` is for a declarer who bid ``bid`` (soft evidence, 0..1)."""
+    key = (bid.code, trump, hand)
+    known = _LIKELIHOODS.find(key)
+    return known if known is not None else _LIKELIHOODS.keep(key, _declarer_likelihood(bid, trump, hand))
+
+
+def _declarer_likelihood(bid: Bid, trump: int, hand: CardSet) -> float:
+    """``declarer_likelihood`` computed."""
     if not bid.has_trumps:
         if bid.has(Part.BETLI):
             return math.exp(-0.8 * max(0, betli_risk(hand) - 1))
