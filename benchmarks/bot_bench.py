@@ -33,7 +33,8 @@ CPU seconds of each side over all rounds, and the ratio now / then; and how many
 them where the bots decide alike). Then the CPU seconds per deal per bot, per level and phase (auction:
 bids, talon, trump, give-up; cards: kontra and card play; the whole deal): a deal's views are every seat's
 decisions, each taken by the level's bot, so a deal's sum over 3 is what one bot of a table spends on it;
-medians over the deals of every round. A clone without the commit says so and skips the comparison.
+medians over the deals of every round that have the phase. A clone without the commit says so and skips
+the comparison.
 
     python -m benchmarks.bot_bench [--deals N] [--seed S] [--leads L]   # default 20 deals, 40 leads
     python -m benchmarks.bot_bench --against fca854b [--deals 6] [--rounds 4]
@@ -233,12 +234,13 @@ def versions_report(commit: str, args: argparse.Namespace) -> None:
     deals = max(deal_of) + 1
     print(f"CPU seconds per deal per bot (a deal's decisions of every seat, the bot deciding each, over the 3 seats;"
           f" auction: bids, talon, trump, give-up; cards: kontra and card play), medians over {deals} deals x"
-          f" {args.rounds} rounds, now and at {commit}:")
+          f" {args.rounds} rounds (those with the phase), now and at {commit}:")
     for level in levels:
         for phase in ("auction", "cards", "deal"):
             sides = {
-                side: [per_deal.get((side, level, phase, r, d), 0.0) / 3 for r in range(args.rounds)
-                       for d in range(deals)]
+                # a deal without a phase (a deal passed out has no card play) is left out of its median
+                side: [per_deal[(side, level, phase, r, d)] / 3 for r in range(args.rounds) for d in range(deals)
+                       if (side, level, phase, r, d) in per_deal]
                 for side in trees
             }
             before, after = statistics.median(sides["then"]), statistics.median(sides["now"])
