@@ -1,6 +1,6 @@
 """What makes a bot's deal cheaper changes none of its choices: the memos of the world weights, the chain
-step that counts its way to the proposed cards, the discard model's terms shared by a hand's pairs, and a
-no-trump kontra step valued without a search of its own."""
+step that counts its way to the proposed cards, the discard model's terms shared by a hand's pairs, the
+durchmars losers looked up per suit, and a no-trump kontra step valued without a search of its own."""
 
 from __future__ import annotations
 
@@ -24,12 +24,13 @@ from ulti.bots.levels import bot_for_level
 from ulti.bots.memo import Memo
 from ulti.bots.sampling.metropolis import _pick
 from ulti.bots.solver import Position
+from ulti.bots.strong.hand import durchmars_losers
 from ulti.bots.strong.play import raise_doubles, solve_value
 from ulti.engine.actions import Action
-from ulti.engine.cards import CardSet, iter_cards
+from ulti.engine.cards import SUIT_MASKS, CardSet, count, iter_cards
 from ulti.engine.contracts import BIDS_BY_CODE, Part
 from ulti.engine.deal import Deal
-from ulti.engine.play import NO_TRUMP
+from ulti.engine.play import NO_TRUMP, higher_table
 from ulti.engine.view import SeatView
 from ulti.lab.positions import positions
 
@@ -73,6 +74,29 @@ def test_the_counting_chain_step_skips_the_first_cards_location_as_the_listing_d
             for k, (card, loc) in enumerate(others):
                 place = k if k < sum(sizes[:i]) else k + sizes[i]
                 assert _pick(masks, sizes, place) == (loc, card)
+
+
+def losers_card_by_card(hand: CardSet, trump: int) -> int:
+    """``durchmars_losers`` as it was written before its per-suit lookups: every card of the hand in turn."""
+    table = higher_table(trump)
+    losers = 0
+    for suit in range(4):
+        mine = hand & SUIT_MASKS[suit]
+        outside = SUIT_MASKS[suit] & ~hand
+        for card in iter_cards(mine):
+            above_out = count(table[card] & outside)
+            above_mine = count(table[card] & mine)
+            if above_out > above_mine and (suit != trump or above_out > count(mine) - above_mine - 1):
+                losers += 1
+    return losers
+
+
+def test_the_durchmars_losers_looked_up_per_suit_equal_the_card_by_card_count() -> None:
+    rng = random.Random(43)
+    for _ in range(3000):
+        hand = sum(1 << c for c in rng.sample(range(32), rng.choice((10, 12))))
+        trump = rng.choice((0, 1, 2, 3, NO_TRUMP))
+        assert durchmars_losers(hand, trump) == losers_card_by_card(hand, trump)
 
 
 def test_a_memo_of_limit_zero_remembers_nothing_and_a_full_memo_starts_again() -> None:
