@@ -3,7 +3,8 @@
 A card decision's sampler weighs thousands of worlds, and most share the hand a weight reads (a chain's
 step that swaps two cards of other locations leaves the declarer's hand as it was); the decisions of one
 deal weigh the same hands again. A value remembered is the value computed, so remembering changes no
-choice and draws nothing from any rng. The memo is emptied whole past its limit, to bound its memory.
+choice and draws nothing from any rng. The memo is emptied whole past its limit, to bound its memory (a
+bot's process keeps its memos: 20,000 small entries, a few megabytes, hold several decisions' worth).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ V = TypeVar("V")
 class Memo(Generic[K, V]):
     """Values of a pure function remembered by key, at most about ``limit`` of them."""
 
-    def __init__(self, limit: int = 200_000) -> None:
+    def __init__(self, limit: int = 20_000) -> None:
         """An empty memo holding at most about ``limit`` values."""
         self.limit = limit
         self.known: dict[K, V] = {}

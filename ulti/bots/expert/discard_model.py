@@ -219,8 +219,9 @@ class ProbabilityCache:
         return terms.probability(pair)
 
 
-#: The probabilities every talon weight reads: a deal's decisions price the same hands and talons again.
-_PROBABILITIES = ProbabilityCache()
+#: The probabilities every talon weight reads: a deal's decisions price the same hands and talons again. A
+#: hand's terms take about a kilobyte: a few thousand hands (a few decisions' worth) bound the process's memory.
+_PROBABILITIES = ProbabilityCache(limit=5_000)
 
 
 def talon_weight(know: Knowledge) -> Callable[[World], float] | None:
