@@ -30,7 +30,11 @@ views of ``--deals`` heuristic deals are decided by ``strong`` and ``expert`` of
 subprocesses (``benchmarks/decision_times.py``), ``--rounds`` times, the order alternating. Printed per
 level and kind of decision (card decisions with two or more legal cards, auction decisions): the median
 CPU seconds of each side over all rounds, and the ratio now / then; and how many actions agree (all of
-them where the bots decide alike). A clone without the commit says so and skips the comparison.
+them where the bots decide alike). Then the CPU seconds per deal per bot, per level and phase (auction:
+bids, talon, trump, give-up; cards: kontra and card play; the whole deal): a deal's views are every seat's
+decisions, each taken by the level's bot, so a deal's sum over 3 is what one bot of a table spends on it;
+medians over the deals of every round that have the phase. A clone without the commit says so and skips
+the comparison.
 
     python -m benchmarks.bot_bench [--deals N] [--seed S] [--leads L]   # default 20 deals, 40 leads
     python -m benchmarks.bot_bench --against fca854b [--deals 6] [--rounds 4]
@@ -188,6 +192,9 @@ def versions_report(commit: str, args: argparse.Namespace) -> None:
     by_round: dict[tuple[str, str, str, int], list[float]] = {}
     actions: dict[tuple[str, str], list[str]] = {}
     worker = ROOT / "benchmarks" / "decision_times.py"
+    deal_of = deal_numbers(views)
+    # per (side, level, phase, round, deal): the CPU seconds of the deal's decisions of that phase
+    per_deal: dict[tuple[str, str, str, int, int], float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         views_file = Path(tmp) / "views.json"
         views_file.write_text(json.dumps([view.to_json() for view in views]), encoding="utf-8")
@@ -200,9 +207,12 @@ def versions_report(commit: str, args: argparse.Namespace) -> None:
                 env = {**os.environ, "PYTHONPATH": str(trees[side])}
                 subprocess.run(command, cwd=trees[side], env=env, check=True)
                 for level, rows in json.loads(out.read_text(encoding="utf-8")).items():
-                    for kind, seconds, _ in rows:
+                    for (kind, seconds, _), deal in zip(rows, deal_of, strict=True):
                         times.setdefault((side, level, kind), []).append(seconds)
                         by_round.setdefault((side, level, kind, round_), []).append(seconds)
+                        phase = "cards" if kind in ("card", "forced") else "auction"
+                        for key in ((side, level, phase, round_, deal), (side, level, "deal", round_, deal)):
+                            per_deal[key] = per_deal.get(key, 0.0) + seconds
                     actions.setdefault((side, level), [action for _, _, action in rows])
     print(f"Decision times now and at {commit}, {args.deals} heuristic deals (seed {args.seed}), {len(views)} views,"
           f" {args.rounds} rounds alternating, one core, CPU seconds (medians over every round):")
@@ -221,6 +231,35 @@ def versions_report(commit: str, args: argparse.Namespace) -> None:
             rounds = " ".join(f"x{r:.3f}" for r in per_round)
             print(f"    {label:42s} n={len(now) // args.rounds:4d}  then {statistics.median(then):7.4f} s"
                   f"  now {statistics.median(now):7.4f} s  now/then x{ratio:.3f}  ({verdict}; per round {rounds})")
+    deals = max(deal_of) + 1
+    print(f"CPU seconds per deal per bot (a deal's decisions of every seat, the bot deciding each, over the 3 seats;"
+          f" auction: bids, talon, trump, give-up; cards: kontra and card play), medians over {deals} deals x"
+          f" {args.rounds} rounds (those with the phase), now and at {commit}:")
+    for level in levels:
+        for phase in ("auction", "cards", "deal"):
+            sides = {
+                # a deal without a phase (a deal passed out has no card play) is left out of its median
+                side: [per_deal[(side, level, phase, r, d)] / 3 for r in range(args.rounds) for d in range(deals)
+                       if (side, level, phase, r, d) in per_deal]
+                for side in trees
+            }
+            before, after = statistics.median(sides["then"]), statistics.median(sides["now"])
+            shown = f"x{after / before:.3f}" if before > 0 else "-"
+            print(f"  {level:7s} {phase if phase != 'deal' else 'whole deal':10s} then {before:7.4f} s"
+                  f"  now {after:7.4f} s  now/then {shown}")
+
+
+def deal_numbers(views: list[SeatView]) -> list[int]:
+    """The number of the deal each of ``views`` (``positions``: deal after deal) belongs to: a deal's log
+    only grows, so a view whose log is shorter than the one before starts the next deal."""
+    numbers: list[int] = []
+    deal, last = 0, -1
+    for view in views:
+        if numbers and len(view.log) <= last:
+            deal += 1
+        numbers.append(deal)
+        last = len(view.log)
+    return numbers
 
 
 def main() -> None:

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from ulti.bots.expert.fitted import COEFFICIENTS
 from ulti.bots.families import family
 from ulti.bots.heuristic import betli_risk, has_card
+from ulti.bots.memo import Memo
 from ulti.bots.sampling import Knowledge, World
 from ulti.bots.strong import declarer_weight
 from ulti.bots.strong.hand import durchmars_losers
@@ -97,6 +98,11 @@ def fitted_weight(coefficients: Sequence[float], features: Sequence[float]) -> f
     return math.exp(min(0.0, score))
 
 
+#: The fitted weight by family, trump and start hand: a chain's worlds share the declarer's hand again and
+#: again, within a decision and from one decision of a deal to the next.
+_WEIGHTS: Memo[tuple[str, int, CardSet], float] = Memo()
+
+
 def declarer_model_weight(know: Knowledge) -> Callable[[World], float] | None:
     """The declarer model's likelihood of each sampled world, for a defender (``know``): the fitted weight of
     the declarer's start hand in the world for the contract's family; the strong bot's ``declarer_weight``
@@ -111,6 +117,11 @@ def declarer_model_weight(know: Knowledge) -> Callable[[World], float] | None:
     declarer, trump = know.declarer, know.trump
 
     def weight(world: World) -> float:
-        return fitted_weight(coefficients, hand_features(family, know.start_hand(world, declarer), trump))
+        hand = know.start_hand(world, declarer)
+        key = (family, trump, hand)
+        known = _WEIGHTS.find(key)
+        if known is not None:
+            return known
+        return _WEIGHTS.keep(key, fitted_weight(coefficients, hand_features(family, hand, trump)))
 
     return weight

@@ -145,50 +145,83 @@ def discard_probability(coefficients: Sequence[float], hand: CardSet, bid: Bid, 
     """
     if hand & pair != pair or count(pair) != 2:
         raise ValueError("the pair laid away is not in the hand")
+    return hand_terms(coefficients, hand, bid).probability(pair)
+
+
+@dataclass(frozen=True)
+class HandTerms:
+    """What the probability of any pair laid away from one 12-card hand shares: each card's factor (the
+    exponential of its score, by card), the factors of a pair of one suit that makes a void (``whole``) or
+    not (``same``), and the sum over the 66 pairs (``total``); per suit, whether it is a doubleton."""
+
+    factors: dict[Card, float]
+    whole: float
+    same: float
+    doubleton: tuple[bool, bool, bool, bool]
+    total: float
+
+    def probability(self, pair: CardSet) -> float:
+        """The probability of laying ``pair`` (two cards of the hand) away."""
+        a, b = iter_cards(pair)
+        chosen = 1.0
+        chosen *= self.factors[a]
+        chosen *= self.factors[b]
+        if a >> 3 == b >> 3:
+            chosen *= self.whole if self.doubleton[a >> 3] else self.same
+        return chosen / self.total
+
+
+def hand_terms(coefficients: Sequence[float], hand: CardSet, bid: Bid) -> HandTerms:
+    """The terms every pair's probability from the 12-card ``hand`` of a seat bidding ``bid`` shares, in
+    closed form (a pair's score is its cards' scores plus a term for a pair of one suit, so the sum over
+    the 66 pairs comes from per-suit sums)."""
     trump = intended_trump(bid, hand)
     betli = discard_family(bid) == "betli"
     card_coefficients = coefficients[: len(FEATURE_NAMES) - 2]
     whole, same = math.exp(coefficients[-2]), math.exp(coefficients[-1])
-    chosen = 1.0
+    factors: dict[Card, float] = {}
     suit_sums, suit_squares = [0.0] * 4, [0.0] * 4
     for card in iter_cards(hand):
         features = card_features(hand, card, trump, betli)
         e = math.exp(sum(c * x for c, x in zip(card_coefficients, features, strict=True)))
         suit_sums[card >> 3] += e
         suit_squares[card >> 3] += e * e
-        if pair >> card & 1:
-            chosen *= e
+        factors[card] = e
     everything = sum(suit_sums)
     total = (everything * everything - sum(suit_squares)) / 2
+    doubleton = tuple(count(hand & SUIT_MASKS[suit]) == 2 for suit in range(4))
     for suit in range(4):
         within = (suit_sums[suit] ** 2 - suit_squares[suit]) / 2
-        total += ((whole if count(hand & SUIT_MASKS[suit]) == 2 else same) - 1) * within
-    a, b = iter_cards(pair)
-    if a >> 3 == b >> 3:
-        chosen *= whole if count(hand & SUIT_MASKS[a >> 3]) == 2 else same
-    return chosen / total
+        total += ((whole if doubleton[suit] else same) - 1) * within
+    return HandTerms(factors, whole, same, (doubleton[0], doubleton[1], doubleton[2], doubleton[3]), total)
 
 
 class ProbabilityCache:
-    """``discard_probability`` remembered by hand, pair and bid: a sampler's chain tries the same hands again
-    and again (emptied past ``limit`` entries, to bound its memory)."""
+    """``discard_probability`` with each hand's shared terms (``hand_terms``) remembered by hand and bid: a
+    sampler's chain tries the same 12 cards again and again, with another pair laid away or the same
+    (emptied past ``limit`` hands, to bound its memory)."""
 
     def __init__(self, limit: int = 100_000) -> None:
-        """An empty cache of at most about ``limit`` entries."""
+        """An empty cache of at most about ``limit`` hands."""
         self.limit = limit
-        self.known: dict[tuple[CardSet, CardSet, str], float] = {}
+        self.known: dict[tuple[CardSet, str], HandTerms] = {}
 
     def probability(self, hand: CardSet, bid: Bid, pair: CardSet) -> float:
         """The model's probability that a seat bidding ``bid`` with the 12-card ``hand`` lays ``pair`` away
-        (the bid's family must have fitted coefficients)."""
-        key = (hand, pair, bid.code)
-        p = self.known.get(key)
-        if p is None:
-            p = discard_probability(COEFFICIENTS[discard_family(bid)], hand, bid, pair)
+        (the bid's family must have fitted coefficients; ``pair`` two cards of ``hand``)."""
+        key = (hand, bid.code)
+        terms = self.known.get(key)
+        if terms is None:
+            terms = hand_terms(COEFFICIENTS[discard_family(bid)], hand, bid)
             if len(self.known) > self.limit:
                 self.known.clear()
-            self.known[key] = p
-        return p
+            self.known[key] = terms
+        return terms.probability(pair)
+
+
+#: The probabilities every talon weight reads: a deal's decisions price the same hands and talons again. A
+#: hand's terms take about a kilobyte: a few thousand hands (a few decisions' worth) bound the process's memory.
+_PROBABILITIES = ProbabilityCache(limit=5_000)
 
 
 def talon_weight(know: Knowledge) -> Callable[[World], float] | None:
@@ -205,7 +238,7 @@ def talon_weight(know: Knowledge) -> Callable[[World], float] | None:
     if discard_family(contract) not in COEFFICIENTS or contract.has(Part.DURCHMARS):
         return None
     declarer = know.declarer
-    cache = ProbabilityCache()
+    cache = _PROBABILITIES
 
     def weight(world: World) -> float:
         return cache.probability(know.start_hand(world, declarer) | world.talon, contract, world.talon)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from ulti.bots.sampling.knowledge import TALON, Knowledge, World
 from ulti.bots.sampling.sampler import Sampler
-from ulti.engine.cards import Card, iter_cards
+from ulti.engine.cards import Card, CardSet
 
 #: Steps of the chain before its first world, and between two worlds.
 BURN_IN = 200
@@ -73,15 +73,20 @@ class MetropolisSampler(Sampler):
         self.steps += 1
         state = self._state
         allowed = self.know.allowed
-        contents = [state.talon if loc == TALON else state.hands[loc] for loc in self.locs]
-        cards: list[tuple[Card, int]] = [(c, i) for i, held in enumerate(contents) for c in iter_cards(held)]
-        a, i = cards[rng.randrange(len(cards))]
-        others = [(c, j) for c, j in cards if j != i]
+        locs = self.locs
+        contents = [state.talon if loc == TALON else state.hands[loc] for loc in locs]
+        # the proposal picks the r-th of the unseen cards listed location by location (each in ascending
+        # order), then the k-th of those of the other locations: counted here, not listed, for speed
+        sizes = [held.bit_count() for held in contents]
+        i, a = _pick(contents, sizes, rng.randrange(sum(sizes)))
+        others = sum(sizes) - sizes[i]
         if not others:
             return
-        b, j = others[rng.randrange(len(others))]
+        k = rng.randrange(others)
+        # the others are the cards of every location but ``i``, in the same order: skip location i's block
+        j, b = _pick(contents, sizes, k if k < sum(sizes[:i]) else k + sizes[i])
         # the proposal is symmetric: from either world each of the two cards is picked alike
-        if not (allowed[self.locs[j]] >> a & 1 and allowed[self.locs[i]] >> b & 1):
+        if not (allowed[locs[j]] >> a & 1 and allowed[locs[i]] >> b & 1):
             return
         swap = (1 << a) | (1 << b)
         contents[i] ^= swap
@@ -94,3 +99,16 @@ class MetropolisSampler(Sampler):
             self._state = world
             self._weight = weight
             self.moves += 1
+
+
+def _pick(contents: list[CardSet], sizes: list[int], n: int) -> tuple[int, Card]:
+    """The location and the card at place ``n`` of the cards of ``contents`` listed location by location,
+    each location's in ascending order (``sizes``: each location's count)."""
+    for i, size in enumerate(sizes):
+        if n < size:
+            mask = contents[i]
+            for _ in range(n):
+                mask &= mask - 1  # drop the lowest card
+            return i, (mask & -mask).bit_length() - 1
+        n -= size
+    raise IndexError("no card at that place")

@@ -205,7 +205,26 @@ class SolveResult:
     nodes: int
 
 
-def _to_internal(trump: int) -> tuple[list[int], list[int]]:
+class _CardMap(list[int]):
+    """A card map (``table[card]``: the card it maps to), with per-lane lookups for whole masks: a map keeps
+    each card in its suit, so a suit's byte of a mask maps through one table of 256 entries."""
+
+    def __init__(self, table: list[int]) -> None:
+        """The map ``table`` and its lane lookups."""
+        super().__init__(table)
+        self.lanes = [
+            [_map_loop(byte << (lane * 8), table) for byte in range(256)] for lane in range(4)
+        ]
+
+
+def _map_loop(mask: CardSet, table: list[int]) -> int:
+    out = 0
+    for card in iter_cards(mask):
+        out |= 1 << table[card]
+    return out
+
+
+def _to_internal(trump: int) -> tuple[_CardMap, _CardMap]:
     """Card maps engine -> internal (``suit * 8 + strength``) and back, for a contract's rank order
     (``ulti.engine.cards``: ``TRUMP_ORDER_STRENGTH`` or ``PLAIN_ORDER_STRENGTH``)."""
     strength = PLAIN_ORDER_STRENGTH if trump == NO_TRUMP else TRUMP_ORDER_STRENGTH
@@ -213,20 +232,20 @@ def _to_internal(trump: int) -> tuple[list[int], list[int]]:
     back = [0] * 32
     for c in range(32):
         back[fwd[c]] = c
-    return fwd, back
+    return _CardMap(fwd), _CardMap(back)
 
 
 _MAPS = {t: _to_internal(t) for t in (NO_TRUMP, 0, 1, 2, 3)}
 
 
-def _map_mask(mask: CardSet, table: list[int]) -> int:
-    out = 0
-    for card in iter_cards(mask):
-        out |= 1 << table[card]
-    return out
+def _map_mask(mask: CardSet, table: _CardMap) -> int:
+    """``mask`` with each card mapped by ``table`` (one lookup per suit)."""
+    lanes = table.lanes
+    low = lanes[0][mask & 0xFF] | lanes[1][mask >> 8 & 0xFF]
+    return low | lanes[2][mask >> 16 & 0xFF] | lanes[3][mask >> 24 & 0xFF]
 
 
-def _rules(trump: int, fwd: list[int]) -> tuple[int, ...]:
+def _rules(trump: int, fwd: _CardMap) -> tuple[int, ...]:
     """The rule constants the search needs, from ``ulti.engine``: (point cards in the internal
     encoding, card points per point card, last-trick bonus, the 100, tricks in a deal, the trump 7)."""
     seven = seven_of(trump)
@@ -305,7 +324,7 @@ _Arguments = tuple[
 ]
 
 
-def _arguments(position: Position, objective: Objective) -> tuple[list[int], _Arguments]:
+def _arguments(position: Position, objective: Objective) -> tuple[_CardMap, _Arguments]:
     """The reverse card map and the positional arguments of ``_dd.solve_internal`` (before its flags)."""
     _check(position, objective)
     trump = position.trump

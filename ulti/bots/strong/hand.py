@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from ulti.bots.heuristic import betli_risk, trump_strength
+from ulti.bots.memo import Memo
 from ulti.engine.cards import KING, POINT_CARDS, QUEEN, SUIT_MASKS, TEN, Card, CardSet, count, iter_cards
 from ulti.engine.contracts import BIDS_BY_CODE, Bid, Part
 from ulti.engine.play import NO_TRUMP, higher_table, seven_of
@@ -20,18 +21,31 @@ def _has_twenty(hand: CardSet, trump: int) -> bool:
 
 def durchmars_losers(hand: CardSet, trump: int) -> int:
     """A rough count of tricks ``hand`` may lose when trying to take them all."""
+    lanes = _LOSER_LANES.get(trump)
+    if lanes is None:
+        lanes = _LOSER_LANES[trump] = [
+            [_suit_losers(byte << (suit * 8), suit, trump) for byte in range(256)] for suit in range(4)
+        ]
+    low = lanes[0][hand & 0xFF] + lanes[1][hand >> 8 & 0xFF]
+    return low + lanes[2][hand >> 16 & 0xFF] + lanes[3][hand >> 24 & 0xFF]
+
+
+#: Per trump, per suit, the losers of each holding of that suit (``_suit_losers``): a suit's losers depend on
+#: its own cards only, and the samplers weigh many hands a second.
+_LOSER_LANES: dict[int, list[list[int]]] = {}
+
+
+def _suit_losers(hand: CardSet, suit: int, trump: int) -> int:
+    """The cards of ``suit`` in ``hand`` that may lose a trick when the hand tries to take them all."""
     table = higher_table(trump)
+    mine = hand & SUIT_MASKS[suit]
+    outside = SUIT_MASKS[suit] & ~hand
     losers = 0
-    for suit in range(4):
-        mine = hand & SUIT_MASKS[suit]
-        if not mine:
-            continue
-        outside = SUIT_MASKS[suit] & ~hand
-        for card in iter_cards(mine):
-            above_out = count(table[card] & outside)
-            above_mine = count(table[card] & mine)
-            if above_out > above_mine and (suit != trump or above_out > count(mine) - above_mine - 1):
-                losers += 1
+    for card in iter_cards(mine):
+        above_out = count(table[card] & outside)
+        above_mine = count(table[card] & mine)
+        if above_out > above_mine and (suit != trump or above_out > count(mine) - above_mine - 1):
+            losers += 1
     return losers
 
 
@@ -114,8 +128,19 @@ def bid_trumps(bid: Bid) -> tuple[int, ...]:
     return (3,) if bid.is_hearts else (0, 1, 2)
 
 
+#: ``declarer_likelihood`` by bid code, trump and hand: the samplers weigh the same hands again and again.
+_LIKELIHOODS: Memo[tuple[str, int, CardSet], float] = Memo()
+
+
 def declarer_likelihood(bid: Bid, trump: int, hand: CardSet) -> float:
     """How plausible a 10-card start ``hand`` is for a declarer who bid ``bid`` (soft evidence, 0..1)."""
+    key = (bid.code, trump, hand)
+    known = _LIKELIHOODS.find(key)
+    return known if known is not None else _LIKELIHOODS.keep(key, _declarer_likelihood(bid, trump, hand))
+
+
+def _declarer_likelihood(bid: Bid, trump: int, hand: CardSet) -> float:
+    """``declarer_likelihood`` computed."""
     if not bid.has_trumps:
         if bid.has(Part.BETLI):
             return math.exp(-0.8 * max(0, betli_risk(hand) - 1))

@@ -14,7 +14,7 @@ from ulti.bots.solver import Objective, Position, bounds_after, solve, values_af
 from ulti.bots.strong.hand import declarer_likelihood
 from ulti.bots.strong.settings import SafetyStop, Settings
 from ulti.engine.cards import FULL_DECK, POINT_CARDS, SUIT_MASKS, Card, CardSet, card_points, count, iter_cards
-from ulti.engine.contracts import KONTRA_STEP_NAMES, Part
+from ulti.engine.contracts import KONTRA_STEP_NAMES, Bid, Part
 from ulti.engine.play import NO_TRUMP, higher_table, seven_of, trick_winner_index
 from ulti.engine.view import SeatChoices, SeatView
 
@@ -141,6 +141,16 @@ def choose_class(totals: Sequence[float], home: int) -> int:
     if totals[home] == best:
         return home
     return list(totals).index(best)
+
+
+def raise_doubles(contract: Bid) -> frozenset[Part]:
+    """The parts of ``contract`` whose one kontra step doubles the contract's value in every world, so that
+    the raised value needs no search of its own: a no-trump contract's one part (it is won or lost whole,
+    for its value times its multiplier); none of a contract with trumps (its silent bonuses stay as
+    they are)."""
+    if contract.has_trumps:
+        return frozenset()
+    return frozenset({contract.parts[0][0]})
 
 
 def kontra_samples(samples: int) -> int:
@@ -443,13 +453,18 @@ class CardPlay:
         base: list[float] = []
         raised: list[list[float]] = [[] for _ in parts]
         worlds = kontra_samples(self.settings.samples)
+        doubles = raise_doubles(know.contract)
         while len(base) < worlds:
             world = sampler.draw(self.rng)
             if world is None:
                 break
             pos = position_of(know, world)
-            base.append(solve_value(pos))
+            value = solve_value(pos)
+            base.append(value)
             for k, part in enumerate(parts):
+                if part in doubles:
+                    raised[k].append(2 * value)
+                    continue
                 mult = dict(know.multipliers)
                 mult[part] = mult.get(part, 1) * 2
                 raised[k].append(solve_value(replace(pos, multipliers=mult)))
