@@ -117,6 +117,8 @@ export const en = {
   "lobby.time.none": "no limit",
   "lobby.seconds": "{n} s",
   "lobby.seat": "Seat {n}",
+  "lobby.four": "A table of four (the dealer sits each deal out, as clubs seat a fourth player)",
+  "lobby.four.rule": "Four seats, 12 deals: each player deals and sits out 3 deals (scoring 0 in them), and opens 3.",
   "seatkind.me": "Me",
   "seatkind.open": "Open (anyone may join)",
   "seatkind.invite": "Invite link",

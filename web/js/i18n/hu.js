@@ -114,6 +114,8 @@ export const hu = {
   "lobby.time.none": "nincs korlát",
   "lobby.seconds": "{n} mp",
   "lobby.seat": "{n}. hely",
+  "lobby.four": "Négyes asztal (az osztó minden leosztásból kimarad, ahogy a klubok negyedik játékost ültetnek)",
+  "lobby.four.rule": "Négy hely, 12 leosztás: mindenki 3 leosztásban oszt és kimarad (ezekben 0 pontot kap), és 3-at nyit.",
   "seatkind.me": "Én",
   "seatkind.open": "Nyitott (bárki leülhet)",
   "seatkind.invite": "Meghívó link",
