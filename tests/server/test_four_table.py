@@ -157,7 +157,8 @@ async def test_a_table_of_four_takes_twelve_deals_and_four_seats(server: ServerP
         await other.http("POST", f"/api/tables/{table_id}/join", {"seat": 3})
         with pytest.raises(ServerError) as info:
             await other.http("POST", f"/api/tables/{table_id}/join", {"seat": 4})
-        assert info.value.code == "bad_request" and "seat must be 0, 1 or 2 (or 3 at a table of four)" in str(info.value)
+        assert info.value.code == "bad_request"
+        assert "seat must be 0, 1 or 2 (or 3 at a table of four)" in str(info.value)
         await host.connect()
         await host.open_table(table_id)
         assert host.state is not None
