@@ -136,3 +136,34 @@ def test_the_lobby_form_creates_a_table_of_four_with_an_invited_fourth_player(
     assert [s["kind"] for s in state["seats"]] == ["player", "bot", "bot", "player"]
     assert state["seats"][3]["name"] == "Feri" and state["deals_planned"] == 12
     assert host.js_errors == [] and friend.js_errors == []
+
+
+def test_the_sheet_of_four_opens_each_past_deal_naming_that_deals_players(web_server: Any, new_page: Any) -> None:
+    page = new_page(DESKTOP, lang="en")
+    sign_in(page, web_server.base_url, "Dóra")
+    table_id = page.evaluate(CREATE_JS)
+    page.goto(f"{web_server.base_url}/table.html?t={table_id}")
+    page.get_by_test_id("table").wait_for()
+    page.wait_for_function("() => document.querySelector('[data-testid=table]').dataset.status === 'open'")
+    page.evaluate(START_JS, table_id)
+    # Dóra sits deal 1 out and plays deal 2; in deal 3 the sheet opens both past deals
+    play_until(page, random.Random(39), lambda s: s["dealsPlayed"] >= 2 and s["dealIndex"] == "2", timeout=240)
+    raw = page.evaluate(f"async () => (await (await import('/js/api.js')).api.table('{table_id}'))")
+    deal_seats = raw["match"]["deal_seats"]
+    page.get_by_test_id("sheet-btn").click()
+    page.get_by_test_id("sheet-dialog").wait_for()
+    header = page.get_by_test_id("sheet-table").locator("thead th").all_inner_texts()
+    names = header[2:6]  # the four table seats' names, as the sheet heads its columns
+    assert names[0] == "Dóra"
+    page.get_by_test_id("sheet-open-0").click()
+    dialog = page.get_by_test_id("result-dialog")
+    dialog.wait_for()
+    for k in (0, 1):
+        assert dialog.get_by_test_id("result-title").inner_text() == f"Result of deal {k + 1}"
+        shown = [dialog.get_by_test_id(f"res-score-{i}").locator(".res-name").inner_text() for i in range(3)]
+        assert shown == [names[p] for p in deal_seats[k]], (k, shown, deal_seats[k])
+        if k == 0:
+            assert "Dóra" not in shown  # she sat the first deal out
+            dialog.get_by_test_id("result-next").click()
+    assert "Dóra" in shown
+    assert page.js_errors == []
