@@ -55,10 +55,15 @@ class BotApiError(Exception):
 
 
 def my_turn(state: dict[str, Any]) -> bool:
-    """Whether the view ``state`` waits for the viewer's seat to act."""
+    """Whether the view ``state`` waits for the viewer's seat to act.
+
+    The viewer's seat in the deal is ``deal.seat``: at a table of four it differs from the table seat
+    (``state.you``) and is None in the deals the viewer sits out (docs/bot-api.md §4).
+    """
     deal = state.get("deal")
     return bool(
-        deal is not None and deal["phase"] != "done" and deal["to_move"] == state["you"] and deal.get("choices")
+        deal is not None and deal["phase"] != "done" and deal.get("seat") is not None
+        and deal["to_move"] == deal["seat"] and deal.get("choices")
     )
 
 

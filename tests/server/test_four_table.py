@@ -18,10 +18,11 @@ from typing import Any
 
 import pytest
 
-from tests.server.botapi_helpers import new_account
+from tests.server.botapi_helpers import Reader, new_account, play_over_api
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import until
 from tests.server.test_no_leak import Watcher, leaks, spectator, timeline
+from ulti.botclient import my_turn
 from ulti.bots.random_bot import RandomBot
 from ulti.client import GameClient, ServerError, play_randomly
 from ulti.engine.fourmatch import FourMatch
@@ -156,7 +157,8 @@ async def test_a_table_of_four_takes_twelve_deals_and_four_seats(server: ServerP
         await other.http("POST", f"/api/tables/{table_id}/join", {"seat": 3})
         with pytest.raises(ServerError) as info:
             await other.http("POST", f"/api/tables/{table_id}/join", {"seat": 4})
-        assert info.value.code == "bad_request" and "or 3 at a table of four" in str(info.value)
+        assert info.value.code == "bad_request"
+        assert "seat must be 0, 1 or 2 (or 3 at a table of four)" in str(info.value)
         await host.connect()
         await host.open_table(table_id)
         assert host.state is not None
@@ -321,3 +323,48 @@ async def test_a_rated_table_of_four_rates_its_four_players_by_their_totals(serv
 
 async def _true(value: bool) -> bool:
     return value
+
+
+@pytest.mark.asyncio
+async def test_a_bot_api_client_plays_seat_3_of_a_table_of_four_to_the_end(server: ServerProcess) -> None:
+    # no move limit: had the bot missed a turn (its deal seat is not its table seat), the match would hang
+    bot = await new_account(server.base_url, "Fourth Robo")
+    host = GameClient(server.base_url)
+    await host.login("Four API host")
+    seats = [{"kind": "me"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "heuristic"},
+             {"kind": "invite"}]
+    table_id = (await host.http("POST", "/api/tables", {"deals": 12, "seats": seats, "seed": 39}))["table_id"]
+    await host.connect()
+    await host.open_table(table_id)
+    async with bot.api(server.base_url) as api:
+        events = Reader(api, "/api/stream/event").start()
+        try:
+            await host.http("POST", f"/api/tables/{table_id}/invite_bot", {"seat": 3, "bot": "Fourth Robo"})
+            await events.wait_for(lambda r: any(m["type"] == "invited" for m in r.messages))
+            invited = next(m for m in events.messages if m["type"] == "invited")
+            joined = await api.post(f"/api/bot/tables/{table_id}/join", json={"seat": 3, "invite": invited["invite"]})
+            assert joined.json() == {"seat": 3}
+            await host.http("POST", f"/api/tables/{table_id}/start", {})
+            seen, _ = await asyncio.wait_for(
+                asyncio.gather(play_over_api(api, table_id, seed=39), play_randomly(host, 5, 280)), 300
+            )
+            record = await host.http("GET", f"/api/tables/{table_id}/record")
+        finally:
+            await events.stop()
+            await host.close()
+    states = [m["state"] for m in seen if "state" in m]
+    final = states[-1]
+    assert final["you"] == 3 and final["match"]["winner"] is not None and final["match"]["deals_played"] >= 12
+    assert len(final["match"]["totals"]) == 4 and sum(final["match"]["totals"]) == 0
+    # the bot's turns came in deal seats other than its table seat, and none while it sat out
+    turns = {(s["deal_index"], s["deal"]["seat"]) for s in states if my_turn(s)}
+    assert {seat for _, seat in turns} - {3}, "the bot never played a deal seat other than 3"
+    sat_out = {k for k, out in enumerate(final["match"]["sits_out"]) if out == 3}
+    assert len(sat_out) >= 3 and not sat_out & {k for k, _ in turns}
+    rule = FourMatch(first_dealer=final["match"]["first_dealer"])
+    assert all(rule.engine_seat_of(k, 3) == seat for k, seat in turns)
+    # every action of the bot's deal seats was its own (none played for it by the built-in bot)
+    for k, deal in enumerate(record["deals"]):
+        mine = rule.engine_seat_of(k, 3)
+        if mine is not None:
+            assert all(a.get("by") != "bot" for a in deal["actions"] if a["seat"] == mine)

@@ -19,6 +19,7 @@ import pytest
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import guest, until
 from ulti.client import GameClient, ServerError
+from ulti.duplicates.matchpoints import deal_matchpoints
 from ulti.tournaments.record import score_tournament
 
 QUICK = {"deals_per_round": 6, "move_seconds": 5, "level": "random", "break_seconds": 0}
@@ -159,6 +160,87 @@ async def test_sport_ulti_round_deals_the_same_cards_and_hides_its_results_until
     assert score_tournament(record)["standings"] == final["standings"]  # checks the cards against the seed too
     for client in [host, outsider, *people]:
         await client.close()
+
+
+def _matchpoint_totals(view: dict[str, Any]) -> dict[int, int]:
+    """Each player's matchpoints in a one-round sport ulti tournament, from its tables' deals' scores."""
+    tables = view["rounds"][0]["tables"]
+    totals: dict[int, int] = {}
+    for k in range(len(tables[0]["result"]["deals"])):
+        compared = deal_matchpoints({t: table["result"]["deals"][k] for t, table in enumerate(tables)})
+        for t, seats in compared.items():
+            for seat, mp in enumerate(seats):
+                player = tables[t]["seats"][seat]
+                totals[player] = totals.get(player, 0) + mp
+    return totals
+
+
+@pytest.mark.asyncio
+async def test_the_desk_corrects_a_sport_ulti_tables_deals_and_standings_still_compare_seats(
+    server: ServerProcess,
+) -> None:
+    host = await guest(server.base_url, "Director")
+    tid = (await host.http("POST", "/api/tournaments", {"name": "Sport fix", "format": "duplicate", "rounds": 1,
+                                                        **QUICK}))["tournament_id"]
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add_bots", "count": 6})
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
+    played = await view_when(host, tid, lambda v: v["status"] == "finished", 240, "the sport round is over")
+    deals = played["rounds"][0]["tables"][0]["result"]["deals"]
+    points = played["rounds"][0]["tables"][0]["result"]["points"]
+    assert len(deals) == 6
+    lines = {line["player"]: line["total"] for line in played["standings"]}
+    assert lines == _matchpoint_totals(played)
+    desk = f"/api/tournaments/{tid}/desk"
+
+    # points only: the table keeps its deals, so its seats are still compared and the standings stay
+    await host.http("POST", desk, {"action": "correct", "round": 1, "table": 1, "points": [300, 0, -300],
+                                   "reason": "points mistyped"})
+    after_points = await host.http("GET", f"/api/tournaments/{tid}")
+    result = after_points["rounds"][0]["tables"][0]["result"]
+    assert result["points"] == [300, 0, -300] and result["deals"] == deals
+    assert {line["player"]: line["total"] for line in after_points["standings"]} == lines
+
+    # deals only: the recorded points stay, the matchpoints follow the corrected deal
+    fixed = [list(d) for d in deals]
+    fixed[0] = [1000, -500, -500]  # seat 0 of table 1 now beats seat 0 of table 2 on deal 1
+    await host.http("POST", desk, {"action": "correct", "round": 1, "table": 1, "deals": fixed,
+                                   "reason": "deal 1 scored against the wrong bid"})
+    after_deals = await host.http("GET", f"/api/tournaments/{tid}")
+    result = after_deals["rounds"][0]["tables"][0]["result"]
+    assert result["deals"] == fixed and result["points"] == [300, 0, -300]
+    assert result["corrections"] == ["points mistyped", "deal 1 scored against the wrong bid"]
+    totals = _matchpoint_totals(after_deals)
+    assert {line["player"]: line["total"] for line in after_deals["standings"]} == totals
+    # table 1's seat 0 gains on deal 1 exactly what the corrected comparison gives it
+    player = after_deals["rounds"][0]["tables"][0]["seats"][0]
+    before = deal_matchpoints({0: deals[0], 1: deals_of(played, 1)[0]})[0][0]
+    now = deal_matchpoints({0: fixed[0], 1: deals_of(after_deals, 1)[0]})[0][0]
+    assert now > before or deals[0][0] >= deals_of(played, 1)[0][0]
+    assert totals[player] - lines[player] == now - before
+
+    # both at once, as the director gives them; a wrong number of deals or no figures at all is refused
+    await host.http("POST", desk, {"action": "correct", "round": 1, "table": 1, "points": points, "deals": deals,
+                                   "reason": "back as played"})
+    restored = await host.http("GET", f"/api/tournaments/{tid}")
+    assert {line["player"]: line["total"] for line in restored["standings"]} == lines
+    await refused(host.http("POST", desk, {"action": "correct", "round": 1, "table": 1, "deals": deals[:5],
+                                           "reason": "short"}), "tournament_rule", "a correction lists as many")
+    await refused(host.http("POST", desk, {"action": "correct", "round": 1, "table": 1, "reason": "nothing"}),
+                  "bad_request", "points")
+    await refused(host.http("POST", desk, {"action": "correct", "round": 1, "table": 1, "deals": [[1, 2]] * 6,
+                                           "reason": "two seats"}), "tournament_rule", "three scores")
+    # the record with its corrections still checks: its matches against what they scored
+    await host.http("POST", desk, {"action": "publish"})
+    record = await host.http("GET", f"/api/tournaments/{tid}/record")
+    assert record["rounds"][0]["tables"][0]["result"]["deals"] == deals
+    assert score_tournament(record)["standings"] == restored["standings"]
+    await host.close()
+
+
+def deals_of(view: dict[str, Any], table: int) -> list[list[int]]:
+    """Table ``table``'s (from 0) deals' scores in round 1 of a tournament's view."""
+    found: list[list[int]] = view["rounds"][0]["tables"][table]["result"]["deals"]
+    return found
 
 
 @pytest.mark.asyncio

@@ -15,6 +15,7 @@ import pytest
 
 from tests.tournaments.play import play_tournament
 from ulti.engine.errors import RecordError
+from ulti.tournaments.correction import correction_event
 from ulti.tournaments.fours import FOUR_TABLE_DEALS, four_deal_scores, four_table_deal, four_table_seats, table_sizes
 from ulti.tournaments.log import LogError, replay
 from ulti.tournaments.record import build_tournament_record, score_tournament
@@ -177,3 +178,30 @@ def test_ulti_score_names_tables_of_four_that_are_not_last() -> None:
     ]
     with pytest.raises(RecordError, match=r"round 1: tables of \[4, 3, 4\] seats where 11 players sit at \[3, 4, 4\]"):
         score_tournament(build_tournament_record("fours", log))
+
+
+def test_a_correction_at_a_table_of_four_keeps_points_the_deals_totals() -> None:
+    played, matches = four_tournament(1)
+    assert played[-1]["type"] == "published"
+    log, published = played[:-1], played[-1:]  # a correction comes before the publication
+    state = replay(log)
+    table = next(t for t, r in state.rounds[0].results.items() if len(r.points) == 4)
+    recorded = state.rounds[0].results[table]
+    assert recorded.deals is not None
+    # corrected deals without points: the points become the corrected deals' totals
+    deals = [list(d) for d in recorded.deals]
+    sitter = four_table_deal(0).sits_out
+    playing = [s for s in range(4) if s != sitter]
+    deals[0][playing[0]] += 10
+    deals[0][playing[1]] -= 10
+    event = correction_event(state, 1, table, "deal 1 mis-scored", None, deals)
+    assert event["points"] == [sum(d[s] for d in deals) for s in range(4)]
+    fixed = replay([*log, event])
+    assert fixed.rounds[0].results[table].deals == deals
+    assert fixed.rounds[0].results[table].corrections == ["deal 1 mis-scored"]
+    record = build_tournament_record("fours", [*log, event, *published], matches)
+    score_tournament(json.loads(json.dumps(record)))  # the match still checks against what it scored
+    # points that are not the deals' totals (the deals kept) are refused, naming the rule
+    points = [p + d for p, d in zip(recorded.points, [1, -1, 0, 0], strict=True)]
+    with pytest.raises(LogError, match="at a table of four the points are the deals' scores totalled"):
+        replay([*log, correction_event(state, 1, table, "points only", points, None)])

@@ -113,3 +113,50 @@ def test_an_absent_players_seat_waits_and_the_bots_cards_are_marked(web_server: 
     assert found, "no action of the replay is marked as the bot's"
     assert "bot" in anna.get_by_test_id("replay").inner_text()
     assert anna.js_errors == [] and bea.js_errors == []
+
+
+FOUR_JS = """async () => {
+  const seats = [{kind: 'me'}, {kind: 'open'}, {kind: 'bot', level: 'random'}, {kind: 'bot', level: 'heuristic'}];
+  const res = await fetch('/api/tables', {method: 'POST', credentials: 'same-origin',
+    headers: {'content-type': 'application/json'}, body: JSON.stringify({deals: 12, seats})});
+  return (await res.json()).table_id;
+}"""
+
+
+def test_the_player_sitting_out_a_deal_of_four_votes_to_let_a_bot_play_for_an_absent_one(
+    web_server: Any, new_page: Any
+) -> None:
+    anna, bea = new_page(DESKTOP), new_page(DESKTOP)
+    sign_in(anna, web_server.base_url, "Anna")
+    table_id = anna.evaluate(FOUR_JS)
+    anna.goto(f"{web_server.base_url}/table.html?t={table_id}")
+    anna.get_by_test_id("waiting-room").wait_for()
+    bea.goto(anna.get_by_test_id("seat-link-1").input_value())
+    bea.get_by_test_id("name-input").fill("Bea")
+    bea.get_by_test_id("name-submit").click()
+    bea.get_by_test_id("waiting-room").wait_for()
+    anna.wait_for_function("() => document.querySelector('[data-testid=wait-seat-1]').innerText.includes('Bea')")
+    anna.get_by_test_id("start-match").click()
+
+    # deal 1: Anna (table seat 0) deals and sits it out; Bea plays its seat 0 and her page closes on her turn
+    anna.locator('[data-testid=sits-out][data-seat="0"]').wait_for()
+    bea.wait_for_function("() => document.querySelector('[data-testid=table]').dataset.myTurn === '1'",
+                          timeout=60_000)
+    bea.close()
+
+    # Anna, watching this deal, is one of the people here: she sees the wait and, after it, lets a bot play
+    anna.get_by_test_id("waiting-0").wait_for()
+    assert "Bea" in anna.get_by_test_id("waiting-0").inner_text()
+    button = anna.get_by_test_id("let-bot-0")
+    assert button.is_disabled()
+    anna.wait_for_function("() => !document.querySelector('[data-testid=let-bot-0]').disabled",
+                           timeout=(LET_BOT_AFTER + 10) * 1000)
+    seq = int(anna.get_by_test_id("table").get_attribute("data-seq") or 0)
+    button.click()
+    # her vote was the one needed: Bea's table seat is away, a bot plays her cards and the deal goes on
+    anna.get_by_test_id("away-0").wait_for()
+    anna.wait_for_function(f"() => Number(document.querySelector('[data-testid=table]').dataset.seq) > {seq + 1}")
+    assert anna.get_by_test_id("sits-out").get_attribute("data-seat") == "0"
+    seats = anna.evaluate(f"async () => (await (await import('/js/api.js')).api.table('{table_id}')).table.seats")
+    assert seats[1]["away"] is True and seats[1]["name"] == "Bea"
+    assert anna.js_errors == []

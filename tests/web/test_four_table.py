@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from tests.web.conftest import DESKTOP
-from tests.web.driver import play_until, sign_in
+from tests.web.driver import more_options, play_until, sign_in
 
 CREATE_JS = """async () => {
   const seats = [{kind: 'me'}, {kind: 'bot', level: 'random'}, {kind: 'bot', level: 'heuristic'},
@@ -82,4 +82,88 @@ def test_a_person_plays_a_table_of_four_with_three_bots_sitting_out_the_first_de
     page.get_by_test_id("replay-1").click()
     page.get_by_test_id("replay-step").wait_for()
     assert "Anna" in page.locator("#replay").inner_text()
+    assert page.js_errors == []
+
+
+def test_the_lobby_form_creates_a_table_of_four_with_an_invited_fourth_player(
+    web_server: Any, new_page: Any
+) -> None:
+    host = new_page(DESKTOP, lang="en")
+    sign_in(host, web_server.base_url, "Hanna")
+    more_options(host)
+    assert host.get_by_test_id("seat-kind-3").count() == 0
+    assert not host.get_by_test_id("four-rule").is_visible()
+    host.get_by_test_id("deals-9").check()
+    host.get_by_test_id("four-seats").check()
+    # four seats, twelve deals and no other number, the rule said beside it
+    host.get_by_test_id("seat-kind-3").wait_for()
+    assert host.get_by_test_id("deals-12").is_checked()
+    assert host.get_by_test_id("deals-6").is_disabled() and host.get_by_test_id("deals-9").is_disabled()
+    assert "12 deals" in host.get_by_test_id("four-rule").inner_text()
+    host.evaluate("async () => { const m = await import('/js/i18n.js'); m.setLang('hu'); }")
+    assert "12 leosztás" in host.get_by_test_id("four-rule").inner_text()
+    assert host.get_by_test_id("seat-kind-3").count() == 1  # the language switch keeps the fourth seat
+    host.evaluate("async () => { const m = await import('/js/i18n.js'); m.setLang('en'); }")
+    # unticked: three seats again and the deals chosen before
+    host.get_by_test_id("four-seats").uncheck()
+    assert host.get_by_test_id("seat-kind-3").count() == 0
+    assert host.get_by_test_id("deals-9").is_checked() and not host.get_by_test_id("deals-6").is_disabled()
+    host.get_by_test_id("four-seats").check()
+
+    for i, kind in enumerate(("me", "bot.random", "bot.heuristic", "invite")):
+        host.get_by_test_id(f"seat-kind-{i}").select_option(kind)
+    assert not host.get_by_test_id("start-now").is_checked()  # a seat kept for a person: no start at once
+    host.get_by_test_id("create-table").click()
+    host.wait_for_url("**/table.html?t=*")
+    table_id = host.url.split("t=", 1)[1].split("&", 1)[0]
+    host.get_by_test_id("waiting-room").wait_for()
+    link = host.get_by_test_id("invite-link-3").input_value()
+
+    # the invited friend takes the fourth seat by the link; the match starts with four players
+    friend = new_page(DESKTOP, lang="en")
+    friend.goto(link)
+    info = friend.get_by_test_id("invite-info")
+    info.wait_for()
+    assert "Hanna" in info.inner_text() and "12 deals" in info.inner_text()
+    friend.get_by_test_id("name-input").fill("Feri")
+    friend.get_by_test_id("name-submit").click()
+    friend.get_by_test_id("waiting-room").wait_for()
+    host.get_by_test_id("wait-seat-3").get_by_text("Feri").wait_for()
+    host.get_by_test_id("start-match").click()
+    host.get_by_test_id("felt").wait_for()
+    friend.get_by_test_id("felt").wait_for()
+    state = friend.evaluate(f"async () => (await (await import('/js/api.js')).api.table('{table_id}')).table")
+    assert [s["kind"] for s in state["seats"]] == ["player", "bot", "bot", "player"]
+    assert state["seats"][3]["name"] == "Feri" and state["deals_planned"] == 12
+    assert host.js_errors == [] and friend.js_errors == []
+
+
+def test_the_sheet_of_four_opens_each_past_deal_naming_that_deals_players(web_server: Any, new_page: Any) -> None:
+    page = new_page(DESKTOP, lang="en")
+    sign_in(page, web_server.base_url, "Dóra")
+    table_id = page.evaluate(CREATE_JS)
+    page.goto(f"{web_server.base_url}/table.html?t={table_id}")
+    page.get_by_test_id("table").wait_for()
+    page.wait_for_function("() => document.querySelector('[data-testid=table]').dataset.status === 'open'")
+    page.evaluate(START_JS, table_id)
+    # Dóra sits deal 1 out and plays deal 2; in deal 3 the sheet opens both past deals
+    play_until(page, random.Random(39), lambda s: s["dealsPlayed"] >= 2 and s["dealIndex"] == "2", timeout=240)
+    raw = page.evaluate(f"async () => (await (await import('/js/api.js')).api.table('{table_id}'))")
+    deal_seats = raw["match"]["deal_seats"]
+    page.get_by_test_id("sheet-btn").click()
+    page.get_by_test_id("sheet-dialog").wait_for()
+    header = page.get_by_test_id("sheet-table").locator("thead th").all_inner_texts()
+    names = header[2:6]  # the four table seats' names, as the sheet heads its columns
+    assert names[0] == "Dóra"
+    page.get_by_test_id("sheet-open-0").click()
+    dialog = page.get_by_test_id("result-dialog")
+    dialog.wait_for()
+    for k in (0, 1):
+        assert dialog.get_by_test_id("result-title").inner_text() == f"Result of deal {k + 1}"
+        shown = [dialog.get_by_test_id(f"res-score-{i}").locator(".res-name").inner_text() for i in range(3)]
+        assert shown == [names[p] for p in deal_seats[k]], (k, shown, deal_seats[k])
+        if k == 0:
+            assert "Dóra" not in shown  # she sat the first deal out
+            dialog.get_by_test_id("result-next").click()
+    assert "Dóra" in shown
     assert page.js_errors == []

@@ -161,3 +161,50 @@ def test_arena_page_shows_time_left_waiting_and_live_standings(web_server: Serve
         assert shown == str(row["total"]) == str(points[row["player"]])
     for page in (anna, bela):
         assert page.js_errors == []
+
+
+SPORT_JS = """async () => {
+  const post = (path, body) => fetch(path, {method: 'POST', credentials: 'same-origin',
+    headers: {'content-type': 'application/json'}, body: JSON.stringify(body)}).then((r) => r.json());
+  const made = await post('/api/tournaments', {name: 'Sport fix', format: 'duplicate', rounds: 1,
+    deals_per_round: 6, move_seconds: 5, level: 'random', break_seconds: 0});
+  const id = made.tournament_id;
+  await post(`/api/tournaments/${id}/desk`, {action: 'add_bots', count: 6});
+  await post(`/api/tournaments/${id}/desk`, {action: 'start'});
+  return id;
+}"""
+VIEW_JS = """async (id) => (await fetch(`/api/tournaments/${id}`, {credentials: 'same-origin'})).json()"""
+
+
+def test_the_desk_page_corrects_a_sport_ulti_tables_deals_keeping_its_points(
+    web_server: ServerProcess, new_page: Any
+) -> None:
+    page = new_page()
+    sign_in(page, web_server.base_url, "Edit")
+    tournament_id = page.evaluate(SPORT_JS)
+    page.goto(f"{web_server.base_url}/tournament.html?id={tournament_id}")
+    page.wait_for_selector(f"{ROOT}[data-status=finished]", timeout=120_000)
+    before = page.evaluate(VIEW_JS, tournament_id)["rounds"][0]["tables"][0]["result"]
+    fixed = [list(d) for d in before["deals"]]
+    fixed[0] = [900, -450, -450]
+    # the director types the deals' scores only, one deal a line: the recorded points stay
+    page.get_by_test_id("correct-round").fill("1")
+    page.get_by_test_id("correct-table").fill("1")
+    page.get_by_test_id("correct-deals").fill("\n".join(" ".join(str(v) for v in d) for d in fixed))
+    page.get_by_test_id("correct-reason").fill("deal 1 mis-scored")
+    page.get_by_test_id("correct-submit").click()
+    page.wait_for_function(
+        f"async () => (await ({VIEW_JS})('{tournament_id}')).corrections.length === 1", timeout=10_000)
+    after = page.evaluate(VIEW_JS, tournament_id)["rounds"][0]["tables"][0]["result"]
+    assert after["deals"] == fixed and after["points"] == before["points"]
+    assert after["corrections"] == ["deal 1 mis-scored"]
+    # the points alone, a seat's field each: the corrected deals stay
+    for i, value in enumerate((30, 0, -30)):
+        page.get_by_test_id(f"correct-p{i}").fill(str(value))
+    page.get_by_test_id("correct-reason").fill("points slip")
+    page.get_by_test_id("correct-submit").click()
+    page.wait_for_function(
+        f"async () => (await ({VIEW_JS})('{tournament_id}')).corrections.length === 2", timeout=10_000)
+    last = page.evaluate(VIEW_JS, tournament_id)["rounds"][0]["tables"][0]["result"]
+    assert last["points"] == [30, 0, -30] and last["deals"] == fixed
+    assert page.js_errors == []

@@ -135,3 +135,32 @@ def test_a_slow_trick_pause_chosen_in_the_settings_reaches_the_table(web_server:
     slow = "() => document.querySelector('[data-testid=table]').dataset.trickPause === '2.88'"
     play_until(page, random.Random(3), lambda s: bool(page.evaluate(slow)), timeout=60)
     assert page.js_errors == []
+
+
+FOUR_JS = """async () => {
+  const seats = [{kind: 'me'}, {kind: 'bot', level: 'random'}, {kind: 'bot', level: 'heuristic'},
+                 {kind: 'bot', level: 'random'}];
+  const res = await fetch('/api/tables', {method: 'POST', credentials: 'same-origin',
+    headers: {'content-type': 'application/json'}, body: JSON.stringify({deals: 12, seats})});
+  const id = (await res.json()).table_id;
+  await fetch(`/api/tables/${id}/start`, {method: 'POST', credentials: 'same-origin',
+    headers: {'content-type': 'application/json'}, body: '{}'});
+  return id;
+}"""
+
+
+def test_the_player_sitting_out_a_deal_of_four_keeps_their_slow_trick_pace(web_server: Any, new_page: Any) -> None:
+    page = new_page(DESKTOP)
+    page.add_init_script("try { localStorage.setItem('ulti.trickPause', 'slow'); } catch (e) {}")
+    sign_in(page, web_server.base_url, "Cili")
+    table_id = page.evaluate(FOUR_JS)
+    page.goto(f"{web_server.base_url}/table.html?t={table_id}")
+    # deal 1: Cili (table seat 0) deals and sits it out, three bots play it; her page still tells the table
+    # her pace, so the bots' tricks stay 1.6 times the normal 1.8 s while she watches
+    page.locator('[data-testid=sits-out][data-seat="0"]').wait_for()
+    page.wait_for_function(
+        "() => { const r = document.querySelector('[data-testid=table]');"
+        " return r.dataset.trickPause === '2.88' || r.dataset.dealIndex !== '0'; }", timeout=30_000)
+    assert page.get_by_test_id("table").get_attribute("data-deal-index") == "0", "the pace came only after deal 1"
+    assert page.get_by_test_id("sits-out").get_attribute("data-seat") == "0"
+    assert page.js_errors == []

@@ -32,6 +32,7 @@ from ulti.server.tablestate import BOT_LEVELS
 from ulti.server.tournaments import Directors, Loaded, created_event, status_of, table_of, withdrawal
 from ulti.server.visibility import event_row, event_sight, event_states, ordinary_results, shows_no_table, shows_tables
 from ulti.store.ports import TournamentRow
+from ulti.tournaments.correction import correction_event
 from ulti.tournaments.log import Tournament, replay
 from ulti.tournaments.record import build_tournament_record, rounds_json
 from ulti.tournaments.settings import settings_from_json, start_timestamp
@@ -42,6 +43,7 @@ router = APIRouter()
 NOT_OVER = "the tournament's record is ready once every round has its results"
 #: how many built-in bots one desk action adds (a tournament of bots for a demonstration or a load run)
 MAX_BOTS = 300
+MAX_CORRECTED_DEALS = 200  # far above a round's deals and its tie-break deals
 
 
 class CreateBody(BaseModel):
@@ -93,7 +95,9 @@ class DeskBody(BaseModel):
     name: str | None = Field(default=None, min_length=1, max_length=64)
     round: int | None = Field(default=None, ge=1)
     table: int | None = Field(default=None, ge=1)
-    points: list[int] | None = Field(default=None, min_length=3, max_length=3)
+    points: list[int] | None = Field(default=None, min_length=3, max_length=4)  # four: a table of four
+    # a correction's deals' scores (sport ulti, a table of four): each deal's three or four, the log checks
+    deals: list[list[int]] | None = Field(default=None, min_length=1, max_length=MAX_CORRECTED_DEALS)
     reason: str | None = Field(default=None, min_length=1, max_length=500)
     count: int | None = Field(default=None, ge=1, le=MAX_BOTS)
 
@@ -495,10 +499,11 @@ async def desk(request: Request, tournament_id: str) -> dict[str, Any]:
             await directors.bot_takes_seat(tournament_id, seated)
     else:  # correct
         reason = _need(body.reason, "reason")
-        points = _need(body.points, "points")
+        if body.deals is None:
+            _need(body.points, "points")  # points, deals' scores, or both: what is left out is kept
         round_number, table = _need(body.round, "round"), _need(body.table, "table")
-        await directors.append(tournament_id, lambda _l, _s: {
-            "type": "result_corrected", "round": round_number, "table": table, "points": points, "reason": reason})
+        await directors.append(tournament_id, lambda _l, st: correction_event(
+            st, round_number, table, reason, body.points, body.deals))
     return {"ok": True}
 
 

@@ -248,7 +248,13 @@ def _result_corrected(state: Tournament, event: Mapping[str, Any]) -> None:
         raise ValueError(f"result_corrected: round {event['round']}: table {table} has no result to correct")
     old = round_.results[table]
     seats = _seats(round_, table)
-    round_.results[table] = Result(_points(event, seats), _deals(event, seats), event.get("match", old.match),
+    points, deals = _points(event, seats), _deals(event, seats)
+    if old.deals is not None and deals is not None and len(deals) != len(old.deals):
+        # sport ulti compares deal k with deal k of the other tables: a correction keeps the number of deals
+        raise ValueError(f"deals: the table scored {len(old.deals)} deals; a correction lists as many")
+    if seats == 4 and deals is not None and [sum(d[s] for d in deals) for s in range(4)] != points:
+        raise ValueError("points: at a table of four the points are the deals' scores totalled; correct the deals")
+    round_.results[table] = Result(points, deals, event.get("match", old.match),
                                    [*old.corrections, reason], old.match_points, old.match_deals)
 
 

@@ -14,7 +14,14 @@ const chatIds = new Set(); // lobby_chat commands in flight
 const CHAT_KEEP = 50;
 
 const KINDS = ["me", "open", "invite", "bot.random", "bot.heuristic", "bot.strong", "bot.expert"];
-const DEFAULTS = ["me", "bot.heuristic", "bot.heuristic"];
+const DEFAULTS = ["me", "bot.heuristic", "bot.heuristic", "bot.heuristic"];
+// a table of four plays 12 deals, no other number: each player deals (sitting out), and opens, 3 times
+const FOUR_DEALS = "12";
+
+/** How many seats the create form offers: four when "a table of four" is ticked, else three. */
+function seatCount() {
+  return document.querySelector("#create-form [name=four]").checked ? 4 : 3;
+}
 
 function renderWho() {
   const who = document.getElementById("who");
@@ -32,7 +39,7 @@ function renderWho() {
 function renderSeatConfig() {
   const box = document.getElementById("seat-config");
   const current = [...box.querySelectorAll("select")].map((s) => s.value);
-  setHTML(box, html`${[0, 1, 2].map((i) => html`
+  setHTML(box, html`${[...Array(seatCount()).keys()].map((i) => html`
     <label class="field"><span>${t("lobby.seat", { n: i + 1 })}</span>
       <select name="seat${i}" data-testid="seat-kind-${i}">
         ${KINDS.map((k) => html`<option value="${k}" ${(current[i] || DEFAULTS[i]) === k ? "selected" : ""}>${t(`seatkind.${k}`)}</option>`)}
@@ -45,6 +52,23 @@ function renderSeatConfig() {
   }));
 }
 
+/**
+ * Tick or untick "a table of four": a fourth seat appears, the deals are fixed at 12 (the others
+ * disabled, the choice restored when unticked) and the rule is said beside it.
+ */
+function onFourChange(ev) {
+  const form = ev.target.form;
+  const four = ev.target.checked;
+  form.querySelector("[data-testid=four-rule]").hidden = !four;
+  for (const radio of form.querySelectorAll("[name=deals]")) {
+    if (four && radio.checked) form.dataset.dealsBefore = radio.value;
+    radio.disabled = four && radio.value !== FOUR_DEALS;
+  }
+  const deals = four ? FOUR_DEALS : (form.dataset.dealsBefore || "6");
+  form.querySelector(`[name=deals][value="${deals}"]`).checked = true;
+  renderSeatConfig();
+}
+
 function seatSpec(value) {
   if (value.startsWith("bot.")) return { kind: "bot", level: value.slice(4) };
   return { kind: value };
@@ -55,7 +79,7 @@ async function onCreate(ev) {
   const form = ev.target;
   const errEl = form.querySelector(".form-error");
   errEl.textContent = "";
-  const seats = [0, 1, 2].map((i) => seatSpec(form.elements[`seat${i}`].value));
+  const seats = [...Array(seatCount()).keys()].map((i) => seatSpec(form.elements[`seat${i}`].value));
   if (seats.filter((s) => s.kind === "me").length > 1) {
     errEl.textContent = "At most one seat may be 'me'.";
     return;
@@ -257,6 +281,7 @@ async function main() {
   initPage("lobby");
   document.getElementById("play-now").addEventListener("click", onPlayNow);
   document.getElementById("create-form").addEventListener("submit", onCreate);
+  document.querySelector("#create-form [name=four]").addEventListener("change", onFourChange);
   document.getElementById("event-form").addEventListener("submit", onCreateEvent);
   document.getElementById("lobby-chat-form").addEventListener("submit", onChatSubmit);
   player = await currentPlayer();

@@ -60,10 +60,14 @@ function trickPace() {
   return pace === "fast" || pace === "slow" ? pace : "normal";
 }
 
-/** A seated player tells the table its trick pace (the table keeps the slowest of its people's). */
+/**
+ * A seated player tells the table its trick pace (the table keeps the slowest of its people's); at a table
+ * of four the player sitting the deal out too (the page's `you` is then null: its table seat is four.table's).
+ */
 function sendPace() {
   const st = S.state;
-  if (!st || st.you === null || !socket || !socket.open) return;
+  const you = st && st.four ? st.four.table.you : st && st.you;
+  if (!st || you === null || you === undefined || !socket || !socket.open) return;
   const pace = trickPace();
   if (pace === S.paceSent) return;
   S.paceSent = pace;

@@ -152,7 +152,9 @@ function renderDesk() {
       <strong>${t("tournament.desk.correct")}</strong>
       <label>${t("tournament.round_label")} <input type="number" name="round" min="1" value="${Math.max(1, view.round)}" data-testid="correct-round"></label>
       <label>${t("tournament.table_label")} <input type="number" name="table" min="1" value="1" data-testid="correct-table"></label>
-      ${[0, 1, 2].map((i) => html`<label>${t("tournament.seat_points", { n: i + 1 })} <input type="number" name="p${i}" value="0" data-testid="correct-p${i}"></label>`)}
+      ${[0, 1, 2, 3].map((i) => html`<label>${t(i === 3 ? "tournament.seat_points.four" : "tournament.seat_points", { n: i + 1 })} <input type="number" name="p${i}" data-testid="correct-p${i}"></label>`)}
+      <label class="field"><span>${t("tournament.correct.deals")}</span><textarea name="deals" rows="3" data-testid="correct-deals"></textarea></label>
+      <p class="hint">${t("tournament.correct.keep")}</p>
       <label>${t("tournament.reason")} <input name="reason" maxlength="500" data-testid="correct-reason"></label>
       <button type="submit" class="small" data-testid="correct-submit">${t("tournament.desk.correctbtn")}</button></form>`);
   const desk = document.getElementById("desk");
@@ -172,9 +174,13 @@ function renderDesk() {
   document.getElementById("desk-correct").addEventListener("submit", (e) => {
     e.preventDefault();
     const f = e.target;
+    // what the director leaves blank is kept as recorded (points, or the deals' scores sport ulti compares)
+    const points = [0, 1, 2, 3].map((i) => f[`p${i}`].value.trim()).filter((v) => v !== "").map(Number);
+    const lines = f.deals.value.split("\n").map((line) => line.trim()).filter(Boolean);
+    const deals = lines.map((line) => line.split(/[\s,;]+/).map(Number));
     act("POST", `${base()}/desk`, {
       action: "correct", round: Number(f.round.value), table: Number(f.table.value),
-      points: [0, 1, 2].map((i) => Number(f[`p${i}`].value)), reason: f.reason.value.trim() || null,
+      ...(points.length ? { points } : {}), ...(deals.length ? { deals } : {}), reason: f.reason.value.trim() || null,
     });
   });
 }

@@ -5,6 +5,7 @@ import { t, lang, partName } from "../i18n.js";
 import { cardShort } from "../cards.js";
 import { html, join, updateHTML } from "../html.js";
 import { $, nameOf, bidLabel, suitWord } from "./names.js";
+import { tableSeatName } from "./four.js";
 
 const clock = (epoch) => new Date(epoch * 1000).toLocaleTimeString(lang() === "hu" ? "hu-HU" : "en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
@@ -13,9 +14,23 @@ export function secondsUntil(epoch) {
   return Math.max(0, Math.ceil(epoch - Date.now() / 1000));
 }
 
-/** The people (seats) whose agreement a bot needs to play for `seat`: the other people here now. */
+/**
+ * The table's own view behind the page's: at a table of four the page draws the deal's three seats, but
+ * votes are by table seat, and the player sitting the deal out votes too (the server counts every person
+ * here), so whose vote is needed and given is read from the table's view (four.js's `four.table`).
+ */
+function tableView(st) {
+  return st.four ? st.four.table : st;
+}
+
+/** The name of table seat `seat` (at a table of four, its table seat; else the deal's). */
+function tableName(S, seat) {
+  return S.state.four ? tableSeatName(S.state, seat) : nameOf(S, seat);
+}
+
+/** The people (table seats) whose agreement a bot needs to play for table seat `seat`: the other people here now. */
 function voters(S, seat) {
-  return S.state.table.seats
+  return tableView(S.state).table.seats
     .map((s, i) => ({ s, i }))
     .filter(({ s, i }) => i !== seat && s.kind === "player" && !s.bot && !s.away && s.connected !== false)
     .map(({ i }) => i);
@@ -24,9 +39,14 @@ function voters(S, seat) {
 function waitedHtml(S, w) {
   const st = S.state;
   const name = nameOf(S, w.seat);
-  const mine = st.you !== null && st.you !== w.seat && voters(S, w.seat).includes(st.you);
-  const agreed = w.agreed.includes(st.you);
-  const missing = voters(S, w.seat).filter((s) => !w.agreed.includes(s)).map((s) => nameOf(S, s));
+  // the waited-for seat and the votes by table seat (the same as the deal's at a table of three)
+  const table = tableView(st);
+  const seat = st.four ? st.four.seats[w.seat] : w.seat;
+  const votes = (table.waiting || []).find((x) => x.seat === seat)?.agreed || w.agreed;
+  const you = table.you;
+  const mine = you !== null && you !== seat && voters(S, seat).includes(you);
+  const agreed = votes.includes(you);
+  const missing = voters(S, seat).filter((s) => !votes.includes(s)).map((s) => tableName(S, s));
   const left = secondsUntil(w.bot_from);
   let action = "";
   if (mine && agreed) {
@@ -37,7 +57,7 @@ function waitedHtml(S, w) {
   return html`<div class="waited" data-testid="waiting-${w.seat}">
     <p><strong>${t("wait.offline", { name, time: clock(w.since) })}</strong></p>
     <p class="hint">${t("wait.from", { name, time: clock(w.bot_from) })} <span class="wait-left" data-wait-until="${w.bot_from}" data-testid="wait-left-${w.seat}">${left > 0 ? t("wait.in", { n: left }) : ""}</span></p>
-    ${w.agreed.length ? html`<p class="hint" data-testid="wait-agreed-${w.seat}">${t("wait.agreedby", { names: w.agreed.map((s) => nameOf(S, s)).join(", ") })}</p>` : ""}
+    ${votes.length ? html`<p class="hint" data-testid="wait-agreed-${w.seat}">${t("wait.agreedby", { names: votes.map((s) => tableName(S, s)).join(", ") })}</p>` : ""}
     ${action}</div>`;
 }
 
@@ -55,7 +75,8 @@ function actionWords(S, a) {
 function reportHtml(S) {
   const st = S.state;
   const items = st.played_for_you;
-  const me = st.you !== null ? st.table.seats[st.you] : null;
+  const table = tableView(st); // the player sitting a deal out is told too
+  const me = table.you !== null ? table.table.seats[table.you] : null;
   if (!items || !items.length || !me || me.away) return "";
   const key = `${st.deal_index}|${items.length}|${items[0].deal}`;
   if (S.reportSeen === key) return "";

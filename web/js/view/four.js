@@ -46,3 +46,17 @@ export function sitsOutHtml(S) {
   return html`<div class="top-line sits-out" data-testid="sits-out" data-seat="${out}" role="status">
     <span class="seat-plate" data-testid="seat-out-name">${tableSeatName(st, out)}</span> <span class="muted">${words}</span></div>`;
 }
+
+/**
+ * `S` as deal `k` saw it: at a table of four a past deal was played by other table seats than the current
+ * one (`match.deal_seats[k]`), so its result names those players in its seats 0..2. Unchanged at a table
+ * of three. A copy for drawing only.
+ */
+export function stateOfDeal(S, k) {
+  const st = S.state;
+  if (!st || !st.four) return S;
+  const raw = st.four.table;
+  const seats = raw.match && raw.match.deal_seats && raw.match.deal_seats[k];
+  if (!seats) return S;
+  return { ...S, state: { ...st, table: { ...st.table, seats: seats.map((p) => raw.table.seats[p]) } } };
+}

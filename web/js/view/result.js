@@ -8,6 +8,7 @@
 import { t, partName } from "../i18n.js";
 import { html, setHTML } from "../html.js";
 import { SEAT_COLORS, nameOf, bidLabel, suitHtml } from "./names.js";
+import { stateOfDeal } from "./four.js";
 
 const signed = (n) => `${n > 0 ? "+" : ""}${n}`;
 
@@ -145,7 +146,7 @@ function renderResultDialog(S) {
       <h2 id="result-dialog-title">${t("res.dialog", { n: k + 1, m: results.length })}</h2>
       <button type="button" class="close" data-testid="result-dialog-close" data-res-close>${t("table.close")}</button>
     </div>
-    <div class="result-dialog-body">${resultHtml(S, results[k], k)}</div>
+    <div class="result-dialog-body">${resultHtml(stateOfDeal(S, k), results[k], k)}</div>
     <div class="result-nav">
       <button type="button" class="small" data-testid="result-prev" data-res-go="${k - 1}" ${k === 0 ? "disabled" : ""}>${t("res.prev")}</button>
       <button type="button" class="small" data-testid="result-next" data-res-go="${k + 1}" ${k === results.length - 1 ? "disabled" : ""}>${t("res.nextdeal")}</button>

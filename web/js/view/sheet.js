@@ -58,7 +58,7 @@ function duplicateSheet(dup) {
 
 export function renderSheet(S, h) {
   if (S.state && S.state.four) {
-    fourSheet(S);
+    fourSheet(S, h);
     return;
   }
   const st = S.state;
@@ -94,8 +94,9 @@ export function renderSheet(S, h) {
 }
 
 /** A table of four's sheet: four columns by table seat, the one sitting each deal out marked (it scores 0);
- * each deal's declarer named through that deal's seats (`match.deal_seats`). */
-function fourSheet(S) {
+ * each deal's declarer named through that deal's seats (`match.deal_seats`); each deal's number opens its
+ * result, which names that deal's players (result.js through `stateOfDeal`). */
+function fourSheet(S, h) {
   const st = S.state;
   const m = st.four.table.match;
   const names = [0, 1, 2, 3].map((s) => tableSeatName(st, s));
@@ -103,7 +104,10 @@ function fourSheet(S) {
     const r = m.results[k];
     const prev = k ? m.sheet[k - 1] : [0, 0, 0, 0];
     const what = r ? `${names[m.deal_seats[k][r.declarer]]}: ${bidLabel(S, r.bid)}${r.given_up ? " ✗" : ""}` : "";
-    return html`<tr data-testid="sheet-row-${k}"><th scope="row">${k + 1}</th><td class="what">${what}</td>${row.map((v, s) => {
+    const open = r && h
+      ? html`<button type="button" class="link-btn" data-testid="sheet-open-${k}" data-open-result="${k}" aria-label="${t("sheet.open", { n: k + 1 })}">${k + 1}</button>`
+      : k + 1;
+    return html`<tr data-testid="sheet-row-${k}"><th scope="row">${open}</th><td class="what">${what}</td>${row.map((v, s) => {
       if (m.sits_out[k] === s) return html`<td class="sat-out" data-testid="sheet-out-${k}-${s}" title="${t("four.satout")}"><span class="tot">${v}</span> <small>(${t("four.satout.short")})</small></td>`;
       const dlt = v - prev[s];
       return html`<td><span class="tot">${v}</span> <small class="${dlt > 0 ? "pos" : dlt < 0 ? "neg" : ""}">(${dlt > 0 ? "+" : ""}${dlt})</small></td>`;
@@ -117,4 +121,5 @@ function fourSheet(S) {
     <tbody>${rows}</tbody>
     <tfoot><tr><th scope="row">${t("sheet.total")}</th><td class="what"></td>${m.totals.map((v, s) => html`<td data-testid="sheet-total-${s}" class="${m.winner === s ? "win" : ""}">${v}</td>`)}</tr></tfoot>
   </table></div>${chartSvg(m.sheet, names)}`);
+  if (h) $("sheet-body").querySelectorAll("[data-open-result]").forEach((b) => b.addEventListener("click", () => h.openResult(Number(b.dataset.openResult))));
 }
