@@ -216,11 +216,17 @@ class Runner(Protocol):
     #: told of each job enqueued again because its worker stopped renewing its lease
     on_requeue: Callable[[], None] | None
 
+    @property
+    def workers_missing(self) -> bool:
+        """Whether jobs wait with no worker showing life (``ulti.queue.runner.NO_WORKER_SECONDS``)."""
+        ...
+
     async def run(
         self, kind: str, fn: Callable[..., Any], *args: Any, priority: float | None = None,
+        lease: float | None = None,
     ) -> tuple[Any, float]:
-        """``fn(*args)`` done elsewhere (at ``priority`` if given, else its kind's): its value and the
-        seconds it ran."""
+        """``fn(*args)`` done elsewhere (at ``priority`` if given, else its kind's; under a lease of ``lease``
+        seconds if given): its value and the seconds it ran."""
         ...
 
     def close(self) -> None:
