@@ -153,7 +153,8 @@ class QueueRunner:
 
     @property
     def workers_missing(self) -> bool:
-        """Whether jobs of this process have waited ``NO_WORKER_SECONDS`` with no worker showing life."""
+        """Whether no worker has shown life for ``NO_WORKER_SECONDS`` since this process last awaited a job
+        (False before its first job); it stays so until a worker shows itself."""
         since = self._waiting_since
         return since is not None and time.monotonic() - since > NO_WORKER_SECONDS
 

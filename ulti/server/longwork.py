@@ -51,7 +51,8 @@ T = TypeVar("T")
 #: someone reviewing a deal for a what-if line, nobody for the rest; the puzzle set's growth
 #: (puzzle_growth.py) comes last. It orders the pool's slots, the queue and the pause in people's play.
 PRIORITY = {"hint": 0, "whatif": 1, "analysis": 2, "par": 2, "puzzles": 3}
-#: the kinds of this level and above run beside people's play: the hint's, since its learner is one of them
+#: the kinds of this level or a lower one (a higher priority) run beside people's play: the hint, whose
+#: learner is one of those people
 BESIDE_PEOPLE = 0
 #: the niceness of the long-work processes: the lowest priority, so anything else on the machine goes first
 NICENESS = 19
