@@ -56,8 +56,8 @@ from ulti.engine.record import score_record
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.load_bench import cpu_seconds
 from tests.server import test_bad_input as gen
-from tests.server.conftest import ServerProcess
-from tests.server.helpers import three_players
+from ulti.seating import three_players
+from ulti.serverprocess import ServerProcess
 
 SERVER_ARGS = ("--fast", "--disconnect-grace", "600")
 #: a quick player: the pause before each move (not part of the latency)

@@ -27,12 +27,12 @@ import uvloop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.load_bench import player_loop, seat_table
-from tests.server.conftest import ServerProcess
 from ulti.botclient import match_over, my_turn, position
 from ulti.bots.random_bot import RandomBot
 from ulti.client import GameClient
 from ulti.engine.record import action_to_json
 from ulti.engine.view import SeatView
+from ulti.serverprocess import ServerProcess
 
 BOTS = 100
 TABLES = 34

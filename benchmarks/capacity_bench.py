@@ -57,7 +57,7 @@ from ulti.server.tablestate import bot_action
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.work_bench import machine_busy, server_cpu
-from tests.server.conftest import ServerProcess
+from ulti.serverprocess import ServerProcess
 
 #: the production pacing (``ulti.server.config.Settings``), stated so the lateness is measured against it
 BOT_DELAY = 0.7

@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx2
 
-from tests.server.conftest import ServerProcess
+from ulti.serverprocess import ServerProcess
 
 
 async def timed(client: httpx2.AsyncClient, path: str) -> float:

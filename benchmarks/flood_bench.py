@@ -40,8 +40,8 @@ from ulti.engine.view import SeatView
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.load_bench import cpu_seconds
-from tests.server.conftest import ServerProcess
-from tests.server.helpers import three_players
+from ulti.seating import three_players
+from ulti.serverprocess import ServerProcess
 
 LIVE_ARGS = ("--bot-delay", "0", "--between-deals", "0", "--disconnect-grace", "600")
 FLOOD_SOCKETS = 8

@@ -27,9 +27,9 @@ from ulti.client import GameClient, ServerError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.ceiling import CeilingProcess, run_ceiling
-from tests.server.conftest import ServerProcess, free_port
-from tests.server.helpers import three_players
-from tests.services import Postgres, Redis, start_postgres, start_redis
+from ulti.seating import three_players
+from ulti.serverprocess import ServerProcess, free_port
+from ulti.throwaway import Postgres, Redis, start_postgres, start_redis
 
 CORES = len(os.sched_getaffinity(0))
 

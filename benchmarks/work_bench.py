@@ -50,8 +50,8 @@ from ulti.server.longwork import lower_priority
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.flood_bench import LIVE_ARGS, THINK, p95
 from benchmarks.load_bench import cpu_seconds
-from tests.server.conftest import ServerProcess
-from tests.server.helpers import three_players
+from ulti.seating import three_players
+from ulti.serverprocess import ServerProcess
 
 #: the attacker's addresses (all of 127/8 is loopback) and accounts on each
 ADDRESSES = ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5")

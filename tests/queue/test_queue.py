@@ -15,10 +15,13 @@ from typing import Any
 import pytest
 
 from tests.queue import pieces
+from ulti.queue import runner as runner_module
+from ulti.queue.botturns import LEASE as BOT_LEASE
 from ulti.queue.botturns import QueueExecutor
-from ulti.queue.jobs import DONE, QueueSpec
+from ulti.queue.jobs import DONE, LEASE_SECONDS, QueueSpec
 from ulti.queue.pieces import UnknownPiece
 from ulti.queue.runner import QueueRunner
+from ulti.server.errors import CommandError
 from ulti.server.longwork import PRIORITY
 
 pytestmark = pytest.mark.asyncio
@@ -232,4 +235,84 @@ async def test_a_job_awaited_while_the_queue_is_out_of_reach_is_still_answered(
     workers.start()
     (label, _), _ = await asyncio.wait_for(runner.run("hint", pieces.slow, str(tmp_path), "job", 0.0), 30)
     assert label == "job" and len(failures) == 2
+    runner.close()
+
+
+async def test_a_worker_killed_between_taking_a_job_and_its_first_lease_has_it_done_by_another(
+    spec: QueueSpec, workers: Workers, tmp_path: Path,
+) -> None:
+    runner = QueueRunner(spec, local_workers=0, extra=EXTRA, priority=PRIORITY.__getitem__)
+    dying = subprocess.Popen([sys.executable, "-m", "tests.queue.dying_worker", spec.url, str(spec.lease_seconds)],
+                             stdin=subprocess.DEVNULL)
+    try:
+        job = asyncio.create_task(runner.run("analysis", pieces.slow, str(tmp_path), "job", 0.0))
+        assert await asyncio.to_thread(dying.wait, 30) == -signal.SIGKILL  # it took the job and died
+        assert runner.queue.depth() == 0  # the job has left the queue, and nobody holds its lease
+        second = workers.start()
+        (label, pid), _ = await asyncio.wait_for(job, 30)
+        assert (label, pid) == ("job", second.pid)
+        assert runner.requeued == 1
+    finally:
+        if dying.poll() is None:
+            dying.kill()
+            dying.wait()
+        runner.close()
+
+
+async def test_a_job_no_worker_takes_is_refused_and_the_missing_workers_are_told(
+    spec: QueueSpec, workers: Workers, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(runner_module, "NO_WORKER_SECONDS", 1.5)
+    runner = QueueRunner(spec, local_workers=0, extra=EXTRA, priority=PRIORITY.__getitem__)
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    with pytest.raises(CommandError) as refused:
+        await asyncio.wait_for(runner.run("whatif", pieces.slow, str(tmp_path), "job", 0.0), 30)
+    assert refused.value.code == "no_worker" and refused.value.params == {"seconds": 2}
+    assert loop.time() - began >= 1.5
+    assert runner.workers_missing and runner.refused == 1
+    workers.start()  # a worker turns up: the refused job is skipped, and workers are no longer missing
+    for _ in range(500):
+        if not runner.workers_missing:
+            break
+        await asyncio.sleep(0.02)
+    assert not runner.workers_missing
+    (label, _), _ = await asyncio.wait_for(runner.run("whatif", pieces.slow, str(tmp_path), "next", 0.0), 30)
+    assert label == "next"
+    assert not list(tmp_path.glob("job-*.started"))
+    runner.close()
+
+
+async def test_busy_workers_are_not_missing_workers(
+    spec: QueueSpec, workers: Workers, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(runner_module, "NO_WORKER_SECONDS", 1.0)
+    runner = QueueRunner(spec, local_workers=0, extra=EXTRA, priority=PRIORITY.__getitem__)
+    workers.start()
+    long = asyncio.create_task(runner.run("analysis", pieces.slow, str(tmp_path), "long", 3.0))
+    await started_by(tmp_path, "long")
+    # the one worker is busy for three seconds: the next job waits untaken longer than the bound, not refused
+    (label, _), _ = await asyncio.wait_for(runner.run("analysis", pieces.slow, str(tmp_path), "next", 0.0), 30)
+    assert label == "next" and long.done() and runner.refused == 0
+    runner.close()
+
+
+async def test_a_bots_turn_whose_worker_is_killed_is_played_by_another_within_the_bots_budget(
+    spec: QueueSpec, workers: Workers, tmp_path: Path,
+) -> None:
+    long_lease = QueueSpec(spec.url, lease_seconds=LEASE_SECONDS)  # long work's lease: the turn's is its own
+    runner = QueueRunner(long_lease, local_workers=0, extra=EXTRA)
+    first = workers.start()
+    loop = asyncio.get_running_loop()
+    turn = loop.run_in_executor(QueueExecutor(runner, LEASE_SECONDS), pieces.slow, str(tmp_path), "turn", 1.0)
+    assert await started_by(tmp_path, "turn") == {first.pid}
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait()
+    killed = loop.time()
+    second = workers.start()
+    label, pid = await asyncio.wait_for(turn, LEASE_SECONDS)  # the bot's budget: it is played, not timed out
+    assert (label, pid) == ("turn", second.pid)
+    # taken again once its short lease ran out, long before long work's lease (and the bots' budget)
+    assert loop.time() - killed < BOT_LEASE + 6.0 < LEASE_SECONDS
+    assert runner.requeued == 1
     runner.close()

@@ -33,6 +33,7 @@ ERROR_ARGS: dict[str, set[str]] = {
     "too_deep": {"max_depth"},
     "too_many_failures": {"retry_after"},
     "work_quota": {"retry_after", "kind"},
+    "no_worker": {"seconds"},
     "account_busy": {"tables"},
 }
 #: codes the page makes itself (api.js: the server could not be reached)

@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import pytest
@@ -18,6 +19,7 @@ from tests.server.conftest import ServerProcess
 from tests.server.helpers import guest
 from tests.server.test_long_work import finished_match, get, long_work, played_deal, until_done
 from tests.services import Redis, start_redis
+from ulti.queue.runner import NO_WORKER_SECONDS
 
 
 def workers_of(pid: int) -> list[str]:
@@ -144,3 +146,55 @@ async def test_strong_bots_on_the_queue_play_a_match_to_its_end(tmp_path: Path) 
     finally:
         srv.stop()
     assert "Traceback" not in (tmp_path / "server.log").read_text()
+
+
+async def healthz(srv: ServerProcess) -> dict[str, Any]:
+    """The server's ``/healthz`` answer."""
+    async with httpx2.AsyncClient(timeout=30) as http:
+        answer: dict[str, Any] = (await http.get(srv.base_url + "/healthz")).json()
+    return answer
+
+
+@pytest.mark.asyncio
+async def test_long_work_no_worker_takes_is_refused_with_no_worker_and_health_says_so(tmp_path: Path) -> None:
+    srv = ServerProcess(db_url=f"sqlite+aiosqlite:///{tmp_path / 'ulti.db'}", args=("--fast", "--no-local-workers"))
+    srv.start(tmp_path / "server.log")
+    worker: subprocess.Popen[bytes] | None = None
+    try:
+        host = await guest(srv.base_url, "Host")
+        table_id = await finished_match(srv, host)
+        index, start, _ = await played_deal(srv, table_id)
+        assert (await healthz(srv))["long_work_workers_missing"] is False  # nothing waits yet
+        began = time.monotonic()
+        status, body, _ = await get(srv, f"/api/tables/{table_id}/deals/{index}/whatif?at={start}", host)
+        assert status == 503 and body["error"]["code"] == "no_worker", body
+        assert body["error"]["args"] == {"seconds": round(NO_WORKER_SECONDS)}
+        assert time.monotonic() - began >= NO_WORKER_SECONDS
+        assert (await healthz(srv))["long_work_workers_missing"] is True
+        assert await metric(srv, "ulti_long_work_workers_missing") == 1
+        # the deal's analysis ends refused too, with the code the page words, not "running" for ever
+        path = f"/api/tables/{table_id}/deals/{index}/analysis"
+        for _ in range(600):
+            status, body, _ = await get(srv, path, host)
+            assert status == 200, body
+            if body["status"] == "failed":
+                break
+            await asyncio.sleep(0.1)
+        assert body["status"] == "failed" and body["error"]["code"] == "no_worker", body
+        # an ``ulti worker`` turns up: the health clears and long work is done again
+        worker = subprocess.Popen([sys.executable, "-m", "ulti", "worker", "--queue",
+                                   f"sqlite:{tmp_path / 'ulti-queue.db'}"], stdin=subprocess.DEVNULL)
+        for _ in range(300):
+            if not (await healthz(srv))["long_work_workers_missing"]:
+                break
+            await asyncio.sleep(0.1)
+        assert (await healthz(srv))["long_work_workers_missing"] is False
+        assert await metric(srv, "ulti_long_work_workers_missing") == 0
+        status, line, _ = await get(srv, f"/api/tables/{table_id}/deals/{index}/whatif?at={start}", host)
+        assert status == 200, line
+        await host.close()
+    finally:
+        if worker is not None:
+            worker.terminate()
+            worker.wait(10)
+        srv.stop()

@@ -54,8 +54,9 @@ async def test_someone_waiting_for_an_answer_goes_before_background_jobs() -> No
             await asyncio.sleep(0)
         assert work.waiting == 4
         await asyncio.wait_for(asyncio.gather(busy, *queued), 60)
-        # the what-if and the hint (asked last) ran before the analysis chunk and the par decision
-        assert started == ["par", "analysis", "whatif", "hint", "analysis", "par"]
+        # the hint and the what-if (asked last) ran before the analysis chunk and the par decision, the
+        # learner's hint first
+        assert started == ["par", "analysis", "hint", "whatif", "analysis", "par"]
     finally:
         work.close()
 
@@ -107,3 +108,39 @@ async def test_people_who_never_pause_delay_long_work_but_do_not_starve_it(monke
         assert starts[1] - starts[0] >= 0.95 and starts[2] - starts[1] >= 0.95
     finally:
         work.close()
+
+
+@pytest.mark.asyncio
+async def test_the_piece_passing_beside_people_who_never_pause_is_the_first_by_priority(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(longwork, "PEOPLE_PATIENCE", 0.6)
+    people = PeopleAtPlay(quiet=0.3)
+    started: list[str] = []
+    work = LongWork(4, started.append, people=people)
+    try:
+        await asyncio.gather(*(work.call("par", niceness) for _ in range(4)))  # the workers are up
+        started.clear()
+
+        async def play_without_pause() -> None:
+            while True:
+                people.acted()
+                await asyncio.sleep(0.05)
+
+        player = asyncio.create_task(play_without_pause())
+        background = [asyncio.create_task(work.call(kind, niceness)) for kind in ("puzzles", "par", "analysis")]
+        await asyncio.sleep(0.3)
+        whatif = asyncio.create_task(work.call("whatif", niceness))  # asked last, while the others wait
+        await asyncio.wait_for(asyncio.gather(whatif, *background), 60)
+        player.cancel()
+        assert people.playing()
+        # one piece per patience, by priority (a what-if before background work), the oldest among equals
+        assert started == ["whatif", "par", "analysis", "puzzles"]
+    finally:
+        work.close()
+
+
+def test_one_table_orders_long_work_and_says_which_kinds_run_beside_people() -> None:
+    assert not hasattr(longwork, "PEOPLE_WAIT_FOR")
+    beside = sorted(kind for kind, level in longwork.PRIORITY.items() if level <= longwork.BESIDE_PEOPLE)
+    assert beside == ["hint"]

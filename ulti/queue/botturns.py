@@ -3,7 +3,10 @@
 A turn is a job above every piece of long work, and among turns the one whose deadline (its submission
 plus the bots' time budget, the same for every turn) is nearest goes first: its huey priority is
 ``BOT_BASE`` less that deadline in seconds since the epoch, far above long work's few units, and a
-float in both storages (SQLite's ``priority real``, Redis's sorted-set score). Off by default: on one
+float in both storages (SQLite's ``priority real``, Redis's sorted-set score). A turn's lease is short
+(``LEASE``, renewed four times within it): a worker killed mid-turn has the turn taken by another while
+most of the bot's time budget is left, rather than after a long work's lease, when the bot is already out
+of time. Off by default: on one
 machine a turn on the queue costs an enqueue and two polls more than a turn in the hub's own processes
 (``benchmarks/bot_queue_bench.py``); it is for bots thinking on worker machines of their own.
 """
@@ -22,6 +25,8 @@ T = TypeVar("T")
 
 #: the priority above which bots' turns sit: any deadline in seconds since the epoch is far below it
 BOT_BASE = 1e10
+#: seconds a turn's lease lasts without a renewal: a few beats of the worker, a small part of the budget
+LEASE = 1.5
 
 
 class QueueExecutor(Executor):
@@ -39,7 +44,7 @@ class QueueExecutor(Executor):
             raise TypeError("a job on the queue takes positional arguments only")
         loop = asyncio.get_running_loop()
         deadline = time.time() + self.budget
-        task = loop.create_task(self.runner.run("bot", fn, *args, priority=BOT_BASE - deadline))
+        task = loop.create_task(self.runner.run("bot", fn, *args, priority=BOT_BASE - deadline, lease=LEASE))
         future: Future[T] = Future()
 
         def settle(done: asyncio.Task[tuple[Any, float]]) -> None:

@@ -9,6 +9,11 @@ same storage as the queue so that a worker needs nothing else to reach:
   ``lease_seconds / 4``; the server that asked for the job watches it and, when it has not moved for
   ``lease_seconds`` (by the server's own clock, so no two machines' clocks are compared), enqueues the
   job again as the next attempt;
+- a job taken from the queue whose lease never appears (its worker died between taking it and writing
+  the lease's first beat) is found by the server too: it is on the queue no more and has no lease, twice
+  in a row some time apart, and is enqueued again the same way (``runner.py``);
+- ``workers:alive``: every worker process writes a new value there every ``ALIVE_EVERY`` seconds, idle or
+  busy, so a server whose job is not taken can tell "busy workers" from "no worker at all";
 - ``result:<job>``: written with huey's ``put_if_empty`` (an ``INSERT OR ABORT`` on SQLite, ``HSETNX``
   on Redis), so that of two attempts that both finish only the first result is kept; the server reads
   it once and leaves a marker in its place for a while, so a late attempt finds the job done.
@@ -16,7 +21,10 @@ same storage as the queue so that a worker needs nothing else to reach:
 
 from __future__ import annotations
 
+import contextlib
+import os
 import pickle
+import socket
 import threading
 import time
 from dataclasses import dataclass
@@ -35,6 +43,11 @@ QUEUE_NAME = "ulti-long-work"
 TASK_NAME = "ulti.piece"
 #: seconds a job's lease lasts without a renewal before the job is enqueued again
 LEASE_SECONDS = 10.0
+#: how many times per lease a worker renews it
+BEATS_PER_LEASE = 4
+#: the key every worker process rewrites while it runs, and how often
+ALIVE_KEY = "workers:alive"
+ALIVE_EVERY = 0.5
 #: the marker left in place of a result that was read (or of a job given up): a late attempt keeps it
 DONE = b"done"
 
@@ -71,9 +84,16 @@ class Queue:
         """huey's storage: the queue and the jobs' records."""
         return self.huey.storage
 
-    def enqueue(self, job: str, attempt: int, name: str, args: tuple[Any, ...], priority: float) -> None:
-        """Put ``attempt`` of ``job`` on the queue: huey runs a higher ``priority`` first, then the oldest."""
-        self.huey.enqueue(self.task.s(job, attempt, name, args, priority=priority))
+    def enqueue(
+        self, job: str, attempt: int, name: str, args: tuple[Any, ...], priority: float, lease: float | None = None,
+    ) -> None:
+        """Put ``attempt`` of ``job`` on the queue: huey runs a higher ``priority`` first, then the oldest.
+        ``lease``: the seconds of this job's lease (a bot's turn has a short one), else the spec's."""
+        self.huey.enqueue(self.task.s(job, attempt, name, args, lease, priority=priority))
+
+    def pending_jobs(self) -> set[str]:
+        """The ids of the jobs on the queue, not yet taken by a worker (reads the whole queue)."""
+        return {str(task.args[0]) for task in self.huey.pending()}
 
     def depth(self) -> int:
         """Jobs on the queue not yet taken by a worker (every server's)."""
@@ -90,8 +110,8 @@ def make_queue(spec: QueueSpec, allowed: frozenset[str] = PIECES) -> Queue:
         path.parent.mkdir(parents=True, exist_ok=True)
         huey = SqliteHuey(QUEUE_NAME, filename=str(path), results=False, timeout=30)
 
-    def run_piece(job: str, attempt: int, name: str, args: tuple[Any, ...]) -> None:
-        run_job(huey, spec, allowed, job, attempt, name, args)
+    def run_piece(job: str, attempt: int, name: str, args: tuple[Any, ...], lease: float | None = None) -> None:
+        run_job(huey, spec, allowed, job, attempt, name, args, lease)
 
     return Queue(spec, huey, huey.task(name=TASK_NAME)(run_piece))
 
@@ -136,15 +156,46 @@ class Heartbeat:
         self.huey.storage.delete_data(self.key)
 
 
+class Alive:
+    """Rewrites ``ALIVE_KEY`` from a thread of its own while a worker process runs (idle or busy)."""
+
+    def __init__(self, huey: Huey, every: float = ALIVE_EVERY) -> None:
+        """Write a new value to ``huey``'s storage every ``every`` seconds, from ``start()`` on."""
+        self.huey, self.every = huey, every
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, name="ulti-alive", daemon=True)
+        self._me = f"{socket.gethostname()}:{os.getpid()}"
+
+    def _beat(self) -> None:
+        count = 0
+        while True:
+            count += 1
+            # a storage out of reach for a while (Redis restarting) must not end the beat
+            with contextlib.suppress(Exception):
+                self.huey.storage.put_data(ALIVE_KEY, f"{self._me}:{count}".encode())
+            if self._stop.wait(self.every):
+                return
+
+    def start(self) -> None:
+        """Start writing."""
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop writing."""
+        self._stop.set()
+        self._thread.join()
+
+
 def run_job(
     huey: Huey, spec: QueueSpec, allowed: frozenset[str], job: str, attempt: int, name: str, args: tuple[Any, ...],
+    lease: float | None = None,
 ) -> None:
-    """A worker's part of a job: skip it if it is done already, else run it under a lease and offer its
-    result (kept only if no other attempt's result came first)."""
+    """A worker's part of a job: skip it if it is done already, else run it under a lease (``lease``
+    seconds, else the spec's) and offer its result (kept only if no other attempt's result came first)."""
     storage = huey.storage
     if storage.has_data_for_key(result_key(job)):
         return  # another attempt finished it, or its asker gave it up
-    beat = Heartbeat(huey, lease_key(job, attempt), spec.lease_seconds / 4)
+    beat = Heartbeat(huey, lease_key(job, attempt), (lease or spec.lease_seconds) / BEATS_PER_LEASE)
     beat.start()
     started = time.perf_counter()
     try:

@@ -11,7 +11,7 @@ import logging
 
 from huey.consumer import Consumer
 
-from ulti.queue.jobs import QueueSpec, make_queue
+from ulti.queue.jobs import Alive, QueueSpec, make_queue
 from ulti.queue.pieces import PIECES
 
 #: seconds an idle consumer of a SQLite queue first waits before it looks again, and at most (it backs
@@ -45,4 +45,10 @@ def run(spec: QueueSpec, workers: int = 1, extra: frozenset[str] = frozenset(), 
 
         lower_priority()
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s worker %(process)d %(levelname)s %(message)s")
-    consumer(spec, workers, extra).run()
+    running = consumer(spec, workers, extra)
+    alive = Alive(running.huey)  # servers whose jobs wait can tell busy workers from none (jobs.py)
+    alive.start()
+    try:
+        running.run()
+    finally:
+        alive.stop()

@@ -43,6 +43,8 @@ from ulti.store.ports import AnalysisQueue
 CHUNK = 4
 #: A running job whose worker reported nothing for this long belongs to a process that is gone.
 STALE_SECONDS = 60.0
+#: the prefix of a failed analysis's stored reason when it was a coded refusal (its JSON follows)
+REFUSED = "refused:"
 #: How often the queue is looked at when nobody asked for an analysis (jobs left by other processes).
 IDLE_SCAN_SECONDS = 30.0
 
@@ -85,6 +87,9 @@ def status_json(row: Any) -> dict[str, Any]:
         out["analysis"] = row.result_json()
     elif row.status == "failed":
         out["message"] = row.result or "the analysis failed"
+        if out["message"].startswith(REFUSED):  # a coded refusal (no_worker): the page words it (errors.md)
+            out["error"] = orjson.loads(out["message"].removeprefix(REFUSED))
+            out["message"] = out["error"]["message"]
     return out
 
 
@@ -225,7 +230,9 @@ class AnalysisJobs:
             raise
         except Exception as exc:
             logging.getLogger("ulti").exception("analysis failed", extra={"fields": {"table": table_id}})
-            await self.store.finish_analysis(table_id, index, "failed", f"the analysis failed: {type(exc).__name__}")
+            why = (REFUSED + orjson.dumps(exc.to_json()).decode() if isinstance(exc, CommandError)
+                   else f"the analysis failed: {type(exc).__name__}")
+            await self.store.finish_analysis(table_id, index, "failed", why)
             self.desk.limiter.analysis_ended((table_id, index))
             return
         await self.store.finish_analysis(table_id, index, "done", orjson.dumps(analysis).decode())

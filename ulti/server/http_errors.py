@@ -27,6 +27,7 @@ STATUS = {
     "account_required": 403,
     "rate_limited": 429,
     "work_quota": 429,
+    "no_worker": 503,
     "login_to_analyse": 401,
     "too_many_connections": 429,
     "too_large": 413,

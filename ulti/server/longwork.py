@@ -47,9 +47,13 @@ from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
-#: the kinds of long work and their priority (lower runs first): a person waits for the first two; the
-#: puzzle set's growth (puzzle_growth.py) comes last
-PRIORITY = {"hint": 0, "whatif": 0, "analysis": 1, "par": 1, "puzzles": 2}
+#: the kinds of long work and their priority (lower runs first): a learner at a live table waits for a hint,
+#: someone reviewing a deal for a what-if line, nobody for the rest; the puzzle set's growth
+#: (puzzle_growth.py) comes last. It orders the pool's slots, the queue and the pause in people's play.
+PRIORITY = {"hint": 0, "whatif": 1, "analysis": 2, "par": 2, "puzzles": 3}
+#: the kinds of this level or a lower one (a higher priority) run beside people's play: the hint, whose
+#: learner is one of those people
+BESIDE_PEOPLE = 0
 #: the niceness of the long-work processes: the lowest priority, so anything else on the machine goes first
 NICENESS = 19
 #: seconds a piece of long work waits for the bots to rest before it starts beside them anyway (at the
@@ -59,8 +63,6 @@ PATIENCE = 2.0
 PEOPLE_QUIET = 1.0
 #: seconds a piece of long work waits for a pause in people's play before it starts anyway
 PEOPLE_PATIENCE = 15.0
-#: the kinds of long work that do not wait for people: a learner at a live table is waiting for a hint
-PEOPLE_WAIT_FOR = frozenset({"hint"})
 #: prctl's option asking for a signal when the parent process dies (linux/prctl.h)
 PR_SET_PDEATHSIG = 1
 
@@ -135,7 +137,9 @@ class PeopleAtPlay:
     """When a person last acted at a table of this process; long work waits for a pause in their play.
 
     Pieces that wait out their patience while people play on pass one at a time, ``patience`` seconds
-    apart, however many are waiting: people who never pause get one piece beside them per ``patience``.
+    apart, however many are waiting: people who never pause get one piece beside them per ``patience``,
+    and that piece is the waiting one of the highest priority (``PRIORITY``: the lowest level), the oldest
+    among equals, so a what-if line someone waits for is not kept behind a queue of analysis chunks.
     """
 
     def __init__(self, quiet: float = PEOPLE_QUIET, clock: Callable[[], float] = time.monotonic) -> None:
@@ -144,6 +148,8 @@ class PeopleAtPlay:
         self.clock = clock
         self._last: float | None = None
         self._forced: float | None = None  # when the last piece passed while people played
+        self._waiters: list[tuple[int, int, float]] = []  # (level, order, since) of the calls waiting
+        self._order = itertools.count()
 
     def acted(self) -> None:
         """A person's action was stored (on the event loop)."""
@@ -153,16 +159,30 @@ class PeopleAtPlay:
         """Whether a person acted within the last ``quiet`` seconds."""
         return self._last is not None and self.clock() - self._last < self.quiet
 
-    async def wait_pause(self, patience: float) -> None:
-        """Return once no person has acted for ``quiet`` seconds, or once this call has waited ``patience``
-        seconds and no other piece passed in the last ``patience`` seconds."""
-        began = self.clock()
-        while self._last is not None and (pause_in := self._last + self.quiet - self.clock()) > 0:
-            allowed = max(began, self._forced if self._forced is not None else began) + patience
-            if self.clock() >= allowed:
-                self._forced = self.clock()
-                return
-            await asyncio.sleep(min(pause_in, allowed - self.clock()))
+    def _pause_in(self) -> float:
+        """Seconds until people's play pauses (0 or less: it has)."""
+        return -1.0 if self._last is None else self._last + self.quiet - self.clock()
+
+    async def wait_pause(self, patience: float, level: int = 0) -> None:
+        """Return once no person has acted for ``quiet`` seconds, or, while they play on, once a waiting
+        call has waited ``patience`` seconds, no piece passed in the last ``patience`` seconds, and this
+        call is the first waiting by ``level`` (lower first), then by age."""
+        me = (level, next(self._order), self.clock())
+        heapq.heappush(self._waiters, me)
+        try:
+            while (pause_in := self._pause_in()) > 0:
+                # the forced piece's time: the longest waiter's patience, and ``patience`` after the last one
+                longest = min(since for *_, since in self._waiters)
+                allowed = max(longest, self._forced if self._forced is not None else longest) + patience
+                if self.clock() >= allowed and self._waiters[0] is me:
+                    self._forced = self.clock()
+                    return
+                # a short nap when the slot is due but another waiter is first: it takes it, then we look again
+                nap = min(pause_in, allowed - self.clock()) if self.clock() < allowed else min(pause_in, 0.01)
+                await asyncio.sleep(nap)
+        finally:
+            self._waiters.remove(me)
+            heapq.heapify(self._waiters)
 
 
 class CountedExecutor(Executor):
@@ -197,11 +217,17 @@ class Runner(Protocol):
     #: told of each job enqueued again because its worker stopped renewing its lease
     on_requeue: Callable[[], None] | None
 
+    @property
+    def workers_missing(self) -> bool:
+        """Whether jobs wait with no worker showing life (``ulti.queue.runner.NO_WORKER_SECONDS``)."""
+        ...
+
     async def run(
         self, kind: str, fn: Callable[..., Any], *args: Any, priority: float | None = None,
+        lease: float | None = None,
     ) -> tuple[Any, float]:
-        """``fn(*args)`` done elsewhere (at ``priority`` if given, else its kind's): its value and the
-        seconds it ran."""
+        """``fn(*args)`` done elsewhere (at ``priority`` if given, else its kind's; under a lease of ``lease``
+        seconds if given): its value and the seconds it ran."""
         ...
 
     def close(self) -> None:
@@ -256,11 +282,11 @@ class LongWork:
     async def call(self, kind: str, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a long-work worker, once a worker is free and no call of a higher priority waits."""
         asked = time.perf_counter()
-        if kind not in PEOPLE_WAIT_FOR:
+        if PRIORITY[kind] > BESIDE_PEOPLE:
             # a pause in people's play first (without holding a worker, so a hint need not wait for it)
             self._at_gate += 1
             try:
-                await self.people.wait_pause(PEOPLE_PATIENCE)
+                await self.people.wait_pause(PEOPLE_PATIENCE, PRIORITY[kind])
             finally:
                 self._at_gate -= 1
         await self._acquire(PRIORITY[kind])

@@ -138,6 +138,12 @@ class Metrics:
             "Jobs of this process enqueued again because their worker stopped renewing its lease (killed)",
             registry=registry,
         )
+        self.long_work_workers_missing = Gauge(
+            "ulti_long_work_workers_missing",
+            "1 while jobs of this process wait on the long-work queue and no worker has shown itself for"
+            " NO_WORKER_SECONDS (docs/queue.md): such jobs are refused with no_worker; else 0",
+            registry=registry,
+        )
         self.long_work_wait = Histogram(
             "ulti_long_work_wait_seconds",
             "Seconds a piece of long work waited before it started (a pause in people's play, a free worker,"
@@ -186,6 +192,7 @@ class Metrics:
         queue = work.queue
         if queue is not None:
             self.long_work_queue_depth.set_function(lambda: queue.depth)
+            self.long_work_workers_missing.set_function(lambda: float(queue.workers_missing))
             queue.on_requeue = self.long_work_requeued.inc
 
     # ---------------------------------------------------------------- what the other modules call

@@ -17,14 +17,17 @@ metrics_router = APIRouter()
 
 
 @router.get("/healthz")
-@shows_no_table("the process's health: counts of tables and connections")
+@shows_no_table("the process's health: counts of tables and connections, whether long work has workers")
 async def healthz(request: Request) -> dict[str, Any]:
     hub = hub_of(request)
+    queue = hub.desk.work.queue
     return {
         "ok": True,
         "tables": len(hub.actors),
         "connections": len(hub.connections),
         "process": hub.cluster.process_id if hub.cluster else None,
+        # jobs on the long-work queue wait and no worker shows itself: they are refused (no_worker)
+        "long_work_workers_missing": queue.workers_missing if queue is not None else False,
     }
 
 

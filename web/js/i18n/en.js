@@ -593,6 +593,7 @@ export const en = {
   "error.analysis_after_match": "The analysis shows every hand: the players see it now, everybody else once the match is over.",
   "error.login_to_analyse": "Log in (a guest name will do) to have this computed: without a session only finished analyses are shown.",
   "error.work_quota": "You have asked for a lot of analysis: try again in {retry_after} s.",
+  "error.no_worker": "No machine is computing analyses right now (none for {seconds} s): try again later.",
   "error.bad_line": "That line of play cannot be explored from here.",
   "error.learner_rated": "Learner mode is for casual tables: a rated table plays without help.",
   "error.hint_rated": "A rated table plays without help: hints are for casual learner tables.",

@@ -585,6 +585,7 @@ export const hu = {
   "error.analysis_after_match": "Az elemzés minden lapot megmutat: a játékosok most láthatják, mindenki más a meccs végén.",
   "error.login_to_analyse": "Jelentkezz be (vendégnévvel is lehet), hogy kiszámoljuk: belépés nélkül csak a kész elemzések láthatók.",
   "error.work_quota": "Sok elemzést kértél: próbáld újra {retry_after} mp múlva.",
+  "error.no_worker": "Most egy gép sem számol elemzést ({seconds} mp óta egy sem): próbáld újra később.",
   "error.bad_line": "Ez a lapjárás innen nem vizsgálható.",
   "error.learner_rated": "A tanuló mód a nem értékelt asztaloké: értékelt asztalnál segítség nélkül játszunk.",
   "error.hint_rated": "Értékelt asztalnál segítség nélkül játszunk: tippet csak tanuló asztal ad.",
