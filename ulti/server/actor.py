@@ -10,7 +10,8 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable, Iterator
-from typing import TYPE_CHECKING, Any, Literal
+from concurrent.futures import Executor
+from typing import Any, Literal, Protocol
 
 from ulti.analysis.coach import noted_bot_action
 from ulti.engine.actions import Kind
@@ -20,11 +21,9 @@ from ulti.server.config import Settings
 from ulti.server.events import Event, bid_note, parse_event
 from ulti.server.logs import log
 from ulti.server.results import crash_point, record_result
+from ulti.server.seam import Filtered
 from ulti.server.tablestate import CommandError, TableState, bot_action
 from ulti.store import ActorStore, SeqConflict
-
-if TYPE_CHECKING:
-    from ulti.server.seam import TableHost
 
 #: the trick paces a seated person may ask for (the page's setting ``ulti.trickPause``), as factors of
 #: ``Settings.trick_pause``; the table keeps the slowest pace of the people playing at it
@@ -34,6 +33,54 @@ PACE_FACTORS = {"fast": 0.5, "normal": 1.0, "slow": 1.6}
 def trick_just_taken(deal: Deal) -> bool:
     """Whether the last action completed a trick (the next one is not led yet)."""
     return bool(deal.history) and deal.history[-1].kind is Kind.PLAY and not deal.trick and bool(deal.tricks)
+
+
+
+class TableHost(Protocol):
+    """What a ``TableActor`` reports to and asks of its host."""
+
+    @property
+    def clustered(self) -> bool:
+        """Whether several processes share the tables (a refusal is then checked against the log again)."""
+        ...
+
+    def filter_event(self, actor: TableActor, seq: int, event: Event) -> Filtered:
+        """Event ``seq``, just applied, as each seat watching the table may see it."""
+        ...
+
+    async def events_committed(
+        self, actor: TableActor, outgoing: list[Filtered], stored: list[tuple[int, Event]]
+    ) -> None:
+        """A command's events are stored and applied: send them to the watchers (and other processes)."""
+        ...
+
+    def lobby_changed(self, table_id: str) -> None:
+        """The table's lobby summary changed."""
+        ...
+
+    def action_stored(self, by: str) -> None:
+        """An action event was stored (``by`` a player or a bot): for the metrics."""
+        ...
+
+    async def presence_changed(self, actor: TableActor, seat: int, connected: bool) -> None:
+        """A seat's player came (``connected``) or went."""
+        ...
+
+    def presence_soon(self, actor: TableActor, seat: int, connected: bool) -> None:
+        """``presence_changed`` from synchronous code."""
+        ...
+
+    def waiting_changed(self, actor: TableActor) -> None:
+        """Whom a table without a time limit waits for, or who agreed to let a bot play, changed."""
+        ...
+
+    async def lost_table(self, table_id: str) -> None:
+        """Another process stored an event this actor meant to store: the table is no longer ours."""
+        ...
+
+    def bot_executor(self, level: str) -> Executor:
+        """Where a bot of ``level`` thinks (threads, or processes for the compiled search)."""
+        ...
 
 
 class TableActor:

@@ -14,14 +14,33 @@ stored, so a restarted director computes the same waiting players and the same e
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ulti.tournaments.arena import arena_tables
 from ulti.tournaments.log import Tournament, still_playing
 from ulti.tournaments.standings import compute_lines
 
-if TYPE_CHECKING:
-    from ulti.server.tournaments import Loaded
+
+class Loaded(Protocol):
+    """What an arena reads of its tournament's log (``tournaments.Loaded``; a protocol, so that the
+    tournaments' module, which asks this one, is not imported back)."""
+
+    @property
+    def created(self) -> dict[str, Any]:
+        """Event 0: the settings and the server's own choices."""
+        ...
+
+    def registered_at(self) -> list[int]:
+        """When each player registered (ms), by player number."""
+        ...
+
+    def results_at(self) -> list[tuple[dict[str, Any], int]]:
+        """Each ``result_recorded`` event with the time it was stored (ms), in the log's order."""
+        ...
+
+    def started_at(self) -> int | None:
+        """When the first wave was stored (ms); None before the start."""
+        ...
 
 #: how long a waiting player waits for two others before bots fill their table: long enough that
 #: players finishing a few moves apart meet each other, short enough that nobody idles through an arena

@@ -5,25 +5,41 @@ from __future__ import annotations
 from typing import Any
 
 from ulti.server.actor import TableActor
+from ulti.server.cluster import Cluster
 from ulti.server.events import Event, parse_event
-from ulti.server.hubcore import (
-    HubCore,
-    TableSource,
-)
+from ulti.server.hubcore import Replica, Spawn, TableRegistry, load_state
 from ulti.server.patches import view_patch
-from ulti.server.seam import Filtered
+from ulti.server.seam import Filtered, TableSource
 from ulti.server.visibility import live_to_onlookers
+from ulti.store.ports import TableLog
 
 
-class Broadcast(HubCore):
+class Broadcaster:
     """The hub's broadcasting: each watcher's version of an event, replicas fed by other processes, presence."""
 
+    def __init__(self, tables: TableRegistry, log: TableLog, cluster: Cluster | None, spawn: Spawn) -> None:
+        """Send to the watchers in ``tables``; read ``log`` to catch a replica up; publish on ``cluster``."""
+        self.tables = tables
+        self.log = log
+        self.cluster = cluster
+        self._spawn = spawn
+
     # ---------------------------------------------------------------- replicas, presence and publishing
-    async def _on_table_event(self, data: dict[str, Any]) -> None:
+    async def replica(self, table_id: str) -> Replica:
+        """A replica of ``table_id`` that follows the owner's events (subscribe first, then load)."""
+        assert self.cluster is not None
+        replica = self.tables.replicas.get(table_id)
+        if replica is None:
+            await self.cluster.watch_table(table_id)
+            replica = Replica(table_id, await load_state(self.log, table_id))
+            self.tables.replicas[table_id] = replica
+        return replica
+
+    async def on_table_event(self, data: dict[str, Any]) -> None:
         """An event published by a table's owner: update the replica and tell the watchers here."""
         table_id = data["table"]
-        replica = self.replicas.get(table_id)
-        if replica is None or table_id in self.actors:
+        replica = self.tables.replicas.get(table_id)
+        if replica is None or table_id in self.tables.actors:
             return
         if data.get("kind") == "presence":
             replica.present = set(data["present"])
@@ -42,7 +58,7 @@ class Broadcast(HubCore):
             replica.state.apply(event)
             outgoing.append(self.filter_event(replica, seq, event))
         else:  # a gap (missed message): catch up from the log, which holds every published event
-            for raw in await self.store.events(table_id, after=replica.state.seq):
+            for raw in await self.log.events(table_id, after=replica.state.seq):
                 event = parse_event(raw)
                 replica.state.apply(event)
                 outgoing.append(self.filter_event(replica, replica.state.seq, event))
@@ -55,7 +71,7 @@ class Broadcast(HubCore):
     async def presence_changed(self, source: TableSource, seat: int, connected: bool) -> None:
         """Tell the table's watchers (here and in other processes) that a seat's player came or went."""
         message = {"type": "presence", "seat": seat, "connected": connected}
-        for conn in self.connections.watching(source.table_id):
+        for conn in self.tables.connections.watching(source.table_id):
             conn.send(message)
         if self.cluster is not None and isinstance(source, TableActor):
             await self.cluster.publish_table(
@@ -68,7 +84,7 @@ class Broadcast(HubCore):
         """``presence_changed`` from synchronous code."""
         self._spawn(self.presence_changed(source, seat, connected))
 
-    def waiting_changed(self, actor: TableActor) -> None:
+    def waiting_changed(self, actor: TableSource) -> None:
         """Tell the table's watchers (here and in other processes) whom it waits for (docs/protocol/table.md §14)."""
         self._send_waiting(actor)
         if self.cluster is not None:
@@ -78,10 +94,10 @@ class Broadcast(HubCore):
 
     def _send_waiting(self, source: TableSource) -> None:
         message = {"type": "waiting", "waiting": source.waiting}
-        for conn in self.connections.watching(source.table_id):
+        for conn in self.tables.connections.watching(source.table_id):
             conn.send(message)
 
-    async def publish(self, actor: TableActor, events: list[tuple[int, Event]]) -> None:
+    async def publish(self, actor: TableSource, events: list[tuple[int, Event]]) -> None:
         """The owner tells the other processes about its stored events (cluster mode)."""
         if self.cluster is None:
             return
@@ -96,7 +112,7 @@ class Broadcast(HubCore):
     def filter_event(self, source: TableSource, seq: int, event: Event) -> Filtered:
         """Event ``seq`` as each seat watching the table (and spectators, None) may see it."""
         state = source.state
-        seats = {state.seat_of(c.player_id) for c in self.connections.watching(source.table_id)}
+        seats = {state.seat_of(c.player_id) for c in self.tables.connections.watching(source.table_id)}
         if not live_to_onlookers(state):  # an event's table: its onlookers get nothing live (visibility.py)
             seats.discard(None)
         return seq, {seat: state.public_event(event, seat) for seat in seats}
@@ -116,7 +132,7 @@ class Broadcast(HubCore):
         views: dict[int | None, dict[str, Any]] = {}
         patches: dict[tuple[int | None, int], dict[str, Any]] = {}
         table: dict[str, Any] | None = None  # the table part: one for all the views of this moment
-        for conn in self.connections.watching(table_id):
+        for conn in self.tables.connections.watching(table_id):
             seat = state.seat_of(conn.player_id)
             view = views.get(seat)
             if view is None:

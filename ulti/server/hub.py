@@ -1,7 +1,9 @@
 """The hub: this process's table actors and replicas, its connections, the lobby and its chat.
 
-Assembled from parts, one concern each (see ``hubcore.py``): ``ownership.py``, ``broadcast.py``,
-``lobby.py``, ``connections.py``; this module holds the tables' operations and reading them.
+It holds collaborators, one concern each, each built with only what it uses (see ``hubcore.py``):
+``ownership.Ownership``, ``broadcast.Broadcaster``, ``lobby.Lobby``, ``connections.Attendance``,
+over one ``hubcore.TableRegistry`` of actors, replicas and connections; this module holds the tables'
+operations and reading them, and forwards the few calls others make of the hub as before.
 
 Every change to a table is an operation (``join``, ``act``, ``chat``, ``back``, …) run by the
 table's actor in the process that owns the table. In one process that is always this one. With
@@ -23,20 +25,17 @@ from ulti.bots.levels import level_searches
 from ulti.queue.botturns import QueueExecutor
 from ulti.server.actor import TableActor
 from ulti.server.auth import new_id
-from ulti.server.broadcast import Broadcast
+from ulti.server.broadcast import Broadcaster
 from ulti.server.cluster import Cluster, OwnerUnavailable
 from ulti.server.config import Settings
-from ulti.server.connections import Connections
+from ulti.server.connections import Attendance
 from ulti.server.events import Created, Event, SeatSpec, Sit
 from ulti.server.hubcore import (
-    LOBBY_CHAT_HISTORY,
     ROUTING_ATTEMPTS,
     Connection,
-    ConnectionSet,
-    HubCore,
-    RecentIds,
     Replica,
-    TableSource,
+    TableRegistry,
+    load_state,
 )
 from ulti.server.lobby import Lobby
 from ulti.server.logs import log
@@ -44,7 +43,7 @@ from ulti.server.longwork import BotTurns, CountedExecutor, PeopleAtPlay
 from ulti.server.metrics import Metrics
 from ulti.server.ownership import Ownership
 from ulti.server.results import record_if_unrecorded
-from ulti.server.seam import Filtered
+from ulti.server.seam import Filtered, TableSource
 from ulti.server.seeks import Matchmaker
 from ulti.server.table_settings import BotSeat, InviteSeat, TableSettings
 from ulti.server.tablestate import (
@@ -61,7 +60,7 @@ from ulti.store import SeqConflict, ServerStore
 __all__ = ["Connection", "Hub", "Replica", "TableSource"]
 
 
-class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
+class Hub:
     """Everything live in this server process."""
 
     def __init__(
@@ -74,20 +73,28 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         self.store = store
         self.settings = settings
         self.cluster = cluster
+        #: this process's actors, replicas and connections, shared by the collaborators below
+        self.tables = TableRegistry()
+        # the registry's parts under the names the routes, the metrics and the bot API read them by
+        self.actors = self.tables.actors
+        self.replicas = self.tables.replicas
+        self.connections = self.tables.connections
         self.metrics = metrics if metrics is not None else Metrics(process=False)
         self.metrics.watch(self)
         self.executor = ThreadPoolExecutor(max_workers=settings.bot_threads, thread_name_prefix="bot")
-        self.actors: dict[str, TableActor] = {}
-        self.replicas: dict[str, Replica] = {}
-        self.connections = ConnectionSet()
         self.throttle = Throttle(settings.quotas, settings.rate_per_second)
-        self.lobby_chat: deque[dict[str, Any]] = deque(maxlen=LOBBY_CHAT_HISTORY)
-        self.client_ids: dict[str, RecentIds] = {}
-        self._lobby_changes: set[str] = set()  # tables whose lobby entry changed since the last push
-        self._lobby_order = asyncio.Lock()  # pushes leave in the order their summaries were read
         self._tasks: set[asyncio.Task[None]] = set()
-        self._adopting: dict[str, asyncio.Lock] = {}
         self._processes: CountedExecutor | None = None
+        #: what each watcher is sent, and the replicas of tables other processes own
+        self.broadcaster = Broadcaster(self.tables, store, cluster, self._spawn)
+        #: which tables this process acts for; expiring and unloading idle ones
+        self.ownership = Ownership(self.tables, store, settings, cluster, self._adopt, self.broadcaster.replica)
+        #: the lobby's list of tables, pushed as changes, and its chat
+        self.lobby = Lobby(self.tables, store, cluster, self._spawn, lambda players: self.seeks.deliver(players))
+        #: the lobby's seeks and its count of people online and playing (seeks.py)
+        self.seeks = Matchmaker(self, self.tables.plays_now)
+        #: who is at which table: presence, closed connections, command ids already used
+        self.attendance = Attendance(self.tables, cluster, self.seeks.closed, self._player_left)
         #: the strong bots' turns thinking now: long work starts nothing while there is one
         self.bot_turns = BotTurns()
         #: when a person last acted here: long work waits for a pause in people's play
@@ -98,8 +105,6 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         self.metrics.watch_long_work(self.desk.work)
         #: told of every command's stored events by the table's owner (the bot API's account events)
         self.commit_listeners: list[Callable[[TableState, list[tuple[int, Event]]], None]] = []
-        #: the lobby's seeks and its count of people online and playing (seeks.py)
-        self.seeks = Matchmaker(self, self._plays_now)
         self._ops: dict[str, Callable[[TableActor, dict[str, Any]], Awaitable[Any]]] = {
             "join": self._op_join,
             "leave": self._op_leave,
@@ -124,20 +129,26 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         if self.cluster is not None:
             cluster = self.cluster
             cluster.on_request = self._on_request
-            cluster.on_table_event = self._on_table_event
-            cluster.on_lobby = self._on_lobby
-            cluster.on_lease_lost = self._on_lease_lost
+            cluster.on_table_event = self.broadcaster.on_table_event
+            cluster.on_lobby = self.lobby.on_cluster_message
+            cluster.on_lease_lost = self.ownership.on_lease_lost
             await cluster.start()
-            self._spawn(self._adopt_orphans_forever())
-            self._spawn(self._sweep_forever())
+            self._spawn(self.ownership.adopt_orphans_forever())
+            self._spawn(self.ownership.sweep_forever())
             self._spawn(self.seeks.run_forever())
             return
         for table_id in await self.store.table_ids(["open", "playing"]):
             await self._adopt(table_id)
-        self._spawn(self._sweep_forever())
+        self._spawn(self.ownership.sweep_forever())
         self._spawn(self.seeks.run_forever())
 
-    # ---------------------------------------------------------------- the actors' host (seam.TableHost)
+    def _spawn(self, coro: Awaitable[None]) -> None:
+        """Run ``coro`` in the background for as long as the hub (``close`` cancels it)."""
+        task: asyncio.Task[None] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ---------------------------------------------------------------- the actors' host (actor.TableHost)
 
     @property
     def clustered(self) -> bool:
@@ -159,8 +170,8 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         self, actor: TableActor, outgoing: list[Filtered], stored: list[tuple[int, Event]]
     ) -> None:
         """Send a command's events to the watchers here, then to the other processes."""
-        self.broadcast_events(actor, outgoing)
-        await self.publish(actor, stored)
+        self.broadcaster.broadcast_events(actor, outgoing)
+        await self.broadcaster.publish(actor, stored)
         for listener in self.commit_listeners:
             listener(actor.state, stored)
 
@@ -192,7 +203,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
 
     async def _adopt(self, table_id: str) -> TableActor:
         """Become the live actor of ``table_id`` (its lease already held in a cluster)."""
-        state = await self._load_state(table_id)
+        state = await load_state(self.store, table_id)
         if state.status == "finished":
             # Its match ended just before the process that held it died: record the result (once,
             # whoever else tries) and mark the table finished, which that process had no time to do.
@@ -255,7 +266,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         """This process's actor of ``table_id`` (one process), loaded from the log if it was unloaded."""
         actor = self.actors.get(table_id)
         if actor is None:
-            state = await self._load_state(table_id)
+            state = await load_state(self.store, table_id)
             # Another request may have loaded the table while this one read the log: two actors of
             # one table would store conflicting events, so the first one loaded is the one kept.
             actor = self.actors.get(table_id)
@@ -501,13 +512,87 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
                 await actor.emit(event)
             await actor.emit(state.next_deal_event())
 
+    # ---------------------------------------------------------------- the collaborators' calls, forwarded
+    # The operations' routing (``execute``, ``_on_request``, ``_op_*``) calls these three by their old names.
+
     async def _is_present(self, table_id: str, player_id: str | None) -> bool:
-        """Whether ``player_id`` has a connection to ``table_id`` in any process."""
-        if player_id is None:
-            return False
-        if self.cluster is not None:
-            return await self.cluster.present(table_id, player_id)
-        return any(c.player_id == player_id for c in self.connections.watching(table_id))
+        """Whether ``player_id`` has a connection to ``table_id`` in any process (``Attendance.is_present``)."""
+        return await self.attendance.is_present(table_id, player_id)
+
+    async def _take_over(self, table_id: str) -> bool:
+        """Take ``table_id`` over in a cluster if its lease is free (``Ownership.take_over``)."""
+        return await self.ownership.take_over(table_id)
+
+    async def _drop(self, table_id: str) -> None:
+        """Stop acting for ``table_id`` (``Ownership.drop``)."""
+        await self.ownership.drop(table_id)
+
+    async def _player_left(self, table_id: str, player_id: str) -> None:
+        """The player's last connection to the table closed: its owner starts the absence countdown."""
+        await self.execute(table_id, "left", {"player": player_id})
+
+    # the actors' host (actor.TableHost): what the broadcaster, the lobby and ownership answer
+
+    def filter_event(self, actor: TableActor, seq: int, event: Event) -> Filtered:
+        """Event ``seq`` as each seat watching the table may see it (``Broadcaster.filter_event``)."""
+        return self.broadcaster.filter_event(actor, seq, event)
+
+    async def presence_changed(self, actor: TableActor, seat: int, connected: bool) -> None:
+        """Tell the table's watchers that a seat's player came or went (``Broadcaster.presence_changed``)."""
+        await self.broadcaster.presence_changed(actor, seat, connected)
+
+    def presence_soon(self, actor: TableActor, seat: int, connected: bool) -> None:
+        """``presence_changed`` from synchronous code."""
+        self.broadcaster.presence_soon(actor, seat, connected)
+
+    def waiting_changed(self, actor: TableActor) -> None:
+        """Tell the table's watchers whom it waits for (``Broadcaster.waiting_changed``)."""
+        self.broadcaster.waiting_changed(actor)
+
+    def lobby_changed(self, table_id: str) -> None:
+        """The table's lobby entry changed (``Lobby.lobby_changed``)."""
+        self.lobby.lobby_changed(table_id)
+
+    async def lost_table(self, table_id: str) -> None:
+        """Another process stored an event this one meant to: give the table up (``Ownership.lost_table``)."""
+        await self.ownership.lost_table(table_id)
+
+    # for the routes, the socket and the bot API, under the names they have always called
+
+    def table_view(
+        self, source: TableSource, seat: int | None, table: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The table's view for ``seat`` with presence and deadline (``Broadcaster.table_view``)."""
+        return self.broadcaster.table_view(source, seat, table)
+
+    async def open_tables(self) -> list[dict[str, Any]]:
+        """The lobby list (``Lobby.open_tables``)."""
+        return await self.lobby.open_tables()
+
+    @property
+    def lobby_chat(self) -> deque[dict[str, Any]]:
+        """The lobby chat's last lines (``Lobby.chat``)."""
+        return self.lobby.chat
+
+    async def lobby_message(self, conn: Connection, text: str) -> None:
+        """A lobby chat line from ``conn`` (``Lobby.lobby_message``)."""
+        await self.lobby.lobby_message(conn, text)
+
+    def seen_client_id(self, player_id: str, client_id: str) -> bool:
+        """Whether ``client_id`` was already used by ``player_id`` (``Attendance.seen_client_id``)."""
+        return self.attendance.seen_client_id(player_id, client_id)
+
+    async def disconnected(self, conn: Connection) -> None:
+        """``conn`` closed (``Attendance.disconnected``)."""
+        await self.attendance.disconnected(conn)
+
+    async def unload(self, table_id: str, actor: TableActor) -> None:
+        """Forget an idle table here (``Ownership.unload``); account erasure calls it too."""
+        await self.ownership.unload(table_id, actor)
+
+    async def sweep(self) -> None:
+        """Expire and unload the idle tables now (``Ownership.sweep``)."""
+        await self.ownership.sweep()
 
     # public entry points used by the HTTP API and the socket
 
@@ -564,17 +649,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
             return replica
         if self.cluster is None:
             return await self._local_actor(table_id)
-        return Replica(table_id, await self._load_state(table_id))
-
-    async def _replica(self, table_id: str) -> Replica:
-        """A replica of ``table_id`` that follows the owner's events (subscribe first, then load)."""
-        assert self.cluster is not None
-        replica = self.replicas.get(table_id)
-        if replica is None:
-            await self.cluster.watch_table(table_id)
-            replica = Replica(table_id, await self._load_state(table_id))
-            self.replicas[table_id] = replica
-        return replica
+        return Replica(table_id, await load_state(self.store, table_id))
 
     async def watch(self, conn: Connection, table_id: str) -> TableSource:
         """``conn`` now watches ``table_id``: returns what to sync it from.
@@ -585,10 +660,10 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         if self.cluster is None or table_id in self.actors:
             source = await self.source(table_id)
         else:
-            source = await self._replica(table_id)
+            source = await self.broadcaster.replica(table_id)
         await require_live(self, source.state, conn.player_id)
         if conn.table_id is not None and conn.table_id != table_id:
-            await self.left_table(conn)  # switching tables: the old seat may now be absent
+            await self.attendance.left_table(conn)  # switching tables: the old seat may now be absent
         self.connections.set_table(conn, table_id)
         seat = source.state.seat_of(conn.player_id)
         if seat is not None:

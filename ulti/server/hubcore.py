@@ -1,33 +1,31 @@
-"""What every part of the hub shares: its state, the connection and replica types, and two helpers.
+"""What the hub's collaborators share: the registry of live tables and connections, and their types.
 
-The hub (``hub.py``) is assembled from parts, one concern each: ``ownership.py`` (which tables this
-process acts for, and idle tables), ``broadcast.py`` (what each watcher is sent), ``lobby.py`` and
-``connections.py``; ``hub.py`` itself holds the tables' operations and reading. Each part is a
-mixin over ``HubCore``, which declares the state they share and the few methods one part asks of
-another.
+The hub (``hub.py``) holds collaborators, one concern each, each built with only what it uses:
+``ownership.Ownership`` (which tables this process acts for, and idle tables), ``broadcast.Broadcaster``
+(what each watcher is sent, and the replicas of tables owned elsewhere), ``lobby.Lobby`` and
+``connections.Attendance`` (who is at which table). The state they share is a ``TableRegistry``
+(this process's actors, replicas and connections), passed to each that reads it.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Awaitable, Collection, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Awaitable, Callable, Collection, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from ulti.server.actor import TableActor
-from ulti.server.cluster import Cluster
-from ulti.server.config import Settings
 from ulti.server.events import parse_event
-from ulti.server.longwork import CountedExecutor
-from ulti.server.metrics import Metrics
+from ulti.server.seam import TableSource
 from ulti.server.tablestate import (
     CommandError,
     TableState,
 )
-from ulti.server.throttle import Throttle
-from ulti.store import ServerStore
+from ulti.store.ports import TableLog
+
+__all__ = ["Connection", "ConnectionSet", "RecentIds", "Replica", "Spawn", "TableRegistry", "TableSource",
+           "load_state"]
 
 LOBBY_CHAT_HISTORY = 50
 RECENT_CLIENT_IDS = 512
@@ -152,29 +150,6 @@ class ConnectionSet:
 _NO_CONNECTIONS: frozenset[Connection] = frozenset()
 
 
-class TableSource(Protocol):
-    """Something views can be made from: an actor (owner) or a replica."""
-
-    @property
-    def table_id(self) -> str:
-        """The table's id."""
-        ...
-
-    state: TableState
-    deadline: float | None
-    present: set[int]
-
-    @property
-    def trick_pause(self) -> float:
-        """Seconds a finished trick stays on screen before a bot leads (the page holds it as long)."""
-        ...
-
-    @property
-    def waiting(self) -> list[dict[str, Any]]:
-        """The absent players a table without a time limit waits for (``TableActor.waiting``)."""
-        ...
-
-
 @dataclass
 class Replica:
     """A read-only copy of a table owned by another process, kept current by its published events."""
@@ -189,60 +164,42 @@ class Replica:
     waiting: list[dict[str, Any]] = field(default_factory=list)
 
 
-class HubCore:
-    """The state the hub's parts share (set by ``Hub.__init__``) and the methods they call across parts."""
-
-    store: ServerStore
-    settings: Settings
-    cluster: Cluster | None
-    metrics: Metrics
-    executor: ThreadPoolExecutor
-    actors: dict[str, TableActor]
-    replicas: dict[str, Replica]
-    connections: ConnectionSet
-    throttle: Throttle
-    lobby_chat: deque[dict[str, Any]]
-    client_ids: dict[str, RecentIds]
-    _lobby_changes: set[str]
-    _lobby_order: asyncio.Lock
-    _tasks: set[asyncio.Task[None]]
-    _adopting: dict[str, asyncio.Lock]
-    _processes: CountedExecutor | None
-
-    def _spawn(self, coro: Awaitable[None]) -> None:
-        task: asyncio.Task[None] = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+#: starts a background task that lives as long as the hub (``Hub._spawn``)
+Spawn = Callable[[Awaitable[None]], None]
 
 
-    async def _load_state(self, table_id: str) -> TableState:
-        state = TableState(table_id)
-        for raw in await self.store.events(table_id):
-            state.apply(parse_event(raw))  # checked as it comes in: apply never meets a malformed event
-        if state.seq == 0:
-            raise CommandError("not_found", f"no table {table_id!r}")
-        return state
+class TableRegistry:
+    """This process's live tables and connections: the state the hub's collaborators share.
+
+    ``actors``: the tables this process acts for; ``replicas``: read-only copies of tables other
+    processes own, which its clients watch; ``connections``: the open sockets and table streams.
+    """
+
+    def __init__(self) -> None:
+        """No tables, no connections."""
+        self.actors: dict[str, TableActor] = {}
+        self.replicas: dict[str, Replica] = {}
+        self.connections = ConnectionSet()
+
+    def loaded(self, table_id: str) -> TableSource | None:
+        """The table's actor, else its replica, else None (nothing read from the store)."""
+        return self.actors.get(table_id) or self.replicas.get(table_id)
+
+    def plays_now(self, conn: Connection) -> bool:
+        """Whether ``conn`` watches a match being played at which its player is seated."""
+        if conn.table_id is None:
+            return False
+        source = self.loaded(conn.table_id)
+        if source is None or source.state.status != "playing":
+            return False
+        return source.state.seat_of(conn.player_id) is not None
 
 
-    # Defined by other parts (hub.py, ownership.py, broadcast.py); declared here so that each part
-    # type-checks on its own. The real methods come first in the hub's method order.
-
-    async def _adopt(self, table_id: str) -> TableActor:
-        raise NotImplementedError
-
-    async def _replica(self, table_id: str) -> Replica:
-        raise NotImplementedError
-
-    async def _drop(self, table_id: str) -> None:
-        raise NotImplementedError
-
-    async def _is_present(self, table_id: str, player_id: str | None) -> bool:
-        raise NotImplementedError
-
-    async def execute(self, table_id: str, op: str, args: dict[str, Any]) -> Any:
-        """Run operation ``op`` on ``table_id`` at its owner (``hub.py``)."""
-        raise NotImplementedError
-
-    def presence_soon(self, source: TableSource, seat: int, connected: bool) -> None:
-        """Tell the watchers a seat's player came or went (``broadcast.py``)."""
-        raise NotImplementedError
+async def load_state(log: TableLog, table_id: str) -> TableState:
+    """The table's state, from its stored events (``not_found`` for a table never created)."""
+    state = TableState(table_id)
+    for raw in await log.events(table_id):
+        state.apply(parse_event(raw))  # checked as it comes in: apply never meets a malformed event
+    if state.seq == 0:
+        raise CommandError("not_found", f"no table {table_id!r}")
+    return state

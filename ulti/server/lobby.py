@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Collection
+from collections import deque
+from collections.abc import Callable, Collection
 from typing import Any
 
+from ulti.server.cluster import Cluster
 from ulti.server.hubcore import (
+    LOBBY_CHAT_HISTORY,
     LOBBY_STATUSES,
     Connection,
-    HubCore,
+    Spawn,
+    TableRegistry,
 )
-from ulti.server.seeks import Matchmaker
 from ulti.server.visibility import listed
+from ulti.store.ports import TableIndex
 
 
 def has_people(summary: dict[str, Any]) -> bool:
@@ -29,17 +33,32 @@ def has_people(summary: dict[str, Any]) -> bool:
     return any(s.get("kind") == "player" and not s.get("away") and not s.get("bot") for s in summary["seats"])
 
 
-class Lobby(HubCore):
+class Lobby:
     """The hub's lobby: the list of open tables pushed as changes, and the lobby chat."""
 
-    seeks: Matchmaker
+    def __init__(
+        self, tables: TableRegistry, index: TableIndex, cluster: Cluster | None, spawn: Spawn,
+        deliver_pairs: Callable[[dict[str, str]], None],
+    ) -> None:
+        """The lobby of ``tables`` (in a cluster, summaries are read from ``index``, shared by every process).
+
+        ``deliver_pairs``: tells this process's players who was paired in another (``Matchmaker.deliver``).
+        """
+        self.tables = tables
+        self.index = index
+        self.cluster = cluster
+        self._spawn = spawn
+        self._deliver_pairs = deliver_pairs
+        self.chat: deque[dict[str, Any]] = deque(maxlen=LOBBY_CHAT_HISTORY)
+        self._changes: set[str] = set()  # tables whose lobby entry changed since the last push
+        self._order = asyncio.Lock()  # pushes leave in the order their summaries were read
 
     async def open_tables(self) -> list[dict[str, Any]]:
         """The lobby list: tables still open or being played, newest first."""
         if self.cluster is not None:
-            rows = await self.store.table_summaries(LOBBY_STATUSES)
+            rows = await self.index.table_summaries(LOBBY_STATUSES)
         else:
-            states = [a.state for a in self.actors.values() if a.state.status in LOBBY_STATUSES]
+            states = [a.state for a in self.tables.actors.values() if a.state.status in LOBBY_STATUSES]
             rows = [s.summary() for s in reversed(states)]
         return listed([r for r in rows if has_people(r)])
 
@@ -49,10 +68,10 @@ class Lobby(HubCore):
         Only what changed travels (a summary is about 300 bytes; the whole list of 300 tables is 88 KB).
         """
         if self.cluster is not None:
-            rows = await self.store.table_summaries_of(changed, LOBBY_STATUSES)
+            rows = await self.index.table_summaries_of(changed, LOBBY_STATUSES)
         else:
             # newest first, as in the full list (the actors are in the order the tables were loaded)
-            states = [a.state for a in self.actors.values() if a.table_id in changed]
+            states = [a.state for a in self.tables.actors.values() if a.table_id in changed]
             rows = [s.summary() for s in reversed(states) if s.status in LOBBY_STATUSES]
         rows = [r for r in rows if has_people(r)]
         removed = sorted(set(changed) - {s["table_id"] for s in rows})
@@ -60,8 +79,8 @@ class Lobby(HubCore):
 
     def lobby_changed(self, table_id: str) -> None:
         """Note that ``table_id``'s lobby entry changed; watchers here (and in other processes) get it soon."""
-        first = not self._lobby_changes
-        self._lobby_changes.add(table_id)
+        first = not self._changes
+        self._changes.add(table_id)
         if first:  # the changes of one event-loop turn go out in one push
             with contextlib.suppress(RuntimeError):
                 asyncio.get_running_loop().call_soon(lambda: self._spawn(self._send_lobby(publish=True)))
@@ -69,42 +88,34 @@ class Lobby(HubCore):
     async def _send_lobby(self, publish: bool, changed: Collection[str] | None = None) -> None:
         """Push the changed entries to this process's lobby watchers (and name them to the other processes)."""
         if changed is None:
-            changed, self._lobby_changes = self._lobby_changes, set()
+            changed, self._changes = self._changes, set()
         if not changed:
             return
         if publish and self.cluster is not None:
             await self.cluster.publish_lobby({"kind": "changed", "tables": sorted(changed)})
         # In a cluster the summaries are read from the store: without the lock an older read could be
         # sent after a newer one and leave watchers with a stale entry.
-        async with self._lobby_order:
-            watchers = [c for c in self.connections if c.watches_lobby]
+        async with self._order:
+            watchers = [c for c in self.tables.connections if c.watches_lobby]
             if not watchers:
                 return
             message = await self.lobby_update(changed)
             for conn in watchers:
                 conn.send(message)
 
-    async def _on_lobby(self, data: dict[str, Any]) -> None:
+    async def on_cluster_message(self, data: dict[str, Any]) -> None:
+        """A lobby message another process published: changed entries, a chat line or new pairs."""
         if data.get("kind") == "changed" and isinstance(data.get("tables"), list):
             await self._send_lobby(publish=False, changed=[str(t) for t in data["tables"]])
         elif data.get("kind") == "changed":
             # a process of an older version names no tables: its watchers here get the whole list
             message = {"type": "lobby", "tables": await self.open_tables()}
-            for conn in [c for c in self.connections if c.watches_lobby]:
+            for conn in [c for c in self.tables.connections if c.watches_lobby]:
                 conn.send(message)
         elif data.get("kind") == "chat":
             self._deliver_lobby_line(data["line"])
         elif data.get("kind") == "paired" and isinstance(data.get("players"), dict):
-            self.seeks.deliver({str(k): str(v) for k, v in data["players"].items()})
-
-    def _plays_now(self, conn: Connection) -> bool:
-        """Whether ``conn`` watches a match being played at which its player is seated."""
-        if conn.table_id is None:
-            return False
-        source = self.actors.get(conn.table_id) or self.replicas.get(conn.table_id)
-        if source is None or source.state.status != "playing":
-            return False
-        return source.state.seat_of(conn.player_id) is not None
+            self._deliver_pairs({str(k): str(v) for k, v in data["players"].items()})
 
     async def lobby_message(self, conn: Connection, text: str) -> None:
         """A lobby chat line from ``conn`` (to every process's lobby watchers); ``text`` was checked at
@@ -115,7 +126,7 @@ class Lobby(HubCore):
             await self.cluster.publish_lobby({"kind": "chat", "line": line})
 
     def _deliver_lobby_line(self, line: dict[str, Any]) -> None:
-        self.lobby_chat.append(line)
-        for other in self.connections:
+        self.chat.append(line)
+        for other in self.tables.connections:
             if other.watches_lobby:
                 other.send({"type": "lobby_chat", "line": line})

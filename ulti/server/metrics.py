@@ -12,7 +12,8 @@ Names and meanings are documented in docs/deploy.md ("Metrics").
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sized
+from typing import TYPE_CHECKING, Protocol
 
 import prometheus_client
 from prometheus_client import (
@@ -32,7 +33,6 @@ from ulti.server.longwork import PRIORITY
 from ulti.server.tablestate import CommandError
 
 if TYPE_CHECKING:
-    from ulti.server.hub import Hub
     from ulti.server.longwork import LongWork
 
 # A ``*_created`` series per counter and histogram child doubles the output for a timestamp that
@@ -71,6 +71,36 @@ BAD_INPUT_CODES = frozenset(
 
 #: WebSocket close codes that mean the client sent something the server could not take
 CLOSE_CODES = {1002: "ws_protocol", 1007: "ws_bad_data", 1009: "ws_too_large"}
+
+
+class CommitTimed(Protocol):
+    """A store that reports how long each commit took (``EventStore.on_commit``)."""
+
+    on_commit: Callable[[float, int], None] | None
+
+
+class Watched(Protocol):
+    """What the metrics read of a hub at scrape time (a protocol: the metrics import no hub)."""
+
+    @property
+    def connections(self) -> Sized:
+        """The open connections."""
+        ...
+
+    @property
+    def actors(self) -> Sized:
+        """The tables this process acts for."""
+        ...
+
+    @property
+    def replicas(self) -> Sized:
+        """The tables other processes own that this one follows."""
+        ...
+
+    @property
+    def store(self) -> CommitTimed:
+        """The store, timed at each commit."""
+        ...
 
 
 class Metrics:
@@ -176,7 +206,7 @@ class Metrics:
             GCCollector(registry=registry)
             PlatformCollector(registry=registry)
 
-    def watch(self, hub: Hub) -> None:
+    def watch(self, hub: Watched) -> None:
         """Read connections and loaded tables from ``hub`` at scrape time, and time its store's commits."""
         self.connections.set_function(lambda: len(hub.connections))
         self.tables.labels("owner").set_function(lambda: len(hub.actors))

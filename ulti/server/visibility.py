@@ -28,18 +28,71 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ulti.server.errors import CommandError
 from ulti.server.logs import log
 
 if TYPE_CHECKING:
-    from ulti.server.hub import Hub
-    from ulti.server.tablestate import TableState
-    from ulti.store.ports import DuplicateRow
+    from ulti.engine.fourmatch import FourMatch
+    from ulti.engine.match import Match
+    from ulti.store.ports import DuplicateBook, DuplicateRow
+
+
+class SeenTable(Protocol):
+    """What the policy reads of a table's state (``TableState``; a protocol, so that the table's state
+    may ask this policy without an import circle)."""
+
+    @property
+    def event_id(self) -> str | None:
+        """The duplicate event the table belongs to (None: an ordinary table)."""
+        ...
+
+    @property
+    def status(self) -> str:
+        """open, playing, finished or expired."""
+        ...
+
+    @property
+    def match(self) -> Match | FourMatch | None:
+        """The match under way or played (None before the start)."""
+        ...
+
+    def seat_of(self, player_id: str) -> int | None:
+        """The seat ``player_id`` sits at, if any."""
+        ...
+
+
+#: the state a reader's tables are read as (``TableState`` in the server)
+State = TypeVar("State", bound=SeenTable, covariant=True)
+
+
+class Sourced(Protocol[State]):
+    """A table as a reader holds it (an actor or a replica): its state."""
+
+    @property
+    def state(self) -> State:
+        """The table's current state."""
+        ...
+
+
+class TableReader(Protocol[State]):
+    """What the policy reads through the hub: the duplicate events' rows and the tables' freshest states."""
+
+    @property
+    def store(self) -> DuplicateBook:
+        """The store's duplicate events."""
+        ...
+
+    async def source(self, table_id: str) -> Sourced[State]:
+        """The freshest state of ``table_id`` this process has."""
+        ...
+
+
+S = TypeVar("S", bound=SeenTable)
 
 #: the attribute a route's endpoint carries to say what it shows (read by the route-enumeration test)
 MARK = "__visibility__"
@@ -95,7 +148,7 @@ class Sight:
 OPEN = Sight(live=True, deals=None)
 
 
-async def event_row(hub: Hub, event_id: str) -> DuplicateRow:
+async def event_row(hub: TableReader[SeenTable], event_id: str) -> DuplicateRow:
     """The stored event (cached: its row never changes but for ``started``, which is not read from it)."""
     cache: dict[str, DuplicateRow] = hub.__dict__.setdefault("_event_rows", {})
     row = cache.get(event_id)
@@ -107,12 +160,12 @@ async def event_row(hub: Hub, event_id: str) -> DuplicateRow:
     return row
 
 
-async def event_states(hub: Hub, row: DuplicateRow) -> list[TableState]:
+async def event_states(hub: TableReader[S], row: DuplicateRow) -> list[S]:
     """The freshest state of each table of the event, table 1 first."""
     return [(await hub.source(table_id)).state for table_id in row.table_ids]
 
 
-def event_status(states: list[TableState]) -> str:
+def event_status(states: Sequence[SeenTable]) -> str:
     """open (not started), playing, finished (every table), or expired (never started)."""
     statuses = {s.status for s in states}
     if statuses == {"finished"}:
@@ -124,12 +177,12 @@ def event_status(states: list[TableState]) -> str:
     return "playing"
 
 
-def deals_finished(state: TableState) -> int:
+def deals_finished(state: SeenTable) -> int:
     """How many deals ``state``'s table has finished (its deals end in order)."""
     return sum(1 for d in state.match.deals if d.is_over) if state.match else 0
 
 
-def event_sight(states: list[TableState], viewer: str | None) -> Sight:
+def event_sight(states: Sequence[SeenTable], viewer: str | None) -> Sight:
     """The rule for an event whose tables are ``states`` (table 1 first), for ``viewer`` (None: anonymous).
 
     ``deals`` is what the viewer may see of the event's *other* tables (its own is open to it).
@@ -143,7 +196,7 @@ def event_sight(states: list[TableState], viewer: str | None) -> Sight:
     return Sight(live=False, deals=min(deals_finished(s) for s in states), event_table=mine, seat=seat)
 
 
-async def sight_of(hub: Hub, state: TableState, viewer: str | None) -> Sight:
+async def sight_of(hub: TableReader[SeenTable], state: SeenTable, viewer: str | None) -> Sight:
     """What ``viewer`` (a player id, None for a visitor without a session) may see of ``state``'s table."""
     _note_asked()
     if state.event_id is None or (viewer is not None and state.seat_of(viewer) is not None):
@@ -152,20 +205,20 @@ async def sight_of(hub: Hub, state: TableState, viewer: str | None) -> Sight:
     return event_sight(await event_states(hub, row), viewer)
 
 
-async def require_live(hub: Hub, state: TableState, viewer: str | None) -> None:
+async def require_live(hub: TableReader[SeenTable], state: SeenTable, viewer: str | None) -> None:
     """Refuse (``event_hidden``) watching the table's deal in progress to a viewer who may not."""
     if not (await sight_of(hub, state, viewer)).live:
         raise CommandError("event_hidden", NO_LIVE)
 
 
-async def require_deal(hub: Hub, state: TableState, viewer: str | None, index: int) -> None:
+async def require_deal(hub: TableReader[SeenTable], state: SeenTable, viewer: str | None, index: int) -> None:
     """Refuse (``event_hidden``) deal ``index`` of the table to a viewer who may not see it yet."""
     sight = await sight_of(hub, state, viewer)
     if sight.deals is not None and index >= sight.deals:
         raise CommandError("event_hidden", HIDDEN)
 
 
-async def visible_deals(hub: Hub, state: TableState, viewer: str | None) -> int | None:
+async def visible_deals(hub: TableReader[SeenTable], state: SeenTable, viewer: str | None) -> int | None:
     """How many of the table's deals ``viewer`` may see (None: all of them)."""
     return (await sight_of(hub, state, viewer)).deals
 
@@ -177,7 +230,7 @@ def ordinary_results() -> Sight:
     return OPEN
 
 
-def live_to_onlookers(state: TableState) -> bool:
+def live_to_onlookers(state: SeenTable) -> bool:
     """Whether the table's live events may go to a watcher who does not sit at it.
 
     Synchronous, for the broadcast: an event's table sends nothing live to onlookers until it has
@@ -188,7 +241,7 @@ def live_to_onlookers(state: TableState) -> bool:
     return state.event_id is None or state.status == "finished"
 
 
-def totals_shown(state: TableState) -> bool:
+def totals_shown(state: SeenTable) -> bool:
     """Whether the lobby may show the table's running totals: never an event table's (they tell its results)."""
     _note_asked()
     return state.event_id is None
