@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 
+from ulti.server.commands import Left
 from ulti.server.hubcore import (
     RECENT_CLIENT_IDS,
     Connection,
@@ -57,4 +58,4 @@ class Connections(HubCore):
             await self.cluster.presence(table_id, conn.player_id, -1)
         if not await self._is_present(table_id, conn.player_id):
             with contextlib.suppress(CommandError):
-                await self.execute(table_id, "left", {"player": conn.player_id})
+                await self.execute(table_id, Left(conn.player_id))

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from ulti.server.actor import TableActor
 from ulti.server.cluster import Cluster
+from ulti.server.commands import Command
 from ulti.server.config import Settings
 from ulti.server.events import parse_event
 from ulti.server.longwork import CountedExecutor
@@ -239,8 +240,8 @@ class HubCore:
     async def _is_present(self, table_id: str, player_id: str | None) -> bool:
         raise NotImplementedError
 
-    async def execute(self, table_id: str, op: str, args: dict[str, Any]) -> Any:
-        """Run operation ``op`` on ``table_id`` at its owner (``hub.py``)."""
+    async def execute(self, table_id: str, command: Command) -> Any:
+        """Run ``command`` on ``table_id`` at its owner (``hub.py``)."""
         raise NotImplementedError
 
     def presence_soon(self, source: TableSource, seat: int, connected: bool) -> None:

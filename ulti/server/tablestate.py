@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ulti.bots.levels import BOT_LEVELS
@@ -21,11 +21,12 @@ from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import card_str, iter_cards, parse_card
 from ulti.engine.deal import Deal
 from ulti.engine.dealing import deal_hands
-from ulti.engine.errors import IllegalAction, RecordError
+from ulti.engine.errors import IllegalAction
 from ulti.engine.fourmatch import FOUR_SEATS, FourMatch
 from ulti.engine.match import Match
 from ulti.engine.record import action_to_json, deal_to_record, four_match_to_record, match_to_record, parse_action
 from ulti.engine.view import SeatView
+from ulti.server.commands import MalformedAction, names_play, read_action
 from ulti.server.errors import CommandError
 from ulti.server.events import Acted, BotSeated, Chatted, Dealt, Event, Leave, Ready, Resigned, Sit, Start
 from ulti.server.inputs import clean_text, name_key
@@ -627,8 +628,10 @@ class TableState:
             return random.Random(f"{self.seed}:{purpose}")
         return random.SystemRandom()
 
-    def action_event(self, seat: int, payload: object, by: Literal["player", "bot"]) -> Acted:
-        """Validate ``payload`` (a record-style action without its seat) for ``seat``; the event it makes."""
+    def action_event(self, seat: int, action: object, by: Literal["player", "bot"]) -> Acted:
+        """Check ``action`` (read where it arrived, ``commands.read_action``; a record-style dict without
+        its seat is read here) for ``seat``; the event it makes."""
+        proposed = action if isinstance(action, Action | MalformedAction) else read_action(action)
         deal = self.deal
         if self.status != "playing" or deal is None or deal.is_over:
             raise CommandError("no_deal", "no deal is in progress at this table")
@@ -637,22 +640,19 @@ class TableState:
         played = self.engine_seat(seat)  # None: sitting this deal out at a table of four
         if played is None or not deal.choices(played, reasons=False).any():
             raise CommandError("not_your_turn", f"it is not seat {seat}'s turn", params={"seat": seat})
-        if deal.in_chain and isinstance(payload, dict) and payload.get("action") == "play":
+        if deal.in_chain and names_play(proposed):
             raise CommandError(
                 "chain_open", "the kontra chain after trick 1 is open: each side speaks before trick 2 is led"
             )
-        if not isinstance(payload, dict):
-            raise CommandError("bad_message", 'action must be an object such as {"action": "play", "card": "AS"}')
-        try:
-            action = parse_action({**payload, "seat": played})
-        except RecordError as exc:
-            raise CommandError("bad_action", str(exc)) from None
+        if isinstance(proposed, MalformedAction):
+            raise CommandError(proposed.code, proposed.message)
+        seated = replace(proposed, seat=played)
         check = deal.copy()
         try:
-            check.apply(action)
+            check.apply(seated)
         except IllegalAction as exc:
             raise CommandError.illegal(exc) from None
-        return {"type": "action", "action": action_to_json(action), "by": by}
+        return {"type": "action", "action": action_to_json(seated), "by": by}
 
     def repeats_a_decline(self, event: Acted) -> bool:
         """Whether ``event`` is a kontra decline at trick 1 right after the same seat's decline.
