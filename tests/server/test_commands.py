@@ -8,6 +8,8 @@ import typing
 import orjson
 import pytest
 
+from tests.server.test_actor import RecordingHost, create, new_actor
+from tests.support.memory_log import MemoryTableLog
 from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import parse_card
 from ulti.server.commands import (
@@ -115,3 +117,22 @@ def test_a_malformed_action_is_refused_with_todays_code_and_message() -> None:
     with pytest.raises(CommandError) as refused:
         state.action_event(on_turn, read_action({"action": "dance"}), "player")
     assert refused.value.code == "bad_action" and refused.value.message == "unknown action kind 'dance'"
+
+
+@pytest.mark.asyncio
+async def test_a_command_id_the_table_carried_out_is_answered_without_running_again() -> None:
+    store = MemoryTableLog()
+    actor = new_actor(store, RecordingHost(store))
+    await create(actor, [{"kind": "open"}, {"kind": "open"}, {"kind": "open"}])
+    # one check for every command with an id (act, chat, ready): a chat line between deals here
+    first = await actor.say(None, "Watcher", "hello", None, command_id="w:c1")
+    runs: list[int] = []
+
+    async def must_not_run() -> int:
+        runs.append(1)
+        return -1
+
+    assert await actor.once("w:c1", must_not_run) == first and runs == []
+    again = await actor.say(None, "Watcher", "hello", None, command_id="w:c1")
+    assert again == first and [e.get("cid") for e in await store.events("t1")].count("w:c1") == 1
+    assert await actor.once("w:c2", must_not_run) == -1 and runs == [1]  # a new id runs
