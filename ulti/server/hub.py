@@ -1,12 +1,13 @@
 """The hub: this process's table actors and replicas, its connections, the lobby and its chat.
 
 Assembled from parts, one concern each (see ``hubcore.py``): ``ownership.py``, ``broadcast.py``,
-``lobby.py``, ``connections.py``; this module holds the tables' operations and reading them.
+``lobby.py``, ``connections.py``; this module runs the tables' commands and reads the tables.
 
-Every change to a table is an operation (``join``, ``act``, ``chat``, ``back``, …) run by the
-table's actor in the process that owns the table. In one process that is always this one. With
-``--redis`` (``cluster.py``) the hub sends the operation to the owner, takes a table over when its
-owner is gone, and keeps a replica of every table its clients watch, fed by the owner's events.
+Every change to a table is a command (``commands.Command``: ``Join``, ``Play``, ``Say``, ``Back``, …)
+run by the table's actor in the process that owns the table. In one process that is always this one.
+With ``--redis`` (``cluster.py``) the hub sends the command to the owner in its JSON form, takes a table
+over when its owner is gone, and keeps a replica of every table its clients watch, fed by the owner's
+events.
 """
 
 from __future__ import annotations
@@ -219,7 +220,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         log("table resumed", table=table_id, seq=state.seq)
         return actor
 
-    # ---------------------------------------------------------------- operations
+    # ---------------------------------------------------------------- commands
 
     async def execute(self, table_id: str, command: Command) -> Any:
         """Run ``command`` on ``table_id`` at its owner; raise ``CommandError`` when refused."""
@@ -313,7 +314,7 @@ class Hub(Ownership, Broadcast, Lobby, Connections, HubCore):
         return actor
 
     async def _on_request(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """An operation sent by another process to this one, the owner."""
+        """A command sent by another process to this one, the owner (``commands.command_to_json``)."""
         assert self.cluster is not None
         table_id = payload["table"]
         actor = self.actors.get(table_id)
