@@ -16,7 +16,6 @@ from typing import Any, Literal, Protocol
 from ulti.analysis.coach import noted_bot_action
 from ulti.engine.actions import Kind
 from ulti.engine.deal import Deal
-from ulti.engine.record import action_to_json
 from ulti.server.config import Settings
 from ulti.server.events import Event, bid_note, parse_event
 from ulti.server.logs import log
@@ -281,18 +280,23 @@ class TableActor:
 
     # ---------------------------------------------------------------- commands
 
-    async def act(
-        self, seat: int, payload: object, by: Literal["player", "bot"] = "player", command_id: str | None = None
-    ) -> int:
-        """A seat's game action (record-style payload without the seat); returns the event number.
+    async def once(self, command_id: str | None, command: Callable[[], Awaitable[int]]) -> int:
+        """Run ``command`` under the table's lock unless the table carried out ``command_id`` already
+        (player and client id: a retried command is idempotent); either way its event number."""
 
-        ``command_id`` (player and client id) makes a retried command idempotent.
-        """
+        async def guarded() -> int:
+            done = None if command_id is None else self.state.recent_commands.get(command_id)
+            return done if done is not None else await command()
+
+        return int(await self.run(guarded))
+
+    async def act(
+        self, seat: int, action: object, by: Literal["player", "bot"] = "player", command_id: str | None = None
+    ) -> int:
+        """A seat's game action (an ``Action`` read at the edge, ``commands.read_action``); its event number."""
 
         async def command() -> int:
-            if command_id is not None and command_id in self.state.recent_commands:
-                return self.state.recent_commands[command_id]
-            event = self.state.action_event(seat, payload, by)  # every rule of the table and the game
+            event = self.state.action_event(seat, action, by)  # every rule of the table and the game
             if self.state.repeats_a_decline(event):
                 return self.state.seq  # legal, and changes nothing: not stored
             if command_id is not None:
@@ -302,14 +306,12 @@ class TableActor:
                 await self.emit({"type": "away", "seat": seat, "away": False})
             return await self.emit(event)
 
-        return int(await self.run(command))
+        return await self.once(command_id, command)
 
     async def ready(self, seat: int, command_id: str | None = None) -> int:
         """``seat``'s player clicked "Next deal"; returns the event number (idempotent)."""
 
         async def command() -> int:
-            if command_id is not None and command_id in self.state.recent_commands:
-                return self.state.recent_commands[command_id]
             event = self.state.ready_event(seat)
             if event is None:
                 return self.state.seq  # said already: nothing to store
@@ -317,7 +319,20 @@ class TableActor:
                 event["cid"] = command_id
             return await self.emit(event)
 
-        return int(await self.run(command))
+        return await self.once(command_id, command)
+
+    async def say(
+        self, seat: int | None, name: str, text: str | None, phrase: str | None, command_id: str | None = None
+    ) -> int:
+        """A chat line by ``name`` (at ``seat``, or a spectator); returns the event number (idempotent)."""
+
+        async def command() -> int:
+            event = self.state.chat_event(seat, name, text, phrase)
+            if command_id is not None:
+                event["cid"] = command_id
+            return await self.emit(event)
+
+        return await self.once(command_id, command)
 
     async def back(self, seat: int) -> None:
         """The player of ``seat`` is here again: the bot stops playing for it."""
@@ -494,9 +509,7 @@ class TableActor:
         async def command() -> None:
             if self.turn_key() != key:
                 return  # the state moved on while the bot was thinking
-            payload = action_to_json(action)
-            payload.pop("seat")
-            event = self.state.action_event(seat, payload, "bot")
+            event = self.state.action_event(seat, action, "bot")
             if note is not None and self.state.learner:
                 # a learner table's bidding log shows why a bot bid (docs/protocol/analysis.md §22.5)
                 event["note"] = bid_note(note)

@@ -39,6 +39,7 @@ from ulti.accounts.names import name_key
 from ulti.server import sessions
 from ulti.server.auth import new_id
 from ulti.server.bodies import body_as, field_refusal, json_object
+from ulti.server.commands import Join, Play, Say
 from ulti.server.errors import CommandError
 from ulti.server.events import Event, parse_event
 from ulti.server.hub import Hub
@@ -627,9 +628,8 @@ async def join(request: Request, table_id: str) -> dict[str, Any]:
     who = await _bot(request)
     check_id(table_id, "table id")
     body = await body_as(request, JoinBody, SEAT_REFUSAL)
-    args = {"player": who.player_id, "name": who.name, "seat": body.seat, "invite": body.invite,
-            "account": True, "bot": True}
-    return {"seat": int(await _hub(request).execute(table_id, "join", args))}
+    join = Join(who.player_id, who.name, body.seat, body.invite, account=True, bot=True)
+    return {"seat": int(await _hub(request).execute(table_id, join))}
 
 
 @router.post("/api/bot/tables/{table_id}/leave")
@@ -651,8 +651,8 @@ async def act(request: Request, table_id: str) -> dict[str, Any]:
     body = await json_object(request)
     message = parse_client_message({**body, "type": "act", "id": _command_id(body)})
     assert isinstance(message, Act)
-    args = {"player": who.player_id, "cid": f"{who.player_id}:{message.id}", "action": message.action}
-    return {"seq": await _hub(request).execute(table_id, "act", args)}
+    play = Play(who.player_id, message.action, cid=f"{who.player_id}:{message.id}")
+    return {"seq": await _hub(request).execute(table_id, play)}
 
 
 @router.post("/api/bot/tables/{table_id}/chat")
@@ -666,6 +666,5 @@ async def chat(request: Request, table_id: str) -> dict[str, Any]:
     assert isinstance(message, Chat)
     hub = _hub(request)
     hub.throttle.chat_line(who.player_id)
-    args = {"player": who.player_id, "cid": f"{who.player_id}:{message.id}", "name": who.name,
-            "text": message.text, "phrase": message.phrase}
-    return {"seq": await hub.execute(table_id, "chat", args)}
+    say = Say(who.player_id, who.name, message.text, message.phrase, cid=f"{who.player_id}:{message.id}")
+    return {"seq": await hub.execute(table_id, say)}

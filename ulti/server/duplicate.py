@@ -29,13 +29,13 @@ from ulti.engine.cards import parse_card
 from ulti.engine.deal import Deal
 from ulti.engine.record import deal_to_record
 from ulti.engine.view import SeatView
-from ulti.server.events import Event, Par, parse_event
+from ulti.server.commands import StorePar
+from ulti.server.events import Event, Par
 from ulti.server.logs import log
 from ulti.server.tablestate import TableState, bot_action
 from ulti.store.ports import ParQueue
 
 if TYPE_CHECKING:
-    from ulti.server.actor import TableActor
     from ulti.server.hub import Hub
 
 #: the bot whose play is the par
@@ -98,7 +98,6 @@ class ParJobs:
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._queued: set[tuple[str, int]] = set()
-        hub.add_op("par", self._op_par)
         hub.commit_listeners.append(self._on_commit)
 
     def start(self) -> None:
@@ -161,22 +160,10 @@ class ParJobs:
             return  # another process took it, or it is done
         spec = orjson.loads(spec_text)
         deal = await play_par(spec, self._think, lambda: self.store.touch_par_job(table_id, index))
-        await self.hub.execute(table_id, "par", {"index": index, "event": par_event(index, spec, deal)})
+        await self.hub.execute(table_id, StorePar(index, par_event(index, spec, deal)))
         await self.store.finish_par_job(table_id, index)
         log("par replay stored", table=table_id, deal=index)
 
     async def _think(self, level: str, view: SeatView, seed: str) -> Action:
         """One decision of a par replay, in the low-priority long-work workers (never before a bot's turn)."""
         return await self.hub.desk.work.call("par", bot_action, level, view, seed)
-
-    async def _op_par(self, actor: TableActor, args: dict[str, Any]) -> int:
-        """At the table's owner: store the par of a deal unless it has one (a job run twice stores it once)."""
-        index = int(args["index"])
-
-        async def command() -> int:
-            if index in actor.state.par:
-                return actor.state.seq
-            # checked like any event from outside this process (it may come from another one)
-            return await actor.emit(parse_event(args["event"]))
-
-        return int(await actor.run(command))

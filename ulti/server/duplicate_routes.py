@@ -29,6 +29,7 @@ from ulti.engine.match import MATCH_LENGTHS
 from ulti.server import sessions
 from ulti.server.auth import new_id
 from ulti.server.bodies import field_refusal, parse
+from ulti.server.commands import Join, Start
 from ulti.server.errors import CommandError
 from ulti.server.hub import Hub
 from ulti.server.inputs import check_id, decode_json
@@ -276,10 +277,9 @@ async def join_event(request: Request, event_id: str) -> dict[str, Any]:
     if not candidates:
         raise CommandError("event_full", "no free seat is left at this event (or at the table asked for)")
     n, i = candidates[0]
-    seat = await hub.execute(row.table_ids[n - 1], "join", {
-        "player": who.player_id, "name": who.name, "seat": i, "invite": None,
-        "account": who.kind == "account", "via_event": True,
-    })
+    seat = await hub.execute(row.table_ids[n - 1], Join(
+        who.player_id, who.name, i, account=who.kind == "account", via_event=True,
+    ))
     return {"table": n, "table_id": row.table_ids[n - 1], "seat": int(seat)}
 
 
@@ -310,7 +310,7 @@ async def start_event(request: Request, event_id: str) -> dict[str, Any]:
         raise CommandError("not_host", "only the event's host starts it")
     for table_id, state in zip(row.table_ids, await event_states(hub, row), strict=True):
         if state.status == "open":  # a start cut short by a crash goes on with the tables left
-            await hub.execute(table_id, "start", {"player": who.player_id, "fill_bots": True, "level": row.level})
+            await hub.execute(table_id, Start(who.player_id, fill_bots=True, level=row.level))
     await hub.store.mark_event_started(event_id)
     return {"ok": True}
 

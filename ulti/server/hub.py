@@ -2,13 +2,14 @@
 
 It holds collaborators, one concern each, each built with only what it uses (see ``hubcore.py``):
 ``ownership.Ownership``, ``broadcast.Broadcaster``, ``lobby.Lobby``, ``connections.Attendance``,
-over one ``hubcore.TableRegistry`` of actors, replicas and connections; this module holds the tables'
-operations and reading them, and forwards the few calls others make of the hub as before.
+over one ``hubcore.TableRegistry`` of actors, replicas and connections; this module runs the tables'
+commands and reads them, and forwards the few calls others make of the hub as before.
 
-Every change to a table is an operation (``join``, ``act``, ``chat``, ``back``, …) run by the
-table's actor in the process that owns the table. In one process that is always this one. With
-``--redis`` (``cluster.py``) the hub sends the operation to the owner, takes a table over when its
-owner is gone, and keeps a replica of every table its clients watch, fed by the owner's events.
+Every change to a table is a command (``commands.Command``: ``Join``, ``Play``, ``Say``, ``Back``, …)
+run by the table's actor in the process that owns the table. In one process that is always this one.
+With ``--redis`` (``cluster.py``) the hub sends the command to the owner in its JSON form, takes a table
+over when its owner is gone, and keeps a replica of every table its clients watch, fed by the owner's
+events.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import random
 from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
+from typing import Any, assert_never
 
 from ulti.bots.levels import level_searches
 from ulti.queue.botturns import QueueExecutor
@@ -27,6 +28,26 @@ from ulti.server.actor import TableActor
 from ulti.server.auth import new_id
 from ulti.server.broadcast import Broadcaster
 from ulti.server.cluster import Cluster, OwnerUnavailable
+from ulti.server.commands import (
+    AddBot,
+    Back,
+    Command,
+    Join,
+    Leave,
+    Left,
+    LetBot,
+    Play,
+    Ready,
+    Rematch,
+    RematchJoin,
+    Resign,
+    Say,
+    SetPace,
+    Start,
+    StorePar,
+    command_from_json,
+    command_to_json,
+)
 from ulti.server.config import Settings
 from ulti.server.connections import Attendance
 from ulti.server.events import Created, Event, SeatSpec, Sit
@@ -105,22 +126,6 @@ class Hub:
         self.metrics.watch_long_work(self.desk.work)
         #: told of every command's stored events by the table's owner (the bot API's account events)
         self.commit_listeners: list[Callable[[TableState, list[tuple[int, Event]]], None]] = []
-        self._ops: dict[str, Callable[[TableActor, dict[str, Any]], Awaitable[Any]]] = {
-            "join": self._op_join,
-            "leave": self._op_leave,
-            "add_bot": self._op_add_bot,
-            "start": self._op_start,
-            "act": self._op_act,
-            "chat": self._op_chat,
-            "back": self._op_back,
-            "ready": self._op_ready,
-            "left": self._op_left,
-            "resign": self._op_resign,
-            "rematch": self._op_rematch,
-            "rematch_join": self._op_rematch_join,
-            "pace": self._op_pace,
-            "let_bot": self._op_let_bot,
-        }
 
     # ---------------------------------------------------------------- start and stop
 
@@ -226,17 +231,17 @@ class Hub:
         log("table resumed", table=table_id, seq=state.seq)
         return actor
 
-    # ---------------------------------------------------------------- operations
+    # ---------------------------------------------------------------- commands
 
-    async def execute(self, table_id: str, op: str, args: dict[str, Any]) -> Any:
-        """Run operation ``op`` on ``table_id`` at its owner; raise ``CommandError`` when refused."""
+    async def execute(self, table_id: str, command: Command) -> Any:
+        """Run ``command`` on ``table_id`` at its owner; raise ``CommandError`` when refused."""
         if self.cluster is None:
-            return await self._run_op(await self._local_actor(table_id), op, args)
+            return await self._run(await self._local_actor(table_id), command)
         for _ in range(ROUTING_ATTEMPTS):
             actor = self.actors.get(table_id)
             if actor is not None and table_id in self.cluster.owned:
                 try:
-                    return await self._run_op(actor, op, args)
+                    return await self._run(actor, command)
                 except SeqConflict:
                     await self._drop(table_id)  # another process took the table over
                     continue
@@ -246,7 +251,7 @@ class Hub:
                     await asyncio.sleep(0.05)
                 continue
             try:
-                reply = await self.cluster.request(owner, {"table": table_id, "op": op, "args": args})
+                reply = await self.cluster.request(owner, {"table": table_id, "command": command_to_json(command)})
             except OwnerUnavailable:
                 await asyncio.sleep(0.25)  # its lease expires within seconds; then someone takes over
                 continue
@@ -257,10 +262,53 @@ class Hub:
             return reply.get("result")
         raise CommandError("unavailable", "the server that holds this table is not answering; try again")
 
-    async def _run_op(self, actor: TableActor, op: str, args: dict[str, Any]) -> Any:
-        """Run ``op`` on ``actor``, which the idle sweep does not unload meanwhile."""
+    async def _run(self, actor: TableActor, command: Command) -> Any:
+        """Run ``command`` on ``actor``, which the idle sweep does not unload meanwhile."""
         with actor.in_use():
-            return await self._ops[op](actor, args)
+            return await self._handle(actor, command)
+
+    async def _handle(self, actor: TableActor, command: Command) -> Any:
+        """What each command does at the table's owner (one case per kind of ``commands.Command``)."""
+        match command:
+            case Join():
+                return await self._join(actor, command)
+            case Leave(player=player):
+                return await actor.run(lambda: actor.emit(actor.state.leave_event(player)))
+            case AddBot(player=player, seat=seat, level=level):
+                return await actor.run(lambda: actor.emit(actor.state.add_bot_event(player, seat, level)))
+            case Start():
+                return await self._start(actor, command)
+            case Play(player=player, action=action, cid=cid):
+                return await actor.act(self._seat_or_refuse(actor, player), action, command_id=cid)
+            case Say(player=player, name=name, text=text, phrase=phrase, cid=cid):
+                return await actor.say(actor.state.seat_of(player), name, text, phrase, cid)
+            case Back(player=player):
+                await actor.back(self._seat_or_refuse(actor, player))
+                return actor.state.seq
+            case Ready(player=player, cid=cid):
+                return await actor.ready(self._seat_or_refuse(actor, player), command_id=cid)
+            case Left(player=player):
+                seat = actor.state.seat_of(player)
+                if seat is not None and not await self._is_present(actor.table_id, player):
+                    actor.player_left(seat)
+                return None
+            case Resign(player=player):
+                return await actor.resign(player)
+            case Rematch():
+                return await self._rematch(actor, command)
+            case RematchJoin():
+                return await self._rematch_join(actor, command)
+            case SetPace(player=player, pace=pace):
+                paced = actor.state.seat_of(player)
+                if paced is not None:
+                    actor.set_pace(paced, pace)
+                return None
+            case LetBot(player=player, seat=seat):
+                return await actor.let_bot(self._seat_or_refuse(actor, player), seat)
+            case StorePar():
+                return await self._store_par(actor, command)
+            case _:
+                assert_never(command)
 
     async def _local_actor(self, table_id: str) -> TableActor:
         """This process's actor of ``table_id`` (one process), loaded from the log if it was unloaded."""
@@ -277,14 +325,14 @@ class Hub:
         return actor
 
     async def _on_request(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """An operation sent by another process to this one, the owner."""
+        """A command sent by another process to this one, the owner (``commands.command_to_json``)."""
         assert self.cluster is not None
         table_id = payload["table"]
         actor = self.actors.get(table_id)
         if actor is None or table_id not in self.cluster.owned:
             return {"moved": True}
         try:
-            return {"result": await self._run_op(actor, payload["op"], payload["args"])}
+            return {"result": await self._run(actor, command_from_json(payload["command"]))}
         except CommandError as exc:
             return {"error": exc.to_json()}
         except SeqConflict:
@@ -377,45 +425,24 @@ class Hub:
         await actor.emit(sit)
         await self.store.add_table_player(actor.table_id, player_id, seat)
 
-    async def _op_join(self, actor: TableActor, args: dict[str, Any]) -> int:
-        player_id, name, seat = args["player"], args["name"], args["seat"]
-        bot = bool(args.get("bot"))
-        if not bot:
-            await self.refuse_bot_account(player_id)
+    async def _join(self, actor: TableActor, join: Join) -> int:
+        if not join.bot:
+            await self.refuse_bot_account(join.player)
 
         async def command() -> int:
-            event = actor.state.join_event(
-                player_id, name, seat, args.get("invite"), bool(args.get("account")), bool(args.get("via_event"))
-            )
-            await self._sit(actor, event["seat"], player_id, name, bot)
+            event = actor.state.join_event(join.player, join.name, join.seat, join.invite, join.account, join.via_event)
+            await self._sit(actor, event["seat"], join.player, join.name, join.bot)
             return int(event["seat"])
 
         return int(await actor.run(command))
 
-    async def _op_leave(self, actor: TableActor, args: dict[str, Any]) -> None:
+    async def _start(self, actor: TableActor, start: Start) -> None:
         async def command() -> None:
-            await actor.emit(actor.state.leave_event(args["player"]))
-
-        await actor.run(command)
-
-    async def _op_add_bot(self, actor: TableActor, args: dict[str, Any]) -> None:
-        async def command() -> None:
-            await actor.emit(actor.state.add_bot_event(args["player"], args["seat"], args["level"]))
-
-        await actor.run(command)
-
-    async def _op_start(self, actor: TableActor, args: dict[str, Any]) -> None:
-        async def command() -> None:
-            level = str(args.get("level", "heuristic"))
-            for event in actor.state.start_events(args["player"], bool(args.get("fill_bots")), level):
+            for event in actor.state.start_events(start.player, start.fill_bots, start.level):
                 await actor.emit(event)
             await actor.emit(actor.state.next_deal_event())
 
         await actor.run(command)
-
-    def add_op(self, name: str, op: Callable[[TableActor, dict[str, Any]], Awaitable[Any]]) -> None:
-        """Register another table operation (run at the table's owner like the built-in ones)."""
-        self._ops[name] = op
 
     async def refuse_bot_account(self, player_id: str) -> None:
         """A bot account takes seats through the bot API only (docs/bot-api.md), never as a person."""
@@ -428,63 +455,17 @@ class Hub:
             raise CommandError("not_seated", "you do not sit at this table: spectators cannot act")
         return seat
 
-    async def _op_act(self, actor: TableActor, args: dict[str, Any]) -> int:
-        seat = self._seat_or_refuse(actor, args["player"])
-        return await actor.act(seat, args.get("action"), command_id=args.get("cid"))
-
-    async def _op_chat(self, actor: TableActor, args: dict[str, Any]) -> int:
-        seat = actor.state.seat_of(args["player"])
-        command_id = args.get("cid")
-
-        async def say() -> int:
-            if command_id is not None and command_id in actor.state.recent_commands:
-                return actor.state.recent_commands[command_id]
-            event = actor.state.chat_event(seat, args["name"], args.get("text"), args.get("phrase"))
-            if command_id is not None:
-                event["cid"] = command_id
-            return await actor.emit(event)
-
-        return int(await actor.run(say))
-
-    async def _op_ready(self, actor: TableActor, args: dict[str, Any]) -> int:
-        seat = self._seat_or_refuse(actor, args["player"])
-        return await actor.ready(seat, command_id=args.get("cid"))
-
-    async def _op_back(self, actor: TableActor, args: dict[str, Any]) -> int:
-        seat = self._seat_or_refuse(actor, args["player"])
-        await actor.back(seat)
-        return actor.state.seq
-
-    async def _op_pace(self, actor: TableActor, args: dict[str, Any]) -> None:
-        seat = actor.state.seat_of(args["player"])
-        if seat is not None:
-            actor.set_pace(seat, str(args["pace"]))
-
-    async def _op_let_bot(self, actor: TableActor, args: dict[str, Any]) -> int:
-        voter = self._seat_or_refuse(actor, args["player"])
-        return await actor.let_bot(voter, int(args["seat"]))
-
-    async def _op_left(self, actor: TableActor, args: dict[str, Any]) -> None:
-        seat = actor.state.seat_of(args["player"])
-        if seat is not None and not await self._is_present(actor.table_id, args["player"]):
-            actor.player_left(seat)
-
-    async def _op_resign(self, actor: TableActor, args: dict[str, Any]) -> int:
-        return await actor.resign(args["player"])
-
-    async def _op_rematch(self, actor: TableActor, args: dict[str, Any]) -> dict[str, Any]:
+    async def _rematch(self, actor: TableActor, rematch: Rematch) -> dict[str, Any]:
         """The rematch of a finished table: made by the first seated player who asks (the table's lock
         keeps two asking at once from making two), found by the others, who take their seats in it."""
-        player_id = args["player"]
 
         async def command() -> dict[str, Any]:
             state = actor.state
-            seat = state.rematch_seat(player_id)
+            seat = state.rematch_seat(rematch.player)
             if state.rematch is not None:
                 return {"table": state.rematch["table"], "seat": seat, "made": False}
             new_id, _ = await self.create_table(
-                player_id, args["name"], state.rematch_config(seat), bool(args.get("account")),
-                rematch_of=actor.table_id,
+                rematch.player, rematch.name, state.rematch_config(seat), rematch.account, rematch_of=actor.table_id,
             )
             await actor.emit({"type": "rematch", "table": new_id, "seat": seat})
             return {"table": new_id, "seat": seat, "made": True}
@@ -492,17 +473,25 @@ class Hub:
         answer: dict[str, Any] = await actor.run(command)
         return answer
 
-    async def _op_rematch_join(self, actor: TableActor, args: dict[str, Any]) -> None:
+    async def _rematch_join(self, actor: TableActor, join: RematchJoin) -> None:
         async def command() -> None:
             state = actor.state
-            if state.seat_of(args["player"]) is None:
-                event = state.rematch_join_event(
-                    args["player"], args["name"], args["old"], int(args["seat"]), bool(args.get("account"))
-                )
-                await self._sit(actor, event["seat"], args["player"], args["name"])
+            if state.seat_of(join.player) is None:
+                event = state.rematch_join_event(join.player, join.name, join.old, join.seat, join.account)
+                await self._sit(actor, event["seat"], join.player, join.name)
             await self._start_rematch_if_full(actor)
 
         await actor.run(command)
+
+    async def _store_par(self, actor: TableActor, par: StorePar) -> int:
+        """Solo duplicate: store the par of a deal unless it has one (a job run twice stores it once)."""
+
+        async def command() -> int:
+            if par.index in actor.state.par:
+                return actor.state.seq
+            return await actor.emit(par.event)
+
+        return int(await actor.run(command))
 
     async def _start_rematch_if_full(self, actor: TableActor) -> None:
         """A rematch starts itself once every seat is taken: each person has accepted by taking theirs."""
@@ -513,7 +502,7 @@ class Hub:
             await actor.emit(state.next_deal_event())
 
     # ---------------------------------------------------------------- the collaborators' calls, forwarded
-    # The operations' routing (``execute``, ``_on_request``, ``_op_*``) calls these three by their old names.
+    # The commands' routing (``execute``, ``_on_request``, ``_handle``) calls these three by their old names.
 
     async def _is_present(self, table_id: str, player_id: str | None) -> bool:
         """Whether ``player_id`` has a connection to ``table_id`` in any process (``Attendance.is_present``)."""
@@ -529,7 +518,7 @@ class Hub:
 
     async def _player_left(self, table_id: str, player_id: str) -> None:
         """The player's last connection to the table closed: its owner starts the absence countdown."""
-        await self.execute(table_id, "left", {"player": player_id})
+        await self.execute(table_id, Left(player_id))
 
     # the actors' host (actor.TableHost): what the broadcaster, the lobby and ownership answer
 
@@ -603,24 +592,23 @@ class Hub:
 
         ``account``: the player has an account (a rated table seats no guest).
         """
-        return int(await self.execute(table_id, "join", {"player": player_id, "name": name, "seat": seat,
-                                                         "invite": invite, "account": account}))
+        return int(await self.execute(table_id, Join(player_id, name, seat, invite, account)))
 
     async def leave(self, table_id: str, player_id: str) -> None:
         """Stand up from a table whose match has not started."""
-        await self.execute(table_id, "leave", {"player": player_id})
+        await self.execute(table_id, Leave(player_id))
 
     async def add_bot(self, table_id: str, player_id: str, seat: object, level: object) -> None:
         """The host puts a bot of ``level`` in an empty ``seat``."""
-        await self.execute(table_id, "add_bot", {"player": player_id, "seat": seat, "level": level})
+        await self.execute(table_id, AddBot(player_id, seat, level))
 
     async def start(self, table_id: str, player_id: str, fill_bots: bool) -> None:
         """The host starts the match (optionally filling empty seats with heuristic bots)."""
-        await self.execute(table_id, "start", {"player": player_id, "fill_bots": fill_bots})
+        await self.execute(table_id, Start(player_id, fill_bots))
 
     async def resign(self, table_id: str, player_id: str) -> None:
         """``player_id`` resigns the match under way at ``table_id``: a bot plays the seat to the end."""
-        await self.execute(table_id, "resign", {"player": player_id})
+        await self.execute(table_id, Resign(player_id))
 
     async def rematch(self, table_id: str, player_id: str, name: str, account: bool = False) -> str:
         """A seated player of the finished ``table_id`` asks for or accepts its rematch: the new table's id.
@@ -631,10 +619,9 @@ class Hub:
         """
         # a bot account takes seats through the bot API only: the host invites it to the rematch there
         await self.refuse_bot_account(player_id)
-        made = await self.execute(table_id, "rematch", {"player": player_id, "name": name, "account": account})
+        made = await self.execute(table_id, Rematch(player_id, name, account))
         new_id = str(made["table"])
-        await self.execute(new_id, "rematch_join", {"player": player_id, "name": name, "account": account,
-                                                    "old": table_id, "seat": made["seat"]})
+        await self.execute(new_id, RematchJoin(player_id, name, table_id, int(made["seat"]), account))
         return new_id
 
     # ---------------------------------------------------------------- reading tables
@@ -670,7 +657,7 @@ class Hub:
             if self.cluster is not None:
                 await self.cluster.presence(table_id, conn.player_id, +1)
             # takes the seat back from the bot, or cancels the absence countdown
-            await self.execute(table_id, "back", {"player": conn.player_id})
+            await self.execute(table_id, Back(conn.player_id))
             # that may have taken a while (an owner's failover): sync from what is current now
             source = self.actors.get(table_id) or self.replicas.get(table_id) or source
         return source

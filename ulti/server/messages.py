@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, ValidationError
 
+from ulti.server.commands import NOT_AN_OBJECT, ProposedAction, read_action
 from ulti.server.inputs import BadInput
 
 ClientId = str | int
@@ -63,12 +64,22 @@ class OpenTable(_Message):
     table: str
 
 
+def _action_field(value: object) -> ProposedAction:
+    # read here, once: a malformed action is kept as such, for the table to refuse it where it did before
+    if not isinstance(value, dict):
+        raise ValueError("not an object")  # refused at the edge as bad_message (see _refusal)
+    return read_action(value)
+
+
 class Act(_Message):
-    """``act``: a game action in record form without the seat (checked by the table)."""
+    """``act``: a game action in record form without the seat, read into an ``Action`` here (its legality
+    is the table's)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     type: Literal["act"]
     id: ClientId
-    action: dict[str, Any]
+    action: Annotated[ProposedAction, PlainValidator(_action_field)]
 
 
 class Chat(_Message):
@@ -122,6 +133,8 @@ ClientMessage = Annotated[
     Field(discriminator="type"),
 ]
 COMMANDS = ("act", "chat", "back", "ready", "let_bot")  # the messages that change a table: they need an id
+#: the messages that change a table (``socket_routes._table_command`` makes each a ``commands.Command``)
+TableMessage = Act | Chat | Back | Ready | LetBot
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 #: which error code names a fault in which field
 _FIELD_CODES = {"table": "bad_id", "text": "bad_chat", "phrase": "bad_chat", "deals": "bad_seek", "wait": "bad_seek"}
@@ -151,7 +164,7 @@ def _refusal(kind: str, exc: ValidationError) -> BadInput:
             return BadInput("bad_message", f"a {kind} command needs an id")
         return BadInput(_FIELD_CODES.get(field, "bad_message"), f"a {kind} message needs {field!r}")
     if field == "action":
-        return BadInput("bad_message", 'action must be an object such as {"action": "play", "card": "AS"}')
+        return BadInput("bad_message", NOT_AN_OBJECT)
     if field == "id":
         return BadInput("bad_message", "id must be a string of at most 64 characters or a 64-bit integer")
     if field == "seat":

@@ -13,13 +13,13 @@ import contextlib
 import logging
 import time
 from collections.abc import MutableMapping
-from typing import Any
+from typing import Any, assert_never
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
-from ulti.server import auth, sessions
+from ulti.server import auth, commands, sessions
 from ulti.server.analysis import answer_hint
 from ulti.server.config import Settings
 from ulti.server.duplicate_routes import check_event_lobby_chat
@@ -40,6 +40,7 @@ from ulti.server.messages import (
     Ping,
     Ready,
     SeekGame,
+    TableMessage,
     WatchLobby,
     parse_client_message,
 )
@@ -243,13 +244,13 @@ async def _dispatch(hub: Hub, conn: Connection, message: ClientMessage) -> None:
             view = hub.table_view(source, seat)
             conn.base = view  # the next event's patch is the change from this view
             conn.send({"type": "sync", "seq": source.state.seq, "state": view})
-        case Act() | Chat() | Back() | Ready() | LetBot():
+        case Act() | Chat() | Back() | Ready() | LetBot():  # TableMessage
             await _command(hub, conn, message)
         case Pace(trick_pause=pace):
             # a seated player's wish, kept by the table's actor; anyone else's is acknowledged and ignored
             if conn.table_id is None:
                 raise CommandError("no_table", "open a table first: {\"type\": \"open_table\", \"table\": ID}")
-            await hub.execute(conn.table_id, "pace", {"player": conn.player_id, "pace": pace})
+            await hub.execute(conn.table_id, commands.SetPace(conn.player_id, pace))
             if client_id is not None:
                 conn.send({"type": "ack", "id": client_id})
         case Hint():
@@ -262,7 +263,7 @@ async def _dispatch(hub: Hub, conn: Connection, message: ClientMessage) -> None:
             conn.send({"type": "hint", "id": client_id, "seq": state.seq, **answer})
 
 
-async def _command(hub: Hub, conn: Connection, message: Act | Chat | Back | Ready | LetBot) -> None:
+async def _command(hub: Hub, conn: Connection, message: TableMessage) -> None:
     """A command that changes the table: idempotent by its id, acknowledged with its event number."""
     # nothing was awaited since the frame was read (parsing only): the command's arrival
     started = time.perf_counter()
@@ -279,15 +280,26 @@ async def _command(hub: Hub, conn: Connection, message: Act | Chat | Back | Read
             raise CommandError("duplicate_id", f"command id {message.id!r} was already used; nothing was done")
         conn.send({"type": "ack", "id": message.id, "seq": done})
         return
-    args: dict[str, Any] = {"player": conn.player_id, "cid": command_id}
-    if isinstance(message, Chat):
-        # the free text is checked (inputs.clean_text) once the table has said it may be said now
-        args.update(name=conn.name, text=message.text, phrase=message.phrase)
-    elif isinstance(message, Act):
-        args["action"] = message.action
-    elif isinstance(message, LetBot):
-        args["seat"] = message.seat
-    seq = await hub.execute(conn.table_id, message.type, args)
+    seq = await hub.execute(conn.table_id, _table_command(conn, message, command_id))
     # execute returns once the actor has queued the events in every watcher's outbox
     hub.metrics.command_done(message.type, started)
     conn.send({"type": "ack", "id": message.id, "seq": seq})
+
+
+def _table_command(conn: Connection, message: TableMessage, command_id: str) -> commands.Command:
+    """The table command a client's message asks for (sent by ``conn``'s player)."""
+    player = conn.player_id
+    match message:
+        case Act(action=action):
+            return commands.Play(player, action, command_id)
+        case Chat(text=text, phrase=phrase):
+            # the free text is checked (inputs.clean_text) once the table has said it may be said now
+            return commands.Say(player, conn.name, text, phrase, command_id)
+        case Back():
+            return commands.Back(player)
+        case Ready():
+            return commands.Ready(player, command_id)
+        case LetBot(seat=seat):
+            return commands.LetBot(player, seat)
+        case _:
+            assert_never(message)

@@ -13,21 +13,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any, Literal, assert_never
 
 from ulti.bots.levels import BOT_LEVELS
 from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import card_str, iter_cards, parse_card
 from ulti.engine.deal import Deal
 from ulti.engine.dealing import deal_hands
-from ulti.engine.errors import IllegalAction, RecordError
+from ulti.engine.errors import IllegalAction
 from ulti.engine.fourmatch import FOUR_SEATS, FourMatch
 from ulti.engine.match import Match
 from ulti.engine.record import action_to_json, deal_to_record, four_match_to_record, match_to_record, parse_action
 from ulti.engine.view import SeatView
+from ulti.server.commands import MalformedAction, names_play, read_action
 from ulti.server.errors import CommandError
-from ulti.server.events import Acted, BotSeated, Chatted, Dealt, Event, Leave, Ready, Resigned, Sit, Start
+from ulti.server.events import Acted, BotSeated, Chatted, Created, Dealt, Event, Leave, Ready, Resigned, Sit, Start
 from ulti.server.inputs import clean_text, name_key
 from ulti.server.table_settings import BotSeat, InviteSeat, MeSeat, SeatChoice, TableSettings, seat_fault
 from ulti.server.visibility import totals_shown
@@ -52,11 +54,30 @@ PRESET_PHRASES = {
 _PHRASE_OF_TEXT = {text: key for key, text in PRESET_PHRASES.items()}
 
 
+class SeatKind(StrEnum):
+    """Who a seat is for (its value is the wire's ``kind``)."""
+
+    OPEN = "open"
+    INVITE = "invite"  # reserved for the holder of its invite token
+    PLAYER = "player"
+    BOT = "bot"  # a built-in bot
+
+
+class TableStatus(StrEnum):
+    """Where a table is in its life (its value is the wire's and the store's ``status``)."""
+
+    NEW = "new"  # no event applied yet
+    OPEN = "open"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    EXPIRED = "expired"  # never started (see Hub.sweep)
+
+
 @dataclass
 class Seat:
     """One seat of a table."""
 
-    kind: str = "open"  # open | invite | player | bot
+    kind: SeatKind = SeatKind.OPEN
     player_id: str | None = None
     name: str = ""
     level: str | None = None  # bot level
@@ -102,7 +123,7 @@ class TableState:
     #: once the match is over: the rematch a seated player asked for (``{"table", "seat"}``), None: none yet
     rematch: dict[str, Any] | None = None
     seats: list[Seat] = field(default_factory=lambda: [Seat(), Seat(), Seat()])
-    status: str = "new"  # new | open | playing | finished | expired (never started, see Hub.sweep)
+    status: TableStatus = TableStatus.NEW
     match: Match | FourMatch | None = None
     chat: list[dict[str, Any]] = field(default_factory=list)
     ready_for_next: bool = False  # the last deal is over and the next one is due
@@ -358,71 +379,24 @@ class TableState:
             self.recent_commands[command_id] = self.seq
             if len(self.recent_commands) > RECENT_COMMANDS:
                 del self.recent_commands[next(iter(self.recent_commands))]
+        # one small function per kind; the if/elif narrows the event's type for each (mypy)
         if event["type"] == "created":
-            self.host = event["host"]
-            self.deals_planned = event["deals"]
-            self.move_seconds = event["move_seconds"]
-            self.seed = event["seed"]
-            self.chosen_seed = event.get("chosen_seed", True)
-            self.practice = bool(event.get("practice", False))
-            self.rated = bool(event.get("rated", False))
-            self.learner = bool(event.get("learner", False))
-            self.event_id = event.get("event")
-            self.duplicate = bool(event.get("duplicate", False))
-            self.host_name = _sendable(event.get("host_name", ""))
-            self.rematch_of = event.get("rematch_of")
-            self.status = "open"
-            self.seats.extend(Seat() for _ in range(len(event["seats"]) - len(self.seats)))
-            for i, spec in enumerate(event["seats"]):
-                if spec["kind"] == "bot":
-                    name = bot_name(spec["level"], [s.name for s in self.seats])
-                    player = spec.get("player") or bot_player_id(name)
-                    self.seats[i] = Seat(kind="bot", player_id=player, name=name, level=spec["level"])
-                elif spec["kind"] == "invite":
-                    self.seats[i] = Seat(kind="invite", invite=spec["invite"])
+            self._created(event)
         elif event["type"] == "sit":
             self.seats[event["seat"]] = Seat(
-                kind="player", player_id=event["player"], name=_sendable(event["name"]), bot=event.get("bot", False)
+                kind=SeatKind.PLAYER, player_id=event["player"], name=_sendable(event["name"]),
+                bot=event.get("bot", False),
             )
         elif event["type"] == "leave":
             self.seats[event["seat"]] = Seat()
         elif event["type"] == "bot":
-            name = bot_name(event["level"], [s.name for s in self.seats])
-            player = event.get("player") or bot_player_id(name)
-            self.seats[event["seat"]] = Seat(kind="bot", player_id=player, name=name, level=event["level"])
+            self._bot_seated(event)
         elif event["type"] == "start":
-            names = [s.name for s in self.seats]
-            self.match = (FourMatch(self.deals_planned, event["first_dealer"], names) if self.four
-                          else Match(self.deals_planned, event["first_dealer"], names))
-            self.status = "playing"
+            self._started(event)
         elif event["type"] == "deal":
-            assert self.match is not None
-            hands = [[parse_card(c) for c in hand] for hand in event["hands"]]
-            self.match.new_deal(hands)
-            self.ready_for_next = False
-            self.ready = set()
-            self.bot_notes = {}
+            self._dealt(event)
         elif event["type"] == "action":
-            deal = self.deal
-            assert deal is not None
-            deal.apply(parse_action(event["action"]))
-            if "note" in event:
-                self.bot_notes[len(deal.history) - 1] = dict(event["note"])
-            actor_seat = self.table_seat(event["action"]["seat"])  # the action's seat is the deal's
-            if self.seats[actor_seat].kind == "player":
-                if event.get("by") == "bot":
-                    assert self.match is not None
-                    mark = (len(self.match.deals) - 1, len(deal.history) - 1)
-                    self.bot_played.setdefault(mark[0], []).append(mark[1])
-                    self.played_for.setdefault(actor_seat, []).append(mark)
-                else:
-                    self.played_for.pop(actor_seat, None)  # the player acts: they have seen the table again
-            if deal.is_over:
-                assert self.match is not None
-                if self.match.is_over:
-                    self.status = "finished"
-                else:
-                    self.ready_for_next = True
+            self._acted(event)
         elif event["type"] == "away":
             self.seats[event["seat"]].away = event["away"]
         elif event["type"] == "resign":
@@ -433,24 +407,91 @@ class TableState:
         elif event["type"] == "ready":
             self.ready.add(event["seat"])
         elif event["type"] == "chat":
-            line: dict[str, Any] = {"seat": event["seat"], "name": event["name"]}
-            if "phrase" in event:
-                line["phrase"] = event["phrase"]
-            elif event.get("text") in _PHRASE_OF_TEXT:
-                # stored by an older version, which kept a phrase's English words: keep its key instead
-                line["phrase"] = _PHRASE_OF_TEXT[event.get("text", "")]
-            elif "text" in event:
-                line["text"] = event["text"]
-            self.chat.append({k: _sendable(v) if isinstance(v, str) else v for k, v in line.items()})
-            del self.chat[:-CHAT_HISTORY]
+            self._chatted(event)
         elif event["type"] == "par":
             self.par[event["index"]] = {"scores": list(event["scores"]), "record": event["record"],
                                         "bid": event.get("bid"), "declarer": event.get("declarer")}
         elif event["type"] == "expired":
             # An unstarted table nobody used for a long time: it leaves the lobby, its seats stay as they were.
-            self.status = "expired"
+            self.status = TableStatus.EXPIRED
         else:  # pragma: no cover - parse_event admits only the kinds above
-            raise ValueError(f"unknown event type {event['type']!r}")
+            assert_never(event)
+
+    def _created(self, event: Created) -> None:
+        self.host = event["host"]
+        self.deals_planned = event["deals"]
+        self.move_seconds = event["move_seconds"]
+        self.seed = event["seed"]
+        self.chosen_seed = event.get("chosen_seed", True)
+        self.practice = bool(event.get("practice", False))
+        self.rated = bool(event.get("rated", False))
+        self.learner = bool(event.get("learner", False))
+        self.event_id = event.get("event")
+        self.duplicate = bool(event.get("duplicate", False))
+        self.host_name = _sendable(event.get("host_name", ""))
+        self.rematch_of = event.get("rematch_of")
+        self.status = TableStatus.OPEN
+        self.seats.extend(Seat() for _ in range(len(event["seats"]) - len(self.seats)))
+        for i, spec in enumerate(event["seats"]):
+            if spec["kind"] == "bot":
+                name = bot_name(spec["level"], [s.name for s in self.seats])
+                player = spec.get("player") or bot_player_id(name)
+                self.seats[i] = Seat(kind=SeatKind.BOT, player_id=player, name=name, level=spec["level"])
+            elif spec["kind"] == "invite":
+                self.seats[i] = Seat(kind=SeatKind.INVITE, invite=spec["invite"])
+
+    def _bot_seated(self, event: BotSeated) -> None:
+        name = bot_name(event["level"], [s.name for s in self.seats])
+        player = event.get("player") or bot_player_id(name)
+        self.seats[event["seat"]] = Seat(kind=SeatKind.BOT, player_id=player, name=name, level=event["level"])
+
+    def _started(self, event: Start) -> None:
+        names = [s.name for s in self.seats]
+        self.match = (FourMatch(self.deals_planned, event["first_dealer"], names) if self.four
+                      else Match(self.deals_planned, event["first_dealer"], names))
+        self.status = TableStatus.PLAYING
+
+    def _dealt(self, event: Dealt) -> None:
+        assert self.match is not None
+        hands = [[parse_card(c) for c in hand] for hand in event["hands"]]
+        self.match.new_deal(hands)
+        self.ready_for_next = False
+        self.ready = set()
+        self.bot_notes = {}
+
+    def _acted(self, event: Acted) -> None:
+        deal = self.deal
+        assert deal is not None
+        deal.apply(parse_action(event["action"]))
+        if "note" in event:
+            self.bot_notes[len(deal.history) - 1] = dict(event["note"])
+        actor_seat = self.table_seat(event["action"]["seat"])  # the action's seat is the deal's
+        if self.seats[actor_seat].kind == SeatKind.PLAYER:
+            if event.get("by") == "bot":
+                assert self.match is not None
+                mark = (len(self.match.deals) - 1, len(deal.history) - 1)
+                self.bot_played.setdefault(mark[0], []).append(mark[1])
+                self.played_for.setdefault(actor_seat, []).append(mark)
+            else:
+                self.played_for.pop(actor_seat, None)  # the player acts: they have seen the table again
+        if deal.is_over:
+            assert self.match is not None
+            if self.match.is_over:
+                self.status = TableStatus.FINISHED
+            else:
+                self.ready_for_next = True
+
+    def _chatted(self, event: Chatted) -> None:
+        line: dict[str, Any] = {"seat": event["seat"], "name": event["name"]}
+        if "phrase" in event:
+            line["phrase"] = event["phrase"]
+        elif event.get("text") in _PHRASE_OF_TEXT:
+            # stored by an older version, which kept a phrase's English words: keep its key instead
+            line["phrase"] = _PHRASE_OF_TEXT[event.get("text", "")]
+        elif "text" in event:
+            line["text"] = event["text"]
+        self.chat.append({k: _sendable(v) if isinstance(v, str) else v for k, v in line.items()})
+        del self.chat[:-CHAT_HISTORY]
 
     # ---------------------------------------------------------------- commands -> events
 
@@ -627,8 +668,10 @@ class TableState:
             return random.Random(f"{self.seed}:{purpose}")
         return random.SystemRandom()
 
-    def action_event(self, seat: int, payload: object, by: Literal["player", "bot"]) -> Acted:
-        """Validate ``payload`` (a record-style action without its seat) for ``seat``; the event it makes."""
+    def action_event(self, seat: int, action: object, by: Literal["player", "bot"]) -> Acted:
+        """Check ``action`` (read where it arrived, ``commands.read_action``; a record-style dict without
+        its seat is read here) for ``seat``; the event it makes."""
+        proposed = action if isinstance(action, Action | MalformedAction) else read_action(action)
         deal = self.deal
         if self.status != "playing" or deal is None or deal.is_over:
             raise CommandError("no_deal", "no deal is in progress at this table")
@@ -637,22 +680,19 @@ class TableState:
         played = self.engine_seat(seat)  # None: sitting this deal out at a table of four
         if played is None or not deal.choices(played, reasons=False).any():
             raise CommandError("not_your_turn", f"it is not seat {seat}'s turn", params={"seat": seat})
-        if deal.in_chain and isinstance(payload, dict) and payload.get("action") == "play":
+        if deal.in_chain and names_play(proposed):
             raise CommandError(
                 "chain_open", "the kontra chain after trick 1 is open: each side speaks before trick 2 is led"
             )
-        if not isinstance(payload, dict):
-            raise CommandError("bad_message", 'action must be an object such as {"action": "play", "card": "AS"}')
-        try:
-            action = parse_action({**payload, "seat": played})
-        except RecordError as exc:
-            raise CommandError("bad_action", str(exc)) from None
+        if isinstance(proposed, MalformedAction):
+            raise CommandError(proposed.code, proposed.message)
+        seated = replace(proposed, seat=played)
         check = deal.copy()
         try:
-            check.apply(action)
+            check.apply(seated)
         except IllegalAction as exc:
             raise CommandError.illegal(exc) from None
-        return {"type": "action", "action": action_to_json(action), "by": by}
+        return {"type": "action", "action": action_to_json(seated), "by": by}
 
     def repeats_a_decline(self, event: Acted) -> bool:
         """Whether ``event`` is a kontra decline at trick 1 right after the same seat's decline.

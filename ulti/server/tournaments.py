@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from ulti.engine.fourmatch import FourMatch
 from ulti.server.arena import BOT_WAIT_SECONDS, arena_status, next_wave
 from ulti.server.auth import new_id
+from ulti.server.commands import Join, Left, Start
 from ulti.server.errors import CommandError
 from ulti.server.logs import log
 from ulti.server.table_settings import InviteSeat, OpenSeat, SeatChoice, TableSettings
@@ -457,17 +458,16 @@ class Directors:
                     player = state.players[p]
                     account = accounts[p]
                     try:
-                        await self.hub.execute(table_id, "join", {
-                            "player": account, "name": player.name, "seat": seat, "invite": info.invite,
-                            "account": True, "bot": player.bot, "via_event": True,
-                        })
+                        await self.hub.execute(table_id, Join(
+                            str(account), player.name, seat, info.invite, account=True, via_event=True, bot=player.bot,
+                        ))
                     except CommandError as exc:
                         if exc.code not in DONE_ALREADY:
                             raise
                 table = (await self.hub.source(table_id)).state
                 if table.status == "open":
                     try:
-                        await self.hub.execute(table_id, "start", {"player": host, "fill_bots": True, "level": level})
+                        await self.hub.execute(table_id, Start(host, fill_bots=True, level=level))
                     except CommandError as exc:
                         if exc.code not in DONE_ALREADY:
                             raise
@@ -476,7 +476,7 @@ class Directors:
                     for seat, p in enumerate(players):
                         if p is not None and person(p):
                             # not connected: a bot plays the seat after the grace, as for anyone who leaves a table
-                            await self.hub.execute(table_id, "left", {"player": accounts[p]})
+                            await self.hub.execute(table_id, Left(str(accounts[p])))
                             if self.tell is not None and state.players[p].bot:
                                 self.tell(str(accounts[p]), {"type": "tournament_table", "tournament": tournament_id,
                                                              "round": number, "table": table_id, "seat": seat})
