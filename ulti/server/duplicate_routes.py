@@ -21,11 +21,10 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from ulti.duplicates import build_duplicate_record
 from ulti.duplicates.matchpoints import deal_matchpoints, standings
-from ulti.engine.match import MATCH_LENGTHS
 from ulti.server import sessions
 from ulti.server.auth import new_id
 from ulti.server.bodies import field_refusal, parse
@@ -33,7 +32,7 @@ from ulti.server.commands import Join, Start
 from ulti.server.errors import CommandError
 from ulti.server.hub import Hub
 from ulti.server.inputs import check_id, decode_json
-from ulti.server.table_settings import MAX_MOVE_SECONDS, OpenSeat, TableSettings
+from ulti.server.table_settings import MAX_MOVE_SECONDS, BotLevel, MatchLength, OpenSeat, TableSettings
 from ulti.server.tablestate import BOT_LEVELS, TableState
 from ulti.server.visibility import (
     Sight,
@@ -172,24 +171,10 @@ class EventBody(BaseModel):
 
     model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
 
-    deals: int
+    deals: MatchLength
     tables: int = Field(ge=1, le=MAX_TABLES)
-    level: str = "heuristic"
+    level: BotLevel = "heuristic"
     move_seconds: int = Field(default=0, ge=0, le=MAX_MOVE_SECONDS)
-
-    @field_validator("deals")
-    @classmethod
-    def _match_length(cls, deals: int) -> int:
-        if deals not in MATCH_LENGTHS:
-            raise ValueError("not a match length")
-        return deals
-
-    @field_validator("level")
-    @classmethod
-    def _known_level(cls, level: str) -> str:
-        if level not in BOT_LEVELS:
-            raise ValueError("not a bot level")
-        return level
 
 
 #: a fault in an event's settings, as the API words it

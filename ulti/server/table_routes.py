@@ -21,7 +21,7 @@ from ulti.server import sessions
 from ulti.server.bodies import body_as, field_refusal, hub_of, json_object
 from ulti.server.duplicate_routes import viewer_of
 from ulti.server.inputs import check_id
-from ulti.server.table_settings import MOST_SEATS, parse_settings, seat_fault
+from ulti.server.table_settings import MOST_SEATS, BotLevel, parse_settings, seat_fault
 from ulti.server.tablestate import BOT_LEVELS
 from ulti.server.visibility import listed, require_deal, require_live, shows_no_table, shows_tables, visible_deals
 
@@ -51,14 +51,7 @@ class BotBody(BaseModel):
 
     model_config = _EDGE
     seat: int = Field(ge=0, lt=MOST_SEATS)
-    level: str = "heuristic"
-
-    @field_validator("level")
-    @classmethod
-    def _known_level(cls, level: str) -> str:
-        if level not in BOT_LEVELS:
-            raise ValueError("not a bot level")
-        return level
+    level: BotLevel = "heuristic"
 
 
 class StartBody(BaseModel):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from ulti.bots.levels import BOT_LEVELS
@@ -31,6 +31,23 @@ SEATS_FAULT = f"seats must list {SEATS} seats (or {FOUR_SEATS}: a table of four,
 MAX_MOVE_SECONDS = 600
 #: a chosen seed's range (it fixes every deal of the table)
 SEED_LIMIT = 2**48
+
+def _known_level(level: str) -> str:
+    if level not in BOT_LEVELS:
+        raise ValueError(f"level must be one of {', '.join(BOT_LEVELS)}")
+    return level
+
+
+def _match_length(deals: int) -> int:
+    if deals not in MATCH_LENGTHS:
+        raise ValueError("not a match length")
+    return deals
+
+
+#: a built-in bot's level, checked wherever a body names one (each body words the fault its own way)
+BotLevel = Annotated[str, AfterValidator(_known_level)]
+#: a match's planned deals (6, 9 or 12)
+MatchLength = Annotated[int, AfterValidator(_match_length)]
 
 # strict: 6.0, "6" and true are not 6; unknown fields are ignored, as they always were
 _STRICT = ConfigDict(extra="ignore", strict=True, frozen=True)
@@ -62,14 +79,7 @@ class BotSeat(BaseModel):
 
     model_config = _STRICT
     kind: Literal["bot"]
-    level: str = "heuristic"
-
-    @field_validator("level")
-    @classmethod
-    def _known_level(cls, level: str) -> str:
-        if level not in BOT_LEVELS:
-            raise ValueError(f"level must be one of {', '.join(BOT_LEVELS)}")
-        return level
+    level: BotLevel = "heuristic"
 
 
 SeatChoice = Annotated[OpenSeat | InviteSeat | MeSeat | BotSeat, Field(discriminator="kind")]
@@ -94,20 +104,13 @@ class TableSettings(BaseModel):
 
     model_config = _STRICT
 
-    deals: int
+    deals: MatchLength
     move_seconds: int = Field(default=0, ge=0, le=MAX_MOVE_SECONDS)
     seats: list[SeatChoice]
     rated: bool = False
     learner: bool = False
     duplicate: bool = False
     seed: int | None = Field(default=None, ge=0, lt=SEED_LIMIT)
-
-    @field_validator("deals")
-    @classmethod
-    def _match_length(cls, deals: int) -> int:
-        if deals not in MATCH_LENGTHS:
-            raise ValueError("not a match length")
-        return deals
 
     @field_validator("seats", mode="before")
     @classmethod
