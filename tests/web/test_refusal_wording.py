@@ -21,7 +21,7 @@ from ulti.server.tablestate import PRESET_PHRASES
 
 SAMPLE_VALUES: dict[str, Any] = {"seat": 1, "name": "Anna", "seats": [1, 2], "suit": "C", "card": "KC",
                                  "retry_after": 7, "limit": 4, "max_bytes": 65536, "max_depth": 16,
-                                 "tables": ["t1", "t2"], "kind": "whatif"}
+                                 "tables": ["t1", "t2"], "kind": "whatif", "seconds": 10}
 
 WORD_ALL_JS = """async (samples) => {
   const m = await import('/js/i18n.js');
