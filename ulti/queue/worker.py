@@ -8,6 +8,7 @@ machine at normal priority, since nothing else runs there.
 from __future__ import annotations
 
 import logging
+import multiprocessing.process
 
 from huey.consumer import Consumer
 
@@ -46,9 +47,27 @@ def run(spec: QueueSpec, workers: int = 1, extra: frozenset[str] = frozenset(), 
         lower_priority()
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s worker %(process)d %(levelname)s %(message)s")
     running = consumer(spec, workers, extra)
-    alive = Alive(running.huey)  # servers whose jobs wait can tell busy workers from none (jobs.py)
+    # servers whose jobs wait can tell busy workers from none (jobs.py); on connections of its own: the
+    # consumer forks its processes while this thread runs, and a child whose copy of a connection pool was
+    # forked with the pool's lock held by this thread would wait on that lock for ever
+    alive = Alive(make_queue(spec, frozenset()).huey)
     alive.start()
     try:
         running.run()
     finally:
         alive.stop()
+        _end_pieces_at_once(running)
+
+
+def _end_pieces_at_once(running: Consumer) -> None:
+    """End the worker processes still running a piece when the consumer stops (SIGTERM: at once).
+
+    huey interrupts a process's piece by raising in its Python code, which a piece inside the compiled
+    solver reaches only when that solve returns (seconds later); and the interpreter's exit waits for every
+    child. A job ended here is not lost: its lease stops moving and another worker takes it (jobs.py).
+    After a graceful stop (SIGINT) the processes have ended already and nothing is left to do.
+    """
+    for process in [p for _, p in running.worker_threads] + [running.scheduler]:
+        if isinstance(process, multiprocessing.process.BaseProcess) and process.is_alive():
+            process.kill()
+            process.join()
