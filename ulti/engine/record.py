@@ -18,7 +18,7 @@ from ulti.engine.contracts import parse_bid, parse_part
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.errors import IllegalAction, RecordError, UltiError
 from ulti.engine.fourmatch import FOUR_MATCH_LENGTHS, FOUR_SEATS, FourMatch
-from ulti.engine.match import MATCH_LENGTHS, Match
+from ulti.engine.match import MATCH_LENGTHS, Match, MatchBase
 from ulti.engine.play import NO_TRUMP
 
 DEAL_FORMAT = "ulti-deal/1"
@@ -202,12 +202,23 @@ def match_from_record(record: object) -> Match:
                           f"not {record['seats']!r}")
     planned = _int_field(record, "deals_planned", MATCH_LENGTHS)
     first = _int_field(record, "first_dealer", (0, 1, 2))
+    match = Match(planned, first, _players(record, 3))
+    _replay_deals(match, record)
+    return match
+
+
+def _players(record: dict[str, Any], seats: int) -> list[str] | None:
     players = record.get("players")
     if players is not None and (
-        not isinstance(players, list) or len(players) != 3 or not all(isinstance(p, str) for p in players)
+        not isinstance(players, list) or len(players) != seats or not all(isinstance(p, str) for p in players)
     ):
-        raise RecordError("players must be a list of 3 names")
-    match = Match(planned, first, players)
+        raise RecordError(f"players must be a list of {seats} names")
+    return players
+
+
+def _replay_deals(match: MatchBase, record: dict[str, Any]) -> None:
+    """Append the record's deals to ``match``, each checked against the match's order and rotation (and,
+    at a table of four, each deal's ``sits_out`` against the rotation's)."""
     deals = record.get("deals", [])
     if not isinstance(deals, list):
         raise RecordError("deals must be a list of deal records")
@@ -217,6 +228,10 @@ def match_from_record(record: object) -> Match:
                 raise IllegalAction("follows_unfinished", deal=index - 1)
             if match.is_over:
                 raise IllegalAction("decided_by", deal=index - 1)
+            if isinstance(match, FourMatch):
+                out = deal_record.get("sits_out") if isinstance(deal_record, dict) else None
+                if out != match.sits_out(index):
+                    raise IllegalAction("sits_out_rotation", sits_out=repr(out), position=match.sits_out(index))
             deal = deal_from_record(deal_record)
             want = match.dealer_of(index)
             if deal.dealer != want:
@@ -224,7 +239,6 @@ def match_from_record(record: object) -> Match:
         except UltiError as exc:
             raise exc.within(f"deal {index}") from None
         match.deals.append(deal)
-    return match
 
 
 def four_match_from_record(record: object) -> FourMatch:
@@ -249,31 +263,8 @@ def four_match_from_record(record: object) -> FourMatch:
     _int_field(record, "seats", (FOUR_SEATS,))
     planned = _int_field(record, "deals_planned", FOUR_MATCH_LENGTHS)
     first = _int_field(record, "first_dealer", tuple(range(FOUR_SEATS)))
-    players = record.get("players")
-    if players is not None and (
-        not isinstance(players, list) or len(players) != FOUR_SEATS or not all(isinstance(p, str) for p in players)
-    ):
-        raise RecordError("players must be a list of 4 names")
-    match = FourMatch(planned, first, players)
-    deals = record.get("deals", [])
-    if not isinstance(deals, list):
-        raise RecordError("deals must be a list of deal records")
-    for index, deal_record in enumerate(deals):
-        try:
-            if match.deals and not match.deals[-1].is_over:
-                raise IllegalAction("follows_unfinished", deal=index - 1)
-            if match.is_over:
-                raise IllegalAction("decided_by", deal=index - 1)
-            out = deal_record.get("sits_out") if isinstance(deal_record, dict) else None
-            if out != match.sits_out(index):
-                raise IllegalAction("sits_out_rotation", sits_out=repr(out), position=match.sits_out(index))
-            deal = deal_from_record(deal_record)
-            want = match.dealer_of(index)
-            if deal.dealer != want:
-                raise IllegalAction("dealer_rotation", dealer=deal.dealer, want=want)
-        except UltiError as exc:
-            raise exc.within(f"deal {index}") from None
-        match.deals.append(deal)
+    match = FourMatch(planned, first, _players(record, FOUR_SEATS))
+    _replay_deals(match, record)
     return match
 
 

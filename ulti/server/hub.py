@@ -223,8 +223,9 @@ class Hub:
         self.replicas.pop(table_id, None)
         actor.schedule()
         # Whoever was connected to a process that is gone gets the usual grace period to come back.
+        present = self.attendance.is_present
         for seat, info in enumerate(state.seats):
-            if info.kind == "player" and not info.away and not await self._is_present(table_id, info.player_id):
+            if info.kind == "player" and not info.away and not await present(table_id, info.player_id):
                 actor.player_left(seat)
             elif info.kind == "player":
                 actor.present.add(seat)
@@ -243,11 +244,11 @@ class Hub:
                 try:
                     return await self._run(actor, command)
                 except SeqConflict:
-                    await self._drop(table_id)  # another process took the table over
+                    await self.ownership.drop(table_id)  # another process took the table over
                     continue
             owner = await self.cluster.owner_of(table_id)
             if owner is None or owner == self.cluster.process_id:
-                if not await self._take_over(table_id):
+                if not await self.ownership.take_over(table_id):
                     await asyncio.sleep(0.05)
                 continue
             try:
@@ -289,7 +290,7 @@ class Hub:
                 return await actor.ready(self._seat_or_refuse(actor, player), command_id=cid)
             case Left(player=player):
                 seat = actor.state.seat_of(player)
-                if seat is not None and not await self._is_present(actor.table_id, player):
+                if seat is not None and not await self.attendance.is_present(actor.table_id, player):
                     actor.player_left(seat)
                 return None
             case Resign(player=player):
@@ -336,7 +337,7 @@ class Hub:
         except CommandError as exc:
             return {"error": exc.to_json()}
         except SeqConflict:
-            await self._drop(table_id)
+            await self.ownership.drop(table_id)
             return {"moved": True}
 
     async def create_table(
@@ -500,21 +501,6 @@ class Hub:
             for event in state.start_events(state.host, fill_bots=False):
                 await actor.emit(event)
             await actor.emit(state.next_deal_event())
-
-    # ---------------------------------------------------------------- the collaborators' calls, forwarded
-    # The commands' routing (``execute``, ``_on_request``, ``_handle``) calls these three by their old names.
-
-    async def _is_present(self, table_id: str, player_id: str | None) -> bool:
-        """Whether ``player_id`` has a connection to ``table_id`` in any process (``Attendance.is_present``)."""
-        return await self.attendance.is_present(table_id, player_id)
-
-    async def _take_over(self, table_id: str) -> bool:
-        """Take ``table_id`` over in a cluster if its lease is free (``Ownership.take_over``)."""
-        return await self.ownership.take_over(table_id)
-
-    async def _drop(self, table_id: str) -> None:
-        """Stop acting for ``table_id`` (``Ownership.drop``)."""
-        await self.ownership.drop(table_id)
 
     async def _player_left(self, table_id: str, player_id: str) -> None:
         """The player's last connection to the table closed: its owner starts the absence countdown."""
