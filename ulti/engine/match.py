@@ -11,74 +11,7 @@ from ulti.engine.errors import IllegalAction, RecordError
 MATCH_LENGTHS = (6, 9, 12)
 
 
-class MatchBase:
-    """What every match shares, three seats or four: its deals, the running totals and sheet built from each
-    finished deal's scores, the winner once the planned deals are done and one seat alone holds the top,
-    and starting the next deal. A match says who deals each deal (``dealer_of``) and how a finished deal
-    scores on its sheet (``deal_scores``)."""
-
-    deals_planned: int
-    seats: int
-    deals: list[Deal]
-
-    def dealer_of(self, index: int) -> int:
-        """The engine seat that deals deal ``index`` (from 0)."""
-        raise NotImplementedError
-
-    def deal_scores(self, index: int) -> list[int] | None:
-        """Deal ``index``'s scores as the sheet's columns; None while it is unfinished."""
-        raise NotImplementedError
-
-    def totals(self) -> list[int]:
-        """Each column's running total over the finished deals."""
-        totals = [0] * self.seats
-        for index in range(len(self.deals)):
-            scores = self.deal_scores(index)
-            if scores is not None:
-                totals = [t + d for t, d in zip(totals, scores, strict=True)]
-        return totals
-
-    def score_sheet(self) -> list[list[int]]:
-        """The running totals after each finished deal (one row per deal)."""
-        rows = []
-        totals = [0] * self.seats
-        for index in range(len(self.deals)):
-            scores = self.deal_scores(index)
-            if scores is None:
-                break
-            totals = [t + d for t, d in zip(totals, scores, strict=True)]
-            rows.append(list(totals))
-        return rows
-
-    def winner(self) -> int | None:
-        """The column that won, once the planned deals are done and one column alone holds the top."""
-        if len(self.deals) < self.deals_planned or not self._last_deal_done():
-            return None
-        totals = self.totals()
-        top = max(totals)
-        leaders = [s for s, t in enumerate(totals) if t == top]
-        return leaders[0] if len(leaders) == 1 else None
-
-    def _last_deal_done(self) -> bool:
-        return not self.deals or self.deals[-1].is_over
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the match is decided."""
-        return self.winner() is not None
-
-    def new_deal(self, hands: Sequence[CardSet | Iterable[Card]]) -> Deal:
-        """Start the next deal (a planned one, or a tie-break deal) with the engine seats' dealt ``hands``."""
-        if not self._last_deal_done():
-            raise IllegalAction("deal_unfinished", deal=len(self.deals) - 1)
-        if self.is_over:
-            raise IllegalAction("match_decided")
-        deal = Deal(hands, self.dealer_of(len(self.deals)))
-        self.deals.append(deal)
-        return deal
-
-
-class Match(MatchBase):
+class Match:
     """The deals of one match and its running score sheet.
 
     Six deals in which the opener bids the Simple game and gives up leave the three seats level, so
@@ -111,8 +44,6 @@ class Match(MatchBase):
     ([-2, -2, 4], 2, True)
     """
 
-    seats = 3
-
     def __init__(self, deals_planned: int, first_dealer: int = 0, players: Sequence[str] | None = None) -> None:
         """A new match of ``deals_planned`` deals (6, 9 or 12) whose first deal ``first_dealer`` deals."""
         if deals_planned not in MATCH_LENGTHS:
@@ -132,7 +63,49 @@ class Match(MatchBase):
         """
         return (self.first_dealer + index) % 3
 
-    def deal_scores(self, index: int) -> list[int] | None:
-        """Deal ``index``'s scores by seat; None while it is unfinished."""
-        result = self.deals[index].result
-        return None if result is None else list(result.scores)
+    def totals(self) -> list[int]:
+        """Each seat's running total over the finished deals."""
+        totals = [0, 0, 0]
+        for deal in self.deals:
+            if deal.result is not None:
+                for seat, delta in enumerate(deal.result.scores):
+                    totals[seat] += delta
+        return totals
+
+    def score_sheet(self) -> list[list[int]]:
+        """The running totals after each finished deal (one row per deal)."""
+        rows = []
+        totals = [0, 0, 0]
+        for deal in self.deals:
+            if deal.result is None:
+                break
+            totals = [t + d for t, d in zip(totals, deal.result.scores, strict=True)]
+            rows.append(list(totals))
+        return rows
+
+    def winner(self) -> int | None:
+        """The seat that won, once the planned deals are done and one seat alone holds the top."""
+        if len(self.deals) < self.deals_planned or not self._last_deal_done():
+            return None
+        totals = self.totals()
+        top = max(totals)
+        leaders = [s for s, t in enumerate(totals) if t == top]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def _last_deal_done(self) -> bool:
+        return not self.deals or self.deals[-1].is_over
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match is decided."""
+        return self.winner() is not None
+
+    def new_deal(self, hands: Sequence[CardSet | Iterable[Card]]) -> Deal:
+        """Start the next deal (a planned one, or a tie-break deal) with the dealt ``hands``."""
+        if not self._last_deal_done():
+            raise IllegalAction("deal_unfinished", deal=len(self.deals) - 1)
+        if self.is_over:
+            raise IllegalAction("match_decided")
+        deal = Deal(hands, self.dealer_of(len(self.deals)))
+        self.deals.append(deal)
+        return deal

@@ -18,7 +18,7 @@ from ulti.engine.contracts import parse_bid, parse_part
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.errors import IllegalAction, RecordError, UltiError
 from ulti.engine.fourmatch import FOUR_MATCH_LENGTHS, FOUR_SEATS, FourMatch
-from ulti.engine.match import MATCH_LENGTHS, Match, MatchBase
+from ulti.engine.match import MATCH_LENGTHS, Match
 from ulti.engine.play import NO_TRUMP
 
 DEAL_FORMAT = "ulti-deal/1"
@@ -216,7 +216,7 @@ def _players(record: dict[str, Any], seats: int) -> list[str] | None:
     return players
 
 
-def _replay_deals(match: MatchBase, record: dict[str, Any]) -> None:
+def _replay_deals(match: Match | FourMatch, record: dict[str, Any]) -> None:
     """Append the record's deals to ``match``, each checked against the match's order and rotation (and,
     at a table of four, each deal's ``sits_out`` against the rotation's)."""
     deals = record.get("deals", [])
