@@ -259,8 +259,11 @@ class Directors:
             raise CommandError("not_found", f"no tournament {tournament_id!r}")
         return loaded
 
-    async def append(self, tournament_id: str, make: Callable[[Loaded, Tournament], dict[str, Any] | None]) -> Loaded:
-        """Append the event ``make(log, state)`` returns (None: nothing to append) once it replays cleanly.
+    async def append(self, tournament_id: str, make: Callable[[Loaded, Tournament], dict[str, Any] | None],
+                     at: int | None = None) -> Loaded:
+        """Append the event ``make(log, state)`` returns (None: nothing to append) once it replays cleanly,
+        stored with the time ``at`` when given (an event decided by the clock, such as an arena's wave, is
+        stored at the time it was decided, so that the log's times agree with the decision).
 
         ``make`` may raise ``CommandError``; an event the log's rules refuse is refused as ``tournament_rule``
         with the rule's words. Another writer's event stored first makes this read the log and ask again.
@@ -277,10 +280,10 @@ class Directors:
                 raise CommandError("tournament_rule", str(exc).split(": ", 1)[-1]) from None
             old_status = status_of(state, loaded)
             try:
-                at = await self.hub.store.append_tournament_event(tournament_id, len(loaded.bodies), event)
+                stored_at = await self.hub.store.append_tournament_event(tournament_id, len(loaded.bodies), event, at)
             except TournamentConflict:
                 continue
-            loaded.add(event, at)
+            loaded.add(event, stored_at)
             new_status = status_of(loaded.state(), loaded)
             if new_status != old_status:
                 await self.hub.store.set_tournament_status(tournament_id, new_status)
@@ -357,12 +360,15 @@ class Directors:
 
         def make(loaded: Loaded, state: Tournament) -> dict[str, Any] | None:
             wait = int(loaded.created.get("bot_wait_seconds", BOT_WAIT_SECONDS))
-            tables = next_wave(loaded, state, int(time.time() * 1000), wait)
+            tables = next_wave(loaded, state, now, wait)
             seated[0] = _seated(len(state.rounds) + 1, tables) if tables else None
             return seated[0]
 
+        # the wave is stored with the time it was decided at: stamped when stored, a wave decided just
+        # before the end could carry a time after it (the log is replayed in between)
+        now = int(time.time() * 1000)
         seated: list[dict[str, Any] | None] = [None]  # what the last call of ``make`` asked to append
-        loaded = await self.append(tournament_id, make)
+        loaded = await self.append(tournament_id, make, at=now)
         if seated[0] is not None:
             await self._ensure_tables(tournament_id, loaded, seated[0]["round"])
 

@@ -410,8 +410,10 @@ class TournamentBook(Protocol):
         """Tournaments, newest first (only those with one of ``statuses`` when given)."""
         ...
 
-    async def append_tournament_event(self, tournament_id: str, seq: int, body: Mapping[str, Any]) -> int:
-        """Store event ``seq`` of the log; ``TournamentConflict`` if that number is taken; the time stored (ms)."""
+    async def append_tournament_event(self, tournament_id: str, seq: int, body: Mapping[str, Any],
+                                      at: int | None = None) -> int:
+        """Store event ``seq`` of the log at time ``at`` (ms; now when None); ``TournamentConflict`` if that
+        number is taken; the time stored."""
         ...
 
     async def tournament_log(self, tournament_id: str, after: int = -1) -> list[LoggedEvent]:

@@ -84,10 +84,12 @@ class TournamentStore:
             rows = await conn.execute(query)
             return [TournamentRow(r.id, r.host, r.host_name, r.name, r.status, r.created_at) for r in rows]
 
-    async def append_tournament_event(self, tournament_id: str, seq: int, body: Mapping[str, Any]) -> int:
-        """Store event ``seq`` of the tournament's log; ``TournamentConflict`` if that number is taken.
+    async def append_tournament_event(self, tournament_id: str, seq: int, body: Mapping[str, Any],
+                                      at: int | None = None) -> int:
+        """Store event ``seq`` of the tournament's log with the time ``at`` (ms; now when None: a caller that
+        decided by the clock passes the time it decided at); ``TournamentConflict`` if that number is taken.
         Returns the time stored (ms)."""
-        now = now_ms()
+        now = now_ms() if at is None else at
         try:
             async with self.engine.begin() as conn:
                 await conn.execute(insert(tournament_log).values(
