@@ -4,7 +4,7 @@ One server process (test settings: no bot or deal pauses, 500 messages/s per con
 table of three scripted players plays random legal moves, each shortly after its turn comes, and
 every command's time to its acknowledgement is recorded. In alternating rounds (quiet, attack,
 quiet, attack, ...) an attacker process (at the lowest priority: its CPU is not the server's) sends
-bad messages made by the generators of tests/server/test_bad_input.py -- drawn from a seeded
+bad messages made by the generators of benchmarks/bad_input.py -- drawn from a seeded
 ``random.Random``, the same generators the property tests draw through hypothesis -- over several
 WebSocket connections, each in a role that changes what its messages meet:
 
@@ -54,8 +54,8 @@ from ulti.client import GameClient, ServerError
 from ulti.engine.record import score_record
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks import bad_input as gen
 from benchmarks.load_bench import cpu_seconds
-from tests.server import test_bad_input as gen
 from ulti.seating import three_players
 from ulti.serverprocess import ServerProcess
 

@@ -7,9 +7,6 @@ import ast
 from pathlib import Path
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
-#: the one import of tests left: the bad-input benchmark drives the bad-input test's own generators
-#: (2,000 lines of hypothesis strategies and their random twins), which belong beside the test
-STILL_FROM_TESTS = {"bad_input_bench.py": {"tests.server.test_bad_input"}}
 
 
 def imports_of_tests(path: Path) -> set[str]:
@@ -24,11 +21,11 @@ def imports_of_tests(path: Path) -> set[str]:
     return found
 
 
-def test_benchmarks_import_nothing_of_tests_but_the_bad_input_generator() -> None:
+def test_benchmarks_import_nothing_of_tests() -> None:
     benches = sorted(BENCHMARKS.glob("*.py"))
     assert len(benches) > 10
     found = {path.name: imports for path in benches if (imports := imports_of_tests(path))}
-    assert found == STILL_FROM_TESTS
+    assert found == {}
 
 
 def test_the_import_check_sees_an_import_of_tests(tmp_path: Path) -> None:
