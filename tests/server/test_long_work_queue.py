@@ -192,6 +192,14 @@ async def test_long_work_no_worker_takes_is_refused_with_no_worker_and_health_sa
         assert await metric(srv, "ulti_long_work_workers_missing") == 0
         status, line, _ = await get(srv, f"/api/tables/{table_id}/deals/{index}/whatif?at={start}", host)
         assert status == 200, line
+        # the analysis refused for want of a worker is queued again when asked for, and done
+        for _ in range(1200):
+            status, body, _ = await get(srv, path, host)
+            assert status == 200, body
+            if body["status"] == "done":
+                break
+            await asyncio.sleep(0.1)
+        assert body["status"] == "done" and body["analysis"], body
         await host.close()
     finally:
         if worker is not None:

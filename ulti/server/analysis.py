@@ -45,6 +45,11 @@ CHUNK = 4
 STALE_SECONDS = 60.0
 #: the prefix of a failed analysis's stored reason when it was a coded refusal (its JSON follows)
 REFUSED = "refused:"
+#: the prefix instead when the refusal may not hold later (``no_worker``: no worker was there then);
+#: such a job is queued again when somebody asks for it once the queue has workers
+REFUSED_FOR_NOW = "refused for now:"
+#: the refusals that say "not now" rather than "not this deal"
+FOR_NOW_CODES = frozenset({"no_worker"})
 #: How often the queue is looked at when nobody asked for an analysis (jobs left by other processes).
 IDLE_SCAN_SECONDS = 30.0
 
@@ -87,10 +92,22 @@ def status_json(row: Any) -> dict[str, Any]:
         out["analysis"] = row.result_json()
     elif row.status == "failed":
         out["message"] = row.result or "the analysis failed"
-        if out["message"].startswith(REFUSED):  # a coded refusal (no_worker): the page words it (errors.md)
-            out["error"] = orjson.loads(out["message"].removeprefix(REFUSED))
-            out["message"] = out["error"]["message"]
+        for prefix in (REFUSED, REFUSED_FOR_NOW):
+            if out["message"].startswith(prefix):  # a coded refusal (no_worker): the page words it (errors.md)
+                out["error"] = orjson.loads(out["message"].removeprefix(prefix))
+                out["message"] = out["error"]["message"]
     return out
+
+
+def refusal_reason(error: CommandError) -> str:
+    """The stored reason of a job refused with ``error`` (its JSON after the prefix that says whether
+    asking again may help)."""
+    prefix = REFUSED_FOR_NOW if error.code in FOR_NOW_CODES else REFUSED
+    return prefix + orjson.dumps(error.to_json()).decode()
+
+
+def _refused_for_now(status: str, result: str | None) -> bool:
+    return status == "failed" and result is not None and result.startswith(REFUSED_FOR_NOW)
 
 
 class AnalysisJobs:
@@ -124,8 +141,12 @@ class AnalysisJobs:
             told.cancel()
 
     async def request(self, table_id: str, index: int, record: dict[str, Any], asker: Asker) -> dict[str, Any]:
-        """The analysis of a deal, or its job's status (queued now, within ``asker``'s quotas, if it never was)."""
+        """The analysis of a deal, or its job's status (queued now, within ``asker``'s quotas, if it never was
+        or if it was refused for a reason that may not hold now)."""
         row = await self.store.analysis(table_id, index)
+        if row is not None and _refused_for_now(row.status, row.result) and await self._retry(table_id, [index], asker):
+            row = await self.store.analysis(table_id, index)
+            assert row is not None
         if row is None:
             if asker.player_id is None:
                 raise login_to_analyse()
@@ -148,6 +169,12 @@ class AnalysisJobs:
         once per set of done deals (remembered). ``positions_of(k)``: at a table of four, the table seat
         playing each seat of deal ``k``; the figures are then per table seat."""
         statuses = await self.store.analysis_statuses(table_id)
+        failed_ones = [k for k in indices if statuses.get(k) == "failed"]
+        if failed_ones:  # those refused for now are asked for again
+            rows = [row for k in failed_ones if (row := await self.store.analysis(table_id, k)) is not None]
+            again = [row.deal_index for row in rows if _refused_for_now(row.status, row.result)]
+            if again and await self._retry(table_id, again, asker):
+                statuses = await self.store.analysis_statuses(table_id)
         missing = [k for k in indices if k not in statuses]
         if missing:
             if asker.player_id is None:
@@ -186,6 +213,21 @@ class AnalysisJobs:
                         limiter.analysis_ended(job)
             room = limiter.analysis_room(asker.player_id, asker.address)
         return room
+
+    async def _retry(self, table_id: str, indices: list[int], asker: Asker) -> bool:
+        """Queue again the deals ``indices`` whose jobs were refused for now, as many as ``asker``'s quotas
+        allow, once the queue has workers again (nothing for a visitor, who may not queue; nothing while
+        no worker shows itself, so that a page polling the refusal sees it); True if any was queued."""
+        queue = self.desk.work.queue
+        if asker.player_id is None or (queue is not None and queue.workers_missing):
+            return False
+        room = await self._room(asker)
+        queued = [(table_id, k) for k in indices[:max(room, 0)]
+                  if await self.store.requeue_failed_analysis(table_id, k, REFUSED_FOR_NOW)]
+        if queued:
+            self.desk.limiter.analyses_queued(asker.player_id, asker.address, queued)
+            self._wake.set()
+        return bool(queued)
 
     async def _queue(self, table_id: str, records: dict[int, dict[str, Any]], asker: Asker) -> None:
         queued: list[tuple[str, int]] = []
@@ -230,7 +272,7 @@ class AnalysisJobs:
             raise
         except Exception as exc:
             logging.getLogger("ulti").exception("analysis failed", extra={"fields": {"table": table_id}})
-            why = (REFUSED + orjson.dumps(exc.to_json()).decode() if isinstance(exc, CommandError)
+            why = (refusal_reason(exc) if isinstance(exc, CommandError)
                    else f"the analysis failed: {type(exc).__name__}")
             await self.store.finish_analysis(table_id, index, "failed", why)
             self.desk.limiter.analysis_ended((table_id, index))

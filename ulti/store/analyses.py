@@ -145,6 +145,23 @@ class AnalysisStore:
         async with self.engine.begin() as conn:
             await conn.execute(query)
 
+    async def requeue_failed_analysis(self, table_id: str, deal_index: int, reason_prefix: str) -> bool:
+        """Queue a failed job again if its stored reason starts with ``reason_prefix`` (a refusal that may
+        not hold later); True if this call queued it (False: not failed so, or another call did first)."""
+        query = (
+            update(analyses)
+            .where(
+                analyses.c.table_id == table_id,
+                analyses.c.deal_index == deal_index,
+                analyses.c.status == "failed",
+                analyses.c.result.startswith(reason_prefix, autoescape=True),
+            )
+            .values(status="queued", done=0, result=None, updated_at=now_ms())
+        )
+        async with self.engine.begin() as conn:
+            result = await conn.execute(query)
+        return bool(result.rowcount)
+
     async def finish_analysis(self, table_id: str, deal_index: int, status: str, result: str) -> None:
         """Store a job's outcome: ``done`` with the analysis JSON, or ``failed`` with a message."""
         query = (

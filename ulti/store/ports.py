@@ -331,6 +331,10 @@ class AnalysisQueue(Protocol):
         """Record how many decisions a running job has priced (and that its worker is alive)."""
         ...
 
+    async def requeue_failed_analysis(self, table_id: str, deal_index: int, reason_prefix: str) -> bool:
+        """Queue a failed job again if its stored reason starts with ``reason_prefix``; True if queued now."""
+        ...
+
     async def finish_analysis(self, table_id: str, deal_index: int, status: str, result: str) -> None:
         """Store a job's outcome: ``done`` with the analysis JSON, or ``failed`` with a message."""
         ...
