@@ -79,7 +79,7 @@ def create_app(settings: Settings) -> FastAPI:
         # solo duplicate: the par replays, queued in the store and played in the long-work processes (restart-safe)
         app.state.par = ParJobs(store, hub)
         app.state.par.start()
-        await start_bot_api(app)
+        await start_bot_api(app, store)
         # tournaments: each one's director, from its log (restart- and failover-safe, tournaments.py)
         app.state.tournaments = Directors(hub, store)
         app.state.tournaments.tell = app.state.bot_api.tell

@@ -198,10 +198,10 @@ class BotApi:
         task.add_done_callback(self._tasks.discard)
 
 
-async def start_bot_api(app: Any) -> None:
-    """Set up the bot API of a started app: commit listener, Redis channel, streams ended at shutdown."""
+async def start_bot_api(app: Any, store: BotApiStore) -> None:
+    """Set up the bot API of a started app over ``store``: commit listener, Redis channel, streams ended at
+    shutdown."""
     hub: Hub = app.state.hub
-    store: BotApiStore = app.state.store
     api = BotApi(hub, store)
     api.tokens = sessions.api_tokens_of(app)
     app.state.bot_api = api
