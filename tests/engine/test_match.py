@@ -16,6 +16,7 @@ from ulti.engine import actions as act
 from ulti.engine.cards import Card, CardSet, cards_of, iter_cards, mask_of, parse_card
 from ulti.engine.contracts import BIDS_BY_CODE
 from ulti.engine.deal import Deal, Phase
+from ulti.engine.dealing import opener_of
 from ulti.engine.errors import IllegalAction, RecordError
 from ulti.engine.match import Match
 
@@ -30,7 +31,7 @@ def cards(text: str) -> list[Card]:
 def hands_for(dealer: int, fixed: dict[int, str] | None = None) -> list[CardSet]:
     """Hands for a deal by ``dealer``: ``fixed[seat]`` cards go to that seat, the rest fill up in deck order."""
     fixed = fixed or {}
-    opener = (dealer + 1) % 3
+    opener = opener_of(dealer)
     used = mask_of(c for text in fixed.values() for c in cards(text))
     rest = [c for c in range(32) if not used >> c & 1]
     hands = []

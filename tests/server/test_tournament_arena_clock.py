@@ -62,7 +62,7 @@ async def test_arena_wave_decided_before_the_end_is_stored_before_it(tmp_path: P
         await store.append_tournament_event(
             "ar", 5, {"type": "result_recorded", "round": 1, "table": 1, "points": [2, 1, 0]}, at=start + 1000)
         store.slow = True
-        directors = TablesAside(SimpleNamespace(store=store, commit_listeners=[]))  # type: ignore[arg-type]
+        directors = TablesAside(SimpleNamespace(commit_listeners=[]), store)  # type: ignore[arg-type]
 
         called_at = int(time.time() * 1000)
         await directors._seat_arena("ar")  # the three wait since their result: seated together again

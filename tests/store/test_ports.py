@@ -6,6 +6,7 @@ run time, protocol by protocol, so that a method renamed on one side is named he
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from ulti.store.puzzles import PuzzleStore
 STORE_PORTS = (
     ports.TableLog, ports.MatchResults, ports.ActorStore, ports.TableIndex, ports.PlayerBook, ports.SettingBook,
     ports.AccountBook, ports.Erasure, ports.BotAccounts, ports.AnalysisQueue, ports.DuplicateBook, ports.ParQueue,
-    ports.TournamentBook, ports.PlayerReads, ports.ServerStore,
+    ports.TournamentBook, ports.PlayerReads, ports.HubStore, ports.ServerStore,
 )
 
 
@@ -48,3 +49,23 @@ def test_the_actors_port_is_a_handful_of_methods() -> None:
         "append", "events", "save_table",
         "ensure_bot_accounts", "ensure_ratings", "match_recorded", "record_match", "last_event_at",
     }
+
+
+def test_the_hubs_port_is_its_actors_the_tables_index_and_a_duplicates_row() -> None:
+    # what the hub itself calls: its actors' port, the tables' index (lobby, ownership, seats), the row a
+    # duplicate's visibility is read from, and whether a player is a bot account; nothing a route uses
+    members = {name for name in [*dir(ports.HubStore), *ports.HubStore.__annotations__] if not name.startswith("_")}
+    actor = {name for name in dir(ports.ActorStore) if not name.startswith("_")}
+    index = {name for name in dir(ports.TableIndex) if not name.startswith("_")}
+    assert members == actor | index | {"duplicate", "is_bot_account", "on_commit"}
+
+
+def test_only_the_request_accessor_names_the_whole_store() -> None:
+    # every other module of the server takes the face it uses (``bodies.store_of`` hands it over)
+    server = Path(ports.__file__).resolve().parents[1] / "server"
+    naming = sorted(
+        path.name for path in server.glob("*.py")
+        if any(isinstance(node, ast.Name | ast.alias) and "ServerStore" in (getattr(node, "id", None),
+               getattr(node, "name", None)) for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
+    )
+    assert naming == ["bodies.py"]

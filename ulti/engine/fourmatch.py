@@ -13,12 +13,13 @@ three seats).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ulti.engine.cards import Card, CardSet
 from ulti.engine.deal import Deal
-from ulti.engine.errors import IllegalAction, RecordError
+from ulti.engine.errors import RecordError
+from ulti.engine.match import add_deal, match_winner, running_sheet, sheet_totals
 
 FOUR_SEATS = 4
 FOUR_MATCH_DEALS = 12  # a multiple of 4 (each sits out equally) and of 3 (each engine seat equally)
@@ -161,36 +162,18 @@ class FourMatch:
 
     def totals(self) -> list[int]:
         """Each position's running total over the finished deals."""
-        totals = [0] * FOUR_SEATS
-        for index in range(len(self.deals)):
-            scores = self.deal_scores(index)
-            if scores is not None:
-                totals = [t + d for t, d in zip(totals, scores, strict=True)]
-        return totals
+        return sheet_totals(self._scores(), FOUR_SEATS)
 
     def score_sheet(self) -> list[list[int]]:
         """The running totals by position after each finished deal (one row per deal)."""
-        rows = []
-        totals = [0] * FOUR_SEATS
-        for index in range(len(self.deals)):
-            scores = self.deal_scores(index)
-            if scores is None:
-                break
-            totals = [t + d for t, d in zip(totals, scores, strict=True)]
-            rows.append(list(totals))
-        return rows
+        return running_sheet(self._scores(), FOUR_SEATS)
+
+    def _scores(self) -> Iterator[list[int] | None]:
+        return (self.deal_scores(index) for index in range(len(self.deals)))
 
     def winner(self) -> int | None:
         """The position that won, once the planned deals are done and one position alone holds the top."""
-        if len(self.deals) < self.deals_planned or not self._last_deal_done():
-            return None
-        totals = self.totals()
-        top = max(totals)
-        leaders = [p for p, t in enumerate(totals) if t == top]
-        return leaders[0] if len(leaders) == 1 else None
-
-    def _last_deal_done(self) -> bool:
-        return not self.deals or self.deals[-1].is_over
+        return match_winner(self.deals, self.deals_planned, self.totals)
 
     @property
     def is_over(self) -> bool:
@@ -199,10 +182,4 @@ class FourMatch:
 
     def new_deal(self, hands: Sequence[CardSet | Iterable[Card]]) -> Deal:
         """Start the next deal (a planned one, or a tie-break deal) with the engine seats' dealt ``hands``."""
-        if not self._last_deal_done():
-            raise IllegalAction("deal_unfinished", deal=len(self.deals) - 1)
-        if self.is_over:
-            raise IllegalAction("match_decided")
-        deal = Deal(hands, self.dealer_of(len(self.deals)))
-        self.deals.append(deal)
-        return deal
+        return add_deal(self.deals, hands, self.dealer_of(len(self.deals)), lambda: self.is_over)

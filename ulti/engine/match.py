@@ -1,8 +1,13 @@
-"""A match of 6, 9 or 12 deals with rotation and tie-break deals (docs/rules.md §7)."""
+"""A match of 6, 9 or 12 deals with rotation and tie-break deals (docs/rules.md §7).
+
+The functions below the class are the bookkeeping every match shares, whatever its seats (the table
+of four's ``FourMatch`` calls them too): the running totals and sheet from each deal's scores, the
+sole leader, and the checks before a next deal.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from ulti.engine.cards import Card, CardSet
 from ulti.engine.deal import Deal
@@ -63,37 +68,21 @@ class Match:
         """
         return (self.first_dealer + index) % 3
 
+    def _scores(self) -> Iterator[Sequence[int] | None]:
+        # each deal's scores by seat, in order; None for an unfinished deal
+        return (deal.result.scores if deal.result is not None else None for deal in self.deals)
+
     def totals(self) -> list[int]:
         """Each seat's running total over the finished deals."""
-        totals = [0, 0, 0]
-        for deal in self.deals:
-            if deal.result is not None:
-                for seat, delta in enumerate(deal.result.scores):
-                    totals[seat] += delta
-        return totals
+        return sheet_totals(self._scores(), 3)
 
     def score_sheet(self) -> list[list[int]]:
         """The running totals after each finished deal (one row per deal)."""
-        rows = []
-        totals = [0, 0, 0]
-        for deal in self.deals:
-            if deal.result is None:
-                break
-            totals = [t + d for t, d in zip(totals, deal.result.scores, strict=True)]
-            rows.append(list(totals))
-        return rows
+        return running_sheet(self._scores(), 3)
 
     def winner(self) -> int | None:
         """The seat that won, once the planned deals are done and one seat alone holds the top."""
-        if len(self.deals) < self.deals_planned or not self._last_deal_done():
-            return None
-        totals = self.totals()
-        top = max(totals)
-        leaders = [s for s, t in enumerate(totals) if t == top]
-        return leaders[0] if len(leaders) == 1 else None
-
-    def _last_deal_done(self) -> bool:
-        return not self.deals or self.deals[-1].is_over
+        return match_winner(self.deals, self.deals_planned, self.totals)
 
     @property
     def is_over(self) -> bool:
@@ -102,10 +91,71 @@ class Match:
 
     def new_deal(self, hands: Sequence[CardSet | Iterable[Card]]) -> Deal:
         """Start the next deal (a planned one, or a tie-break deal) with the dealt ``hands``."""
-        if not self._last_deal_done():
-            raise IllegalAction("deal_unfinished", deal=len(self.deals) - 1)
-        if self.is_over:
-            raise IllegalAction("match_decided")
-        deal = Deal(hands, self.dealer_of(len(self.deals)))
-        self.deals.append(deal)
-        return deal
+        return add_deal(self.deals, hands, self.dealer_of(len(self.deals)), lambda: self.is_over)
+
+
+def sheet_totals(scores: Iterable[Sequence[int] | None], seats: int) -> list[int]:
+    """Each of ``seats`` columns summed over the finished deals' ``scores`` (None: unfinished, skipped).
+
+    >>> sheet_totals([[4, -2, -2], None, [-2, 4, -2]], 3)
+    [2, 2, -4]
+    """
+    totals = [0] * seats
+    for row in scores:
+        if row is not None:
+            totals = [t + d for t, d in zip(totals, row, strict=True)]
+    return totals
+
+
+def running_sheet(scores: Iterable[Sequence[int] | None], seats: int) -> list[list[int]]:
+    """The running totals of ``seats`` columns after each finished deal, up to the first unfinished one.
+
+    >>> running_sheet([[4, -2, -2], [-2, 4, -2], None], 3)
+    [[4, -2, -2], [2, 2, -4]]
+    """
+    rows = []
+    totals = [0] * seats
+    for row in scores:
+        if row is None:
+            break
+        totals = [t + d for t, d in zip(totals, row, strict=True)]
+        rows.append(list(totals))
+    return rows
+
+
+def sole_leader(totals: Sequence[int]) -> int | None:
+    """The column that alone holds the top of ``totals``; None when the top is shared.
+
+    >>> sole_leader([2, 2, -4]), sole_leader([-2, -2, 4])
+    (None, 2)
+    """
+    top = max(totals)
+    leaders = [column for column, total in enumerate(totals) if total == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def last_deal_done(deals: Sequence[Deal]) -> bool:
+    """Whether the latest of ``deals`` is over (true before the first deal)."""
+    return not deals or deals[-1].is_over
+
+
+def match_winner(deals: Sequence[Deal], deals_planned: int, totals: Callable[[], list[int]]) -> int | None:
+    """The winning column once ``deals_planned`` deals are done and one column alone holds the top of ``totals()``."""
+    if len(deals) < deals_planned or not last_deal_done(deals):
+        return None
+    return sole_leader(totals())
+
+
+def add_deal(
+    deals: list[Deal], hands: Sequence[CardSet | Iterable[Card]], dealer: int, decided: Callable[[], bool]
+) -> Deal:
+    """Append and return the next deal, dealt by engine seat ``dealer``, once the last is over and the
+    match not ``decided()``.
+    """
+    if not last_deal_done(deals):
+        raise IllegalAction("deal_unfinished", deal=len(deals) - 1)
+    if decided():
+        raise IllegalAction("match_decided")
+    deal = Deal(hands, dealer)
+    deals.append(deal)
+    return deal

@@ -8,11 +8,12 @@ are untouched. This is the only place an event log is ever rewritten.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from ulti.server.events import parse_event
 from ulti.server.hub import Hub
 from ulti.server.tablestate import TableState
+from ulti.store.ports import Erasure, TableIndex, TableLog
 
 #: the name shown for a player whose account was deleted (a name no one may take: inputs.RESERVED_NAMES)
 DELETED_NAME = "deleted player"
@@ -20,13 +21,18 @@ DELETED_NAME = "deleted player"
 UNFINISHED = ("open", "playing")
 
 
-async def unfinished_tables(hub: Hub, player_id: str) -> list[str]:
+class ErasingStore(Erasure, TableLog, TableIndex, Protocol):
+    """The store's part erasing uses: the tables a player sat at, their logs rewritten and summaries saved,
+    and the names in the finished matches."""
+
+
+async def unfinished_tables(store: TableIndex, player_id: str) -> list[str]:
     """The tables ``player_id`` sat at (even if they left) that are still open or playing.
 
     Their names are in those tables' live state, which only the table's actor may change: the
     account is deleted once they are over (finished, or expired for a table never started).
     """
-    return [t["table_id"] for t in await hub.store.tables_of_player(player_id) if t["status"] in UNFINISHED]
+    return [t["table_id"] for t in await store.tables_of_player(player_id) if t["status"] in UNFINISHED]
 
 
 def erased_events(raw: list[dict[str, Any]], player_id: str) -> dict[int, dict[str, Any]]:
@@ -51,7 +57,7 @@ def erased_events(raw: list[dict[str, Any]], player_id: str) -> dict[int, dict[s
     return changed
 
 
-async def erase_player(hub: Hub, player_id: str) -> int:
+async def erase_player(hub: Hub, store: ErasingStore, player_id: str) -> int:
     """Replace ``player_id``'s name in the events and summaries of every table they sat at; how many tables.
 
     A table loaded in this process is unloaded, so that it is read again from its rewritten log.
@@ -60,18 +66,18 @@ async def erase_player(hub: Hub, player_id: str) -> int:
     """
     count = 0
     # the lines of their finished matches (player pages, leaderboard) show the name too
-    await hub.store.erase_match_names(player_id, DELETED_NAME)
-    for entry in await hub.store.tables_of_player(player_id):
+    await store.erase_match_names(player_id, DELETED_NAME)
+    for entry in await store.tables_of_player(player_id):
         table_id = entry["table_id"]
-        raw = await hub.store.events(table_id)
+        raw = await store.events(table_id)
         changed = erased_events(raw, player_id)
         if not changed:
             continue
-        await hub.store.replace_events(table_id, changed)
+        await store.replace_events(table_id, changed)
         state = TableState(table_id)
         for seq, event in enumerate(raw, start=1):
             state.apply(parse_event(changed.get(seq, event)))
-        await hub.store.save_table(table_id, state.status, state.summary())
+        await store.save_table(table_id, state.status, state.summary())
         actor = hub.actors.get(table_id)
         if actor is not None and not actor.is_busy():
             await hub.unload(table_id, actor)

@@ -13,7 +13,8 @@ from fastapi.responses import JSONResponse
 
 from ulti.accounts import AccountError, Session, devices
 from ulti.server import auth
-from ulti.server.account_erasure import erase_player, unfinished_tables
+from ulti.server.account_erasure import ErasingStore, erase_player, unfinished_tables
+from ulti.server.bodies import store_of
 from ulti.server.errors import CommandError
 from ulti.server.httpguard import same_origin
 from ulti.server.hub import Hub
@@ -206,7 +207,8 @@ async def delete_account(request: Request) -> JSONResponse:
     except AccountError as exc:
         return _refusal(request, exc)
     hub = _hub(request)
-    busy = await unfinished_tables(hub, who.player_id)
+    store: ErasingStore = store_of(request)
+    busy = await unfinished_tables(store, who.player_id)
     if busy:
         # Its name is in those tables' live state too: they are erased once the tables are over.
         minutes = round(hub.settings.expire_unstarted_seconds / 60)
@@ -216,7 +218,7 @@ async def delete_account(request: Request) -> JSONResponse:
             f" you left is over (an unstarted table expires {minutes} minutes after its last change)",
             params={"tables": busy},
         )
-    renamed = await erase_player(hub, who.player_id)
+    renamed = await erase_player(hub, store, who.player_id)
     await accounts.delete(who.player_id)
     sockets_of(request.app).end(who.player_id)
     return _ended({"ok": True, "tables_renamed": renamed})

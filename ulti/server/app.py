@@ -24,7 +24,7 @@ from ulti.server.botapi import start_bot_api
 from ulti.server.cluster import Cluster
 from ulti.server.config import Settings
 from ulti.server.duplicate import ParJobs
-from ulti.server.duplicate_routes import router as event_router
+from ulti.server.duplicate_routes import router as duplicate_router
 from ulti.server.http_errors import install_error_handlers
 from ulti.server.httpguard import RequestGuard
 from ulti.server.hub import Hub
@@ -79,9 +79,9 @@ def create_app(settings: Settings) -> FastAPI:
         # solo duplicate: the par replays, queued in the store and played in the long-work processes (restart-safe)
         app.state.par = ParJobs(store, hub)
         app.state.par.start()
-        await start_bot_api(app)
+        await start_bot_api(app, store)
         # tournaments: each one's director, from its log (restart- and failover-safe, tournaments.py)
-        app.state.tournaments = Directors(hub)
+        app.state.tournaments = Directors(hub, store)
         app.state.tournaments.tell = app.state.bot_api.tell
         app.state.tournaments.run()
         log("server started", db=settings.db_url.split("://")[0], tables=len(hub.actors))
@@ -117,13 +117,13 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(player_router)  # /api/players/..., /api/leaderboard, /@/{name} (player_routes.py)
     app.include_router(analysis_router)  # /api/tables/{id}/deals/{k}/analysis and /whatif (analysis_routes.py)
     app.include_router(botapi_router)  # /api/account/tokens, /api/bot/..., /api/stream/event (botapi.py)
-    app.include_router(event_router)  # /api/events/... and solo duplicate's par (duplicate_routes.py)
+    app.include_router(duplicate_router)  # /api/events/... and solo duplicate's par (duplicate_routes.py)
     app.include_router(tournament_router)  # /api/tournaments/... (tournament_routes.py)
     app.include_router(puzzle_router)  # /api/puzzles/... (puzzle_routes.py)
     app.include_router(socket_router)  # /ws, the game's WebSocket (socket_routes.py)
     # the bodies the routes read themselves, in /openapi.json (openapi_bodies.py)
     describe_bodies(app, session_router, table_router, account_router, player_router, analysis_router,
-                    botapi_router, event_router, tournament_router)
+                    botapi_router, duplicate_router, tournament_router)
 
     # The page in the browser: plain static files (web/), mounted last so the API routes win.
     if WEB_DIR.is_dir():

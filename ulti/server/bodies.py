@@ -18,6 +18,7 @@ from pydantic_core import ErrorDetails, PydanticCustomError
 from ulti.server.errors import CommandError
 from ulti.server.hub import Hub
 from ulti.server.inputs import decode_json
+from ulti.store.ports import ServerStore
 
 Model = TypeVar("Model", bound=BaseModel)
 #: the project's error for a model's first fault (``ValidationError.errors()[0]``)
@@ -28,6 +29,16 @@ def hub_of(request: Request) -> Hub:
     """The app's hub (made at start, ``app.create_app``'s lifespan)."""
     hub: Hub = request.app.state.hub
     return hub
+
+
+def store_of(request: Request) -> ServerStore:
+    """The app's store with all its faces (opened at start, ``app.create_app``'s lifespan).
+
+    A router reads it through a function typed with the face it uses (its own ``_store``), so that a
+    reader and the type checker see which part of the store the router touches.
+    """
+    store: ServerStore = request.app.state.store
+    return store
 
 
 async def json_object(request: Request) -> dict[str, Any]:

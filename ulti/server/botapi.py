@@ -26,7 +26,7 @@ from collections import defaultdict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from types import FrameType
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 from fastapi import APIRouter, Request
@@ -50,6 +50,7 @@ from ulti.server.table_routes import SEAT_REFUSAL, JoinBody
 from ulti.server.table_settings import MOST_SEATS, seat_fault
 from ulti.server.tablestate import TableState
 from ulti.server.visibility import shows_no_table, shows_tables
+from ulti.store.ports import AccountBook, BotAccounts, TableIndex, TableLog
 
 router = APIRouter()
 
@@ -81,12 +82,18 @@ class OpenStream:
         self.outbox.put_nowait(None)
 
 
+class BotApiStore(AccountBook, BotAccounts, TableIndex, TableLog, Protocol):
+    """The store's part the bot API uses: bot accounts and their tokens, an account by name (a bot
+    invited), the tables an account sat at (its stream's first lines), a table's log (a stream's replay)."""
+
+
 class BotApi:
     """This process's bot API: open streams by token, account event listeners, the link to the others."""
 
-    def __init__(self, hub: Hub) -> None:
-        """The bot API of ``hub``'s process."""
+    def __init__(self, hub: Hub, store: BotApiStore) -> None:
+        """The bot API of ``hub``'s process, over ``store``."""
         self.hub = hub
+        self.store = store
         self.streams: dict[str, set[OpenStream]] = defaultdict(set)  # by token id
         self.listeners: dict[str, set[OpenStream]] = defaultdict(set)  # account event streams, by player id
         self._tasks: set[asyncio.Task[None]] = set()
@@ -191,10 +198,11 @@ class BotApi:
         task.add_done_callback(self._tasks.discard)
 
 
-async def start_bot_api(app: Any) -> None:
-    """Set up the bot API of a started app: commit listener, Redis channel, streams ended at shutdown."""
+async def start_bot_api(app: Any, store: BotApiStore) -> None:
+    """Set up the bot API of a started app over ``store``: commit listener, Redis channel, streams ended at
+    shutdown."""
     hub: Hub = app.state.hub
-    api = BotApi(hub)
+    api = BotApi(hub, store)
     api.tokens = sessions.api_tokens_of(app)
     app.state.bot_api = api
     hub.commit_listeners.append(api.on_commit)
@@ -346,7 +354,7 @@ async def list_tokens(request: Request) -> dict[str, Any]:
     who = await _account(request)
     listed = await sessions.api_tokens_of(request.app).listed(who.player_id)
     return {
-        "bot": await _hub(request).store.is_bot_account(who.player_id),
+        "bot": await _api(request).store.is_bot_account(who.player_id),
         "tokens": [
             {"id": t.token_id, "name": t.name, "scopes": list(t.scopes), "created_at": t.created_at,
              "last_used_at": t.last_used_at}
@@ -385,7 +393,7 @@ async def bot_account(request: Request) -> dict[str, Any]:
 async def upgrade(request: Request) -> dict[str, Any]:
     """Turn the token's account into a bot account, if it has never sat at a table."""
     who = await _caller(request, BOT_PLAY)
-    store = _hub(request).store
+    store = _api(request).store
     if not who.bot:
         if await store.has_sat_at_a_table(who.player_id):
             raise CommandError(
@@ -419,11 +427,12 @@ async def invite_bot(request: Request, table_id: str) -> dict[str, Any]:
     invite = state.seats[seat].invite  # None for an open seat: the bot joins it with the seat's number alone
     if not (state.seats[seat].kind == "open" or (state.seats[seat].kind == "invite" and invite is not None)):
         raise CommandError("bad_request", f"seat {seat} is taken: a bot is invited to an open or an invite seat")
+    store = _api(request).store
     try:
-        account = await hub.store.account_by_key(name_key(body.bot or ""))
+        account = await store.account_by_key(name_key(body.bot or ""))
     except AccountError:
         account = None
-    if account is None or not await hub.store.is_bot_account(account.player_id):
+    if account is None or not await store.is_bot_account(account.player_id):
         raise CommandError("not_found", f"no bot account named {body.bot!r}")
     _api(request).tell(account.player_id, {
         "type": "invited", "table": table_id, "seat": seat, "invite": invite,
@@ -448,7 +457,7 @@ async def claim_bot(request: Request) -> dict[str, Any]:
         raise CommandError("not_found", "no account holds that API token (revoked or mistyped)")
     if not owner.bot:
         raise CommandError("not_bot_account", "that token's account is not a bot account: upgrade it first")
-    await _hub(request).store.set_bot_owner(owner.player_id, who.player_id)
+    await _api(request).store.set_bot_owner(owner.player_id, who.player_id)
     return {"ok": True, "bot": {"id": owner.player_id, "name": owner.name}}
 
 
@@ -459,7 +468,7 @@ async def accept_challenges(request: Request) -> dict[str, Any]:
     who = await _bot(request)
     refusal = field_refusal("bad_request", {"accept": "accept must be true or false"})
     accept = (await body_as(request, ChallengesBody, refusal)).accept
-    await _hub(request).store.set_bot_challenges(who.player_id, accept)
+    await _api(request).store.set_bot_challenges(who.player_id, accept)
     return {"ok": True, "challenges": accept}
 
 
@@ -468,7 +477,7 @@ async def accept_challenges(request: Request) -> dict[str, Any]:
 async def seatable_bots(request: Request) -> dict[str, Any]:
     """The bot accounts the caller may seat from a waiting room: its own, then those accepting challenges."""
     who = await sessions.identity_of(request)
-    bots = await _hub(request).store.bots_for_host(who.player_id)
+    bots = await _api(request).store.bots_for_host(who.player_id)
     return {"bots": [{"id": pid, "name": name, "mine": mine} for pid, name, mine in bots]}
 
 
@@ -491,7 +500,7 @@ async def account_stream(request: Request) -> StreamingResponse:
         first: list[dict[str, Any]] = [
             {"type": "welcome", "player": {"id": who.player_id, "name": who.name, "bot": who.bot}}
         ]
-        for table in await api.hub.store.tables_of_player(who.player_id):
+        for table in await api.store.tables_of_player(who.player_id):
             if table["status"] == "playing":
                 first.append({"type": "match_started", "table": table["table_id"], "seat": table["seat"]})
     except BaseException:
@@ -519,7 +528,7 @@ async def _messages(api: BotApi, stream: OpenStream) -> AsyncIterator[dict[str, 
             message = await asyncio.wait_for(stream.outbox.get(), KEEPALIVE_SECONDS)
         except TimeoutError:
             idle += 1
-            if idle % RECHECK_EVERY == 0 and not await api.hub.store.api_token_exists(stream.token_id):
+            if idle % RECHECK_EVERY == 0 and not await api.store.api_token_exists(stream.token_id):
                 yield REVOKED  # revoked in a process whose message never came
                 return
             yield None
@@ -557,7 +566,7 @@ async def table_stream(request: Request, table_id: str) -> StreamingResponse:
         elif since > seq:
             raise CommandError("bad_request", f"since={since} is beyond the table's last event ({seq})")
         else:
-            first = await _replay(hub, table_id, who.player_id, since, seq)
+            first = await _replay(api.store, table_id, who.player_id, since, seq)
     except BaseException:
         api.release(stream)
         _spawn_disconnect(api, conn)
@@ -584,7 +593,7 @@ async def _table_lines(
                     continue  # already in the sync or the replay
                 if seq > last + 1:
                     # never expected (the hub sends every event to every watcher); the log fills any hole
-                    for missed in await _replay(api.hub, table_id, conn.player_id, last, seq - 1):
+                    for missed in await _replay(api.store, table_id, conn.player_id, last, seq - 1):
                         yield _line(missed)
                 yield _line(item)
                 last = seq
@@ -599,11 +608,11 @@ def _spawn_disconnect(api: BotApi, conn: Connection) -> None:
     api._spawn(api.hub.disconnected(conn))
 
 
-async def _replay(hub: Hub, table_id: str, player_id: str, after: int, upto: int) -> list[dict[str, Any]]:
+async def _replay(store: TableLog, table_id: str, player_id: str, after: int, upto: int) -> list[dict[str, Any]]:
     """Events ``after + 1`` to ``upto`` of a table as ``player_id``'s seat saw them, rebuilt from the log."""
     state = TableState(table_id)
     out: list[dict[str, Any]] = []
-    for raw in await hub.store.events(table_id):
+    for raw in await store.events(table_id):
         if state.seq >= upto:
             break
         event = parse_event(raw)

@@ -27,7 +27,7 @@ from ulti.duplicates import build_duplicate_record
 from ulti.duplicates.matchpoints import deal_matchpoints, standings
 from ulti.server import sessions
 from ulti.server.auth import new_id
-from ulti.server.bodies import field_refusal, parse
+from ulti.server.bodies import field_refusal, parse, store_of
 from ulti.server.commands import Join, Start
 from ulti.server.errors import CommandError
 from ulti.server.hub import Hub
@@ -37,15 +37,15 @@ from ulti.server.tablestate import BOT_LEVELS, TableState
 from ulti.server.visibility import (
     Sight,
     deals_finished,
-    event_row,
-    event_sight,
-    event_states,
-    event_status,
+    duplicate_row,
+    duplicate_sight,
+    duplicate_states,
+    duplicate_status,
     require_deal,
     shows_no_table,
     shows_tables,
 )
-from ulti.store.ports import DuplicateRow
+from ulti.store.ports import DuplicateBook, DuplicateRow
 
 router = APIRouter()
 
@@ -56,6 +56,10 @@ NOT_OVER = "the event record is ready once every table has finished"
 def _hub(request: Request) -> Hub:
     hub: Hub = request.app.state.hub
     return hub
+
+
+def _store(request: Request) -> DuplicateBook:
+    return store_of(request)
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -78,12 +82,12 @@ async def viewer_of(request: Request) -> str | None:
     return None if who is None else who.player_id
 
 
-async def check_event_lobby_chat(hub: Hub, player_id: str) -> None:
+async def check_duplicate_lobby_chat(hub: Hub, store: DuplicateBook, player_id: str) -> None:
     """Chat between tables is off during an event: its players may not use the lobby chat meanwhile."""
-    for event_id in await hub.store.events_of_player(player_id):
-        row = await event_row(hub, event_id)
-        states = await event_states(hub, row)
-        if event_status(states) == "playing" and any(s.seat_of(player_id) is not None for s in states):
+    for duplicate_id in await store.duplicates_of_player(player_id):
+        row = await duplicate_row(hub, duplicate_id)
+        states = await duplicate_states(hub, row)
+        if duplicate_status(states) == "playing" and any(s.seat_of(player_id) is not None for s in states):
             raise CommandError("event_chat_closed", "chat between tables is off during an event")
 
 
@@ -118,9 +122,9 @@ def cross_table(row: DuplicateRow, states: list[TableState], access: Sight) -> d
     A deal is shown whole (every table's result) once every table has finished it; before that, a player
     of the event sees their own table's result on the deals it has finished, and nothing of the others.
     """
-    status = event_status(states)
+    status = duplicate_status(states)
     whole = row.deals if access.deals is None else min(access.deals, row.deals)
-    own = access.event_table
+    own = access.duplicate_table
     visible = max(whole, deals_finished(states[own - 1]) if own is not None else 0)
     deals: list[dict[str, Any]] = []
     counted: list[dict[int, list[int]]] = []
@@ -143,11 +147,12 @@ def cross_table(row: DuplicateRow, states: list[TableState], access: Sight) -> d
         if s.seats[seat].kind in ("player", "bot")
     }
     you = None
-    if access.event_table is not None:
-        you = {"table": access.event_table, "table_id": states[access.event_table - 1].table_id, "seat": access.seat}
+    if access.duplicate_table is not None:
+        own_table = access.duplicate_table
+        you = {"table": own_table, "table_id": states[own_table - 1].table_id, "seat": access.seat}
     return {
         "event": {
-            "id": row.event_id, "host": row.host, "host_name": row.host_name, "deals": row.deals,
+            "id": row.duplicate_id, "host": row.host, "host_name": row.host_name, "deals": row.deals,
             "tables": row.tables, "level": row.level, "move_seconds": row.move_seconds, "status": status,
         },
         "you": you,
@@ -159,7 +164,7 @@ def cross_table(row: DuplicateRow, states: list[TableState], access: Sight) -> d
         ],
         "deals": deals,
         "standings": [line.to_json() for line in standings(players, counted)],
-        "record": f"/api/events/{row.event_id}/record" if status == "finished" else None,
+        "record": f"/api/events/{row.duplicate_id}/record" if status == "finished" else None,
     }
 
 
@@ -196,18 +201,18 @@ async def create_event(request: Request) -> dict[str, Any]:
     hub = _hub(request)
     await hub.refuse_bot_account(who.player_id)
     hub.throttle.new_table(who.player_id)
-    event_id = new_id()
+    duplicate_id = new_id()
     # secret like any table's seed: it fixes every hand, and is shown with the record once the event is over
     seed = random.SystemRandom().getrandbits(47)
     config = TableSettings(deals=deals, move_seconds=seconds, seats=[OpenSeat(kind="open")] * 3)
     table_ids = []
     for _ in range(count):
-        table_id, _invites = await hub.create_table(who.player_id, who.name, config, event=(event_id, seed))
+        table_id, _invites = await hub.create_table(who.player_id, who.name, config, event=(duplicate_id, seed))
         table_ids.append(table_id)
-    row = DuplicateRow(event_id, who.player_id, who.name, deals, count, level, seconds, seed, False,
+    row = DuplicateRow(duplicate_id, who.player_id, who.name, deals, count, level, seconds, seed, False,
                    int(time.time() * 1000), tuple(table_ids))
-    await hub.store.add_duplicate_event(row)
-    return {"event_id": event_id, "tables": table_ids}
+    await _store(request).add_duplicate(row)
+    return {"event_id": duplicate_id, "tables": table_ids}
 
 
 @router.get("/api/events")
@@ -216,10 +221,10 @@ async def list_events(request: Request) -> Response:
     """The newest events with their status (the lobby lists them)."""
     hub = _hub(request)
     out = []
-    for row in await hub.store.recent_duplicate_events():
-        states = await event_states(hub, row)
-        out.append({"id": row.event_id, "host_name": row.host_name, "deals": row.deals, "tables": row.tables,
-                    "level": row.level, "status": event_status(states),
+    for row in await _store(request).recent_duplicates():
+        states = await duplicate_states(hub, row)
+        out.append({"id": row.duplicate_id, "host_name": row.host_name, "deals": row.deals, "tables": row.tables,
+                    "level": row.level, "status": duplicate_status(states),
                     "open_seats": sum(1 for s in states for seat in s.seats if seat.kind == "open")})
     return _json({"events": out})
 
@@ -230,9 +235,9 @@ async def get_event(request: Request, event_id: str) -> Response:
     """The standings and the cross-table, as far as the viewer may see (no peeking)."""
     check_id(event_id, "event id")
     hub = _hub(request)
-    row = await event_row(hub, event_id)
-    states = await event_states(hub, row)
-    return _json(cross_table(row, states, event_sight(states, await viewer_of(request))))
+    row = await duplicate_row(hub, event_id)
+    states = await duplicate_states(hub, row)
+    return _json(cross_table(row, states, duplicate_sight(states, await viewer_of(request))))
 
 
 @router.post("/api/events/{event_id}/join")
@@ -244,13 +249,13 @@ async def join_event(request: Request, event_id: str) -> dict[str, Any]:
     body = await _body(request)
     hub = _hub(request)
     await hub.refuse_bot_account(who.player_id)
-    row = await event_row(hub, event_id)
-    states = await event_states(hub, row)
+    row = await duplicate_row(hub, event_id)
+    states = await duplicate_states(hub, row)
     for n, s in enumerate(states, 1):
         seat = s.seat_of(who.player_id)
         if seat is not None:
             return {"table": n, "table_id": s.table_id, "seat": seat}
-    if event_status(states) != "open":
+    if duplicate_status(states) != "open":
         raise CommandError("table_started", "this event has started: its seats are fixed")
     wanted_table, wanted_seat = body.get("table"), body.get("seat")
     if wanted_table is not None and (type(wanted_table) is not int or not 1 <= wanted_table <= len(states)):
@@ -275,8 +280,8 @@ async def leave_event(request: Request, event_id: str) -> dict[str, Any]:
     check_id(event_id, "event id")
     who = await sessions.identity_of(request)
     hub = _hub(request)
-    row = await event_row(hub, event_id)
-    for table_id, state in zip(row.table_ids, await event_states(hub, row), strict=True):
+    row = await duplicate_row(hub, event_id)
+    for table_id, state in zip(row.table_ids, await duplicate_states(hub, row), strict=True):
         if state.seat_of(who.player_id) is not None:
             await hub.leave(table_id, who.player_id)
             return {"ok": True}
@@ -290,13 +295,13 @@ async def start_event(request: Request, event_id: str) -> dict[str, Any]:
     check_id(event_id, "event id")
     who = await sessions.identity_of(request)
     hub = _hub(request)
-    row = await event_row(hub, event_id)
+    row = await duplicate_row(hub, event_id)
     if row.host != who.player_id:
         raise CommandError("not_host", "only the event's host starts it")
-    for table_id, state in zip(row.table_ids, await event_states(hub, row), strict=True):
+    for table_id, state in zip(row.table_ids, await duplicate_states(hub, row), strict=True):
         if state.status == "open":  # a start cut short by a crash goes on with the tables left
             await hub.execute(table_id, Start(who.player_id, fill_bots=True, level=row.level))
-    await hub.store.mark_event_started(event_id)
+    await _store(request).mark_duplicate_started(event_id)
     return {"ok": True}
 
 
@@ -306,14 +311,14 @@ async def event_record(request: Request, event_id: str) -> Response:
     """The ``ulti-event/1`` record (docs/record.md), once every table has finished."""
     check_id(event_id, "event id")
     hub = _hub(request)
-    row = await event_row(hub, event_id)
-    states = await event_states(hub, row)
-    if event_sight(states, await viewer_of(request)).deals is not None:  # not every table has finished
+    row = await duplicate_row(hub, event_id)
+    states = await duplicate_states(hub, row)
+    if duplicate_sight(states, await viewer_of(request)).deals is not None:  # not every table has finished
         raise CommandError("event_not_over", NOT_OVER)
     matches = [s.match_record() for s in states]
     bots = [[seat.kind == "bot" for seat in s.seats] for s in states]
     first = states[0].match.first_dealer if states[0].match else 0
-    return _json(build_duplicate_record(row.event_id, row.deals, first, matches, bots, seed=row.seed))
+    return _json(build_duplicate_record(row.duplicate_id, row.deals, first, matches, bots, seed=row.seed))
 
 
 @router.get("/api/tables/{table_id}/deals/{index}/par")

@@ -76,7 +76,7 @@ from ulti.server.tablestate import (
 from ulti.server.throttle import Throttle
 from ulti.server.visibility import require_live
 from ulti.server.workdesk import Desk, queue_runner
-from ulti.store import SeqConflict, ServerStore
+from ulti.store import HubStore, SeqConflict
 
 __all__ = ["Connection", "Hub", "Replica", "TableSource"]
 
@@ -85,7 +85,7 @@ class Hub:
     """Everything live in this server process."""
 
     def __init__(
-        self, store: ServerStore, settings: Settings, cluster: Cluster | None = None, metrics: Metrics | None = None
+        self, store: HubStore, settings: Settings, cluster: Cluster | None = None, metrics: Metrics | None = None
     ) -> None:
         """A hub over ``store`` (and ``cluster`` when several processes share the work).
 

@@ -17,6 +17,7 @@ from fastapi.responses import FileResponse, Response
 from ulti.accounts.names import name_key
 from ulti.accounts.ratings import NEWCOMER, is_provisional, shown_rating
 from ulti.engine.contracts import Part
+from ulti.server.bodies import store_of
 from ulti.server.errors import CommandError
 from ulti.server.inputs import MAX_NAME, clean_text
 from ulti.server.sessions import resolve, token_of
@@ -31,8 +32,7 @@ PART_ORDER = [part.value for part in Part]
 
 
 def _store(request: Request) -> PlayerReads:
-    store: PlayerReads = request.app.state.store
-    return store
+    return store_of(request)
 
 
 def _json(payload: dict[str, Any]) -> Response:

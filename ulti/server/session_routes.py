@@ -6,7 +6,7 @@ Accounts have their own routes (``account_routes.py``); a guest's session is a s
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -16,10 +16,11 @@ from ulti.accounts.names import name_key as account_name_key
 from ulti.accounts.names import name_skeleton
 from ulti.accounts.ratings import NEWCOMER, is_provisional, shown_rating
 from ulti.server import auth, sessions
-from ulti.server.bodies import body_as, checked, field_refusal, hub_of
+from ulti.server.bodies import body_as, checked, field_refusal, hub_of, store_of
 from ulti.server.errors import CommandError
 from ulti.server.inputs import clean_name
 from ulti.server.visibility import shows_no_table
+from ulti.store.ports import AccountBook, PlayerBook, PlayerReads
 
 router = APIRouter()
 
@@ -32,12 +33,20 @@ class SessionBody(BaseModel):
     name: Annotated[str, BeforeValidator(checked(clean_name))] = Field(default=None, validate_default=True)
 
 
+class SessionStore(AccountBook, PlayerBook, PlayerReads, Protocol):
+    """The store's part these routes use: whether a name is an account's, a new guest, a player's rating."""
+
+
+def _store(request: Request) -> SessionStore:
+    return store_of(request)
+
+
 @router.post("/api/session")
 @shows_no_table("a new guest session")
 async def new_session(request: Request) -> JSONResponse:
     name = (await body_as(request, SessionBody, field_refusal("bad_name", {}))).name
     hub_of(request).throttle.new_session(request.client.host if request.client else "?")
-    store = hub_of(request).store
+    store = _store(request)
     if await store.account_by_key(account_name_key(name)) or await store.account_by_skeleton(name_skeleton(name)):
         # a guest must not pass for an account's owner (player pages, leaderboard, ratings)
         raise CommandError("name_registered", f"an account named {name!r} exists: log in, or play under another name")
@@ -56,7 +65,7 @@ async def me(request: Request) -> dict[str, Any]:
     me: dict[str, Any] = {"id": who.player_id, "name": who.name, "kind": who.kind}
     if who.kind == "account":
         # an account that has played no rated match shows a newcomer's rating
-        stored = await hub_of(request).store.skill_of(who.player_id)
+        stored = await _store(request).skill_of(who.player_id)
         mu, played = (NEWCOMER.mu, 0) if stored is None else (stored.mu, stored.rated_matches)
         me["rating"] = {"value": shown_rating(mu), "provisional": is_provisional(played), "matches": played}
     return me

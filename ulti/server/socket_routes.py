@@ -22,7 +22,7 @@ from starlette.websockets import WebSocketState
 from ulti.server import auth, commands, sessions
 from ulti.server.analysis import answer_hint
 from ulti.server.config import Settings
-from ulti.server.duplicate_routes import check_event_lobby_chat
+from ulti.server.duplicate_routes import check_duplicate_lobby_chat
 from ulti.server.httpguard import same_origin
 from ulti.server.hub import Connection, Hub
 from ulti.server.inputs import BadInput, check_id, clean_text, decode_json
@@ -48,6 +48,7 @@ from ulti.server.tablestate import MAX_CHAT_LENGTH, CommandError
 from ulti.server.throttle import MessageBucket
 from ulti.server.visibility import socket_route
 from ulti.server.workdesk import Asker
+from ulti.store.ports import DuplicateBook
 
 COOKIE = auth.COOKIE
 #: seconds a refused WebSocket waits for its refusal (a reconnect loop then costs a handshake a second)
@@ -97,7 +98,8 @@ async def serve_socket(websocket: WebSocket, settings: Settings) -> None:
     sockets = sessions.sockets_of(websocket.app)
     sockets.add(conn, who)  # closed at once if its session ends (logout, password change, deletion)
     try:
-        await _serve_player(hub, websocket, settings, conn)
+        store: DuplicateBook = websocket.app.state.store
+        await _serve_player(hub, store, websocket, settings, conn)
     finally:
         sockets.discard(conn)
         hub.throttle.close_connection(player_id, address)
@@ -113,7 +115,9 @@ async def _refuse_socket(websocket: WebSocket, exc: CommandError) -> None:
         await websocket.close(code=1008, reason=exc.code)
 
 
-async def _serve_player(hub: Hub, websocket: WebSocket, settings: Settings, conn: Connection) -> None:
+async def _serve_player(
+    hub: Hub, store: DuplicateBook, websocket: WebSocket, settings: Settings, conn: Connection
+) -> None:
     await websocket.accept()
     hub.connections.add(conn)
     writer = asyncio.create_task(_write(websocket, conn))
@@ -132,7 +136,7 @@ async def _serve_player(hub: Hub, websocket: WebSocket, settings: Settings, conn
                 hub.metrics.bad_input("rate_limited")  # every dropped message; the answer goes out once a second
                 await _excess(conn, bucket, settings)
                 continue
-            await _handle(hub, conn, message, settings)
+            await _handle(hub, store, conn, message, settings)
     except WebSocketDisconnect:
         pass
     finally:
@@ -180,7 +184,9 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
             await websocket.close()
 
 
-async def _handle(hub: Hub, conn: Connection, message: MutableMapping[str, Any], settings: Settings) -> None:
+async def _handle(
+    hub: Hub, store: DuplicateBook, conn: Connection, message: MutableMapping[str, Any], settings: Settings
+) -> None:
     client_id: Any = None
     try:
         text = message.get("text")
@@ -193,7 +199,7 @@ async def _handle(hub: Hub, conn: Connection, message: MutableMapping[str, Any],
         if client_id is not None and not _valid_client_id(client_id):
             client_id = None
             raise BadInput("bad_message", "id must be a string of at most 64 characters or a 64-bit integer")
-        await _dispatch(hub, conn, parse_client_message(data))
+        await _dispatch(hub, store, conn, parse_client_message(data))
     except CommandError as exc:
         hub.metrics.refused(exc, "ws")
         conn.send({"type": "error", "id": client_id, **exc.to_json()})
@@ -214,7 +220,7 @@ def _valid_client_id(value: object) -> bool:
     return isinstance(value, str) and len(value) <= 64
 
 
-async def _dispatch(hub: Hub, conn: Connection, message: ClientMessage) -> None:
+async def _dispatch(hub: Hub, store: DuplicateBook, conn: Connection, message: ClientMessage) -> None:
     """Carry out one typed client message (already checked field by field)."""
     client_id = message.id
     if isinstance(message, Chat | LobbyChat):
@@ -234,7 +240,7 @@ async def _dispatch(hub: Hub, conn: Connection, message: ClientMessage) -> None:
             await hub.seeks.cancel(conn)
             conn.send({"type": "ack", "id": client_id})
         case LobbyChat(text=text):
-            await check_event_lobby_chat(hub, conn.player_id)  # no chat between an event's tables
+            await check_duplicate_lobby_chat(hub, store, conn.player_id)  # no chat between an event's tables
             await hub.lobby_message(conn, clean_text(text, "text", MAX_CHAT_LENGTH))
             conn.send({"type": "ack", "id": client_id})
         case OpenTable(table=table):

@@ -18,12 +18,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from ulti.engine.contracts import BIDS, KONTRA_STEP_NAMES, Bid
 from ulti.engine.replay import replay_record
 from ulti.server import sessions
-from ulti.server.bodies import body_as, field_refusal, hub_of, json_object
+from ulti.server.bodies import body_as, field_refusal, hub_of, json_object, store_of
 from ulti.server.duplicate_routes import viewer_of
 from ulti.server.inputs import check_id
 from ulti.server.table_settings import MOST_SEATS, BotLevel, parse_settings, seat_fault
 from ulti.server.tablestate import BOT_LEVELS
 from ulti.server.visibility import listed, require_deal, require_live, shows_no_table, shows_tables, visible_deals
+from ulti.store.ports import TableIndex
 
 router = APIRouter()
 
@@ -83,7 +84,8 @@ async def player_of(request: Request) -> tuple[str, str]:
 @shows_tables
 async def my_matches(request: Request) -> dict[str, Any]:
     player_id, _ = await player_of(request)
-    matches = await hub_of(request).store.tables_of_player(player_id)
+    tables: TableIndex = store_of(request)
+    matches = await tables.tables_of_player(player_id)
     shown = listed([m["summary"] for m in matches])
     return {"matches": [{**m, "summary": summary} for m, summary in zip(matches, shown, strict=True)]}
 

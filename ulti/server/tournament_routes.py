@@ -4,7 +4,7 @@ director's desk, the schedule, the current round's tables, the standings, a play
 Every change is an event of the tournament's log, appended by ``Directors.append`` (which refuses an
 event the log's rules refuse, naming the rule); the director (``ulti.server.tournaments``) does the
 rest. Sport ulti rounds are duplicate events: while one runs, its tables' results (which tell its
-deals' scores) are shown only as the duplicate events' visibility policy allows (``event_sight``).
+deals' scores) are shown only as the duplicate events' visibility policy allows (``duplicate_sight``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import orjson
 from fastapi import APIRouter, Request
@@ -24,14 +24,22 @@ from ulti.accounts.names import name_key
 from ulti.server import sessions
 from ulti.server.arena import BOT_WAIT_SECONDS, arena_view
 from ulti.server.auth import new_id
+from ulti.server.bodies import store_of
 from ulti.server.duplicate_routes import viewer_of
 from ulti.server.errors import CommandError
 from ulti.server.hub import Hub
 from ulti.server.inputs import check_id, decode_json
 from ulti.server.tablestate import BOT_LEVELS
 from ulti.server.tournaments import Directors, Loaded, created_event, status_of, table_of, withdrawal
-from ulti.server.visibility import event_row, event_sight, event_states, ordinary_results, shows_no_table, shows_tables
-from ulti.store.ports import TournamentRow
+from ulti.server.visibility import (
+    duplicate_row,
+    duplicate_sight,
+    duplicate_states,
+    ordinary_results,
+    shows_no_table,
+    shows_tables,
+)
+from ulti.store.ports import AccountBook, PlayerReads, TournamentBook, TournamentRow
 from ulti.tournaments.correction import correction_event
 from ulti.tournaments.log import Tournament, replay
 from ulti.tournaments.record import build_tournament_record, rounds_json
@@ -102,9 +110,18 @@ class DeskBody(BaseModel):
     count: int | None = Field(default=None, ge=1, le=MAX_BOTS)
 
 
+class TournamentRoutesStore(TournamentBook, PlayerReads, AccountBook, Protocol):
+    """The store's part these routes use: the tournaments' rows, a player's rating (a draw by rating), an
+    account by name (the host adds a player)."""
+
+
 def _hub(request: Request) -> Hub:
     hub: Hub = request.app.state.hub
     return hub
+
+
+def _store(request: Request) -> TournamentRoutesStore:
+    return store_of(request)
 
 
 def _directors(request: Request) -> Directors:
@@ -138,12 +155,12 @@ async def _hidden_rounds(hub: Hub, loaded: Loaded, state: Tournament, viewer: st
     hidden: set[int] = set()
     ordinary_results()  # the rounds of ordinary tables (and a tournament with no round yet) are open
     for number, round_ in enumerate(state.rounds, start=1):
-        event_id = loaded.seated_event(number).get("event")
-        if event_id is None:
+        duplicate_id = loaded.seated_event(number).get("event")
+        if duplicate_id is None:
             continue
         if round_.complete:
             continue
-        sight = event_sight(await event_states(hub, await event_row(hub, str(event_id))), viewer)
+        sight = duplicate_sight(await duplicate_states(hub, await duplicate_row(hub, str(duplicate_id))), viewer)
         if sight.deals is not None:
             hidden.add(number)
     return hidden
@@ -263,7 +280,7 @@ async def create_tournament(request: Request) -> dict[str, Any]:
                             body.invited)
     if body.format == "arena":
         created["bot_wait_seconds"] = body.bot_wait_seconds
-    await hub.store.add_tournament(
+    await _store(request).add_tournament(
         TournamentRow(tournament_id, who.player_id, who.name, body.name, "registering", int(time.time() * 1000)),
         created,
     )
@@ -281,7 +298,7 @@ def _check_start(start: str) -> None:
 @shows_no_table("the tournament list: names, hosts and statuses")
 async def list_tournaments(request: Request) -> Response:
     """The newest tournaments (the lobby links to them)."""
-    rows = await _hub(request).store.tournaments(limit=50)
+    rows = await _store(request).tournaments(limit=50)
     return _json({"tournaments": [
         {"id": r.tournament_id, "name": r.name, "host_name": r.host_name, "status": r.status,
          "created_at": r.created_at}
@@ -367,9 +384,9 @@ def _registration(loaded: Loaded, state: Tournament, player_id: str, name: str, 
     return event
 
 
-async def _rating(hub: Hub, player_id: str) -> float | None:
+async def _rating(store: PlayerReads, player_id: str) -> float | None:
     """The player's rating's ``mu`` (a first round drawn by rating reads it), None for the unrated."""
-    found = await hub.store.skill_of(player_id)
+    found = await store.skill_of(player_id)
     return None if found is None else round(found.mu, 3)
 
 
@@ -386,7 +403,7 @@ async def register(request: Request, tournament_id: str) -> dict[str, Any]:
     loaded = await directors.load(tournament_id)
     if loaded.state().settings.rated and who.kind != "account":
         raise CommandError("account_required", "a rated tournament admits accounts only: register or log in")
-    rating = await _rating(hub, who.player_id)
+    rating = await _rating(_store(request), who.player_id)
     loaded = await directors.append(
         tournament_id, lambda ld, st: _registration(ld, st, who.player_id, who.name, False, body, rating)
     )
@@ -403,8 +420,7 @@ async def register_bot(request: Request, tournament_id: str) -> dict[str, Any]:
     if not who.bot:
         raise CommandError("not_bot_account", "only a bot account plays through the API: upgrade it first")
     body: RegisterBody = await _body(request, RegisterBody)
-    hub = _hub(request)
-    rating = await _rating(hub, who.player_id)
+    rating = await _rating(_store(request), who.player_id)
     loaded = await _directors(request).append(
         tournament_id, lambda ld, st: _registration(ld, st, who.player_id, who.name, True, body, rating)
     )
@@ -478,7 +494,7 @@ async def desk(request: Request, tournament_id: str) -> dict[str, Any]:
         await directors.append(tournament_id, lambda _l, _s: {"type": kind})  # it stores a new status too
     elif action == "add":
         name = _need(body.name, "name")
-        account = await _hub(request).store.account_by_key(name_key(name))
+        account = await _store(request).account_by_key(name_key(name))
         if account is None:
             raise CommandError("not_found", f"name: no account is called {name!r}", params={"field": "name"})
         player_id, shown = account.player_id, account.name

@@ -35,7 +35,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ulti.engine.fourmatch import FourMatch
 from ulti.server.arena import BOT_WAIT_SECONDS, arena_status, next_wave
@@ -44,7 +44,14 @@ from ulti.server.commands import Join, Left, Start
 from ulti.server.errors import CommandError
 from ulti.server.logs import log
 from ulti.server.table_settings import InviteSeat, OpenSeat, SeatChoice, TableSettings
-from ulti.store.ports import TOURNAMENT_ROUND_PREFIX, DuplicateRow, SeqConflict, TournamentConflict
+from ulti.store.ports import (
+    TOURNAMENT_ROUND_PREFIX,
+    DuplicateBook,
+    DuplicateRow,
+    SeqConflict,
+    TournamentBook,
+    TournamentConflict,
+)
 from ulti.tournaments.duplicate import round_seed
 from ulti.tournaments.log import LogError, Tournament, apply, replay
 from ulti.tournaments.rounds import next_round
@@ -218,12 +225,17 @@ class _Index:
             self.last_seated_or_result_at = at if last is None else max(last, at)
 
 
+class DirectorStore(TournamentBook, DuplicateBook, Protocol):
+    """The store's part the directors use: the tournaments' logs and rows, and a sport ulti round's duplicate."""
+
+
 class Directors:
     """The tournaments this process directs (all of them alone; the ones whose lease it holds in a cluster)."""
 
-    def __init__(self, hub: Hub, poll_seconds: float = POLL_SECONDS) -> None:
-        """Directors over ``hub``'s store and tables; ``tell`` (set by the app) reaches the bot API's streams."""
+    def __init__(self, hub: Hub, store: DirectorStore, poll_seconds: float = POLL_SECONDS) -> None:
+        """Directors over ``store`` and ``hub``'s tables; ``tell`` (set by the app) reaches the bot API's streams."""
         self.hub = hub
+        self.store = store
         self.poll_seconds = poll_seconds
         self.tell: Callable[[str, dict[str, Any]], None] | None = None
         self._logs: dict[str, Loaded] = {}
@@ -250,7 +262,7 @@ class Directors:
     async def load(self, tournament_id: str) -> Loaded:
         """The tournament's log, read from where this process last read it (``not_found`` if there is none)."""
         loaded = self._logs.setdefault(tournament_id, Loaded())
-        fresh = await self.hub.store.tournament_log(tournament_id, after=len(loaded.bodies) - 1)
+        fresh = await self.store.tournament_log(tournament_id, after=len(loaded.bodies) - 1)
         for event in fresh:
             if event.seq == len(loaded.bodies):
                 loaded.add(event.body, event.at)
@@ -280,13 +292,13 @@ class Directors:
                 raise CommandError("tournament_rule", str(exc).split(": ", 1)[-1]) from None
             old_status = status_of(state, loaded)
             try:
-                stored_at = await self.hub.store.append_tournament_event(tournament_id, len(loaded.bodies), event, at)
+                stored_at = await self.store.append_tournament_event(tournament_id, len(loaded.bodies), event, at)
             except TournamentConflict:
                 continue
             loaded.add(event, stored_at)
             new_status = status_of(loaded.state(), loaded)
             if new_status != old_status:
-                await self.hub.store.set_tournament_status(tournament_id, new_status)
+                await self.store.set_tournament_status(tournament_id, new_status)
             self._wake.set()
             return loaded
         raise CommandError("unavailable", "the tournament is busy: try again")
@@ -298,7 +310,7 @@ class Directors:
         while True:
             self._wake.clear()
             try:
-                for row in await self.hub.store.tournaments(["registering", "running"], limit=1000):
+                for row in await self.store.tournaments(["registering", "running"], limit=1000):
                     if await self._own(row.tournament_id):
                         await self.step(row.tournament_id)
             except asyncio.CancelledError:
@@ -334,7 +346,7 @@ class Directors:
             loaded = await self.load(tournament_id)
             state = loaded.state()
             if status_of(state, loaded) == "finished":
-                await self.hub.store.set_tournament_status(tournament_id, "finished")
+                await self.store.set_tournament_status(tournament_id, "finished")
                 return
             ended = loaded.round_ended_at()
             break_ms = int(loaded.created.get("break_seconds", 0) * 1000)
@@ -351,7 +363,7 @@ class Directors:
                 await self._collect_results(tournament_id, loaded, number)
         loaded = await self.load(tournament_id)
         if status_of(loaded.state(), loaded) == "finished":
-            await self.hub.store.set_tournament_status(tournament_id, "finished")
+            await self.store.set_tournament_status(tournament_id, "finished")
             return
         await self._seat_arena(tournament_id)
 
@@ -402,8 +414,8 @@ class Directors:
                 tables = next_round(state)
             except ValueError as exc:
                 raise CommandError("tournament_rule", str(exc)) from None
-            event = round_event_id(tournament_id, number) if state.settings.format == "duplicate" else None
-            return _seated(number, tables, event=event)
+            duplicate = round_duplicate_id(tournament_id, number) if state.settings.format == "duplicate" else None
+            return _seated(number, tables, duplicate=duplicate)
 
         loaded = await self.append(tournament_id, make)
         state = loaded.state()
@@ -420,13 +432,13 @@ class Directors:
         settings = state.settings
         host, host_name = created["host"], created["host_name"]
         level = created.get("level", "heuristic")
-        event_key: tuple[str, int] | None = None
+        duplicate_key: tuple[str, int] | None = None
         if seated.get("event") is not None:
-            event_key = (seated["event"], round_seed(settings.seed, number))
-            if await self.hub.store.duplicate_event(seated["event"]) is None:
-                await self.hub.store.add_duplicate_event(DuplicateRow(
+            duplicate_key = (seated["event"], round_seed(settings.seed, number))
+            if await self.store.duplicate(seated["event"]) is None:
+                await self.store.add_duplicate(DuplicateRow(
                     seated["event"], host, host_name, settings.deals_per_round, len(ids), level,
-                    settings.move_seconds, event_key[1], True, int(time.time() * 1000), tuple(ids),
+                    settings.move_seconds, duplicate_key[1], True, int(time.time() * 1000), tuple(ids),
                 ))
         accounts = loaded.accounts()
 
@@ -435,7 +447,7 @@ class Directors:
             host has no account, and a withdrawn or replaced player's seat is the tournament's bots' to play."""
             return accounts[p] is not None and not state.players[p].replaced and state.players[p].status != "withdrawn"
 
-        statuses = await self.hub.store.table_statuses(ids)
+        statuses = await self.store.table_statuses(ids)
         # the tables are made side by side (their first events share the store's group commits); a few at
         # a time, so that a round of 100 tables does not hold back the tables already playing
         gate = asyncio.Semaphore(TABLES_AT_ONCE)
@@ -450,7 +462,7 @@ class Directors:
                     config = TableSettings(deals=settings.deals_per_round, move_seconds=settings.move_seconds,
                                            seats=seats, rated=settings.rated)
                     with contextlib.suppress(SeqConflict):  # a table made by another owner a moment ago
-                        await self.hub.create_table(host, host_name, config, account=True, event=event_key,
+                        await self.hub.create_table(host, host_name, config, account=True, event=duplicate_key,
                                                     table_id=table_id)
                 elif statuses[table_id] != "open":
                     return  # filled and started already
@@ -495,7 +507,7 @@ class Directors:
         state = loaded.state()
         round_ = state.rounds[number - 1]
         ids = loaded.table_ids(number)
-        statuses = await self.hub.store.table_statuses(ids)
+        statuses = await self.store.table_statuses(ids)
         for t, table_id in enumerate(ids, start=1):
             if t in round_.results or statuses.get(table_id) != "finished":
                 continue
@@ -534,19 +546,19 @@ class Directors:
                         await self.hub.resign(table_id, account)
 
 
-def _seated(number: int, tables: Sequence[Sequence[int | None]], event: str | None = None) -> dict[str, Any]:
+def _seated(number: int, tables: Sequence[Sequence[int | None]], duplicate: str | None = None) -> dict[str, Any]:
     """Round ``number``'s ``round_seated`` event, naming its tables' ids (and a sport ulti round's event)
     before any of them is made."""
     seated: dict[str, Any] = {"type": "round_seated", "round": number, "tables": [list(t) for t in tables],
                               "table_ids": [new_id() for _ in tables]}
-    if event is not None:
-        seated["event"] = event
+    if duplicate is not None:
+        seated["event"] = duplicate  # the log's key, as stored
     return seated
 
 
-def round_event_id(tournament_id: str, number: int) -> str:
-    """The id of the duplicate event that sport ulti round ``number`` is: marked as a tournament's round,
-    so the lobby's list of events leaves it out (``EventsStore.recent_duplicate_events``)."""
+def round_duplicate_id(tournament_id: str, number: int) -> str:
+    """The id of the duplicate that sport ulti round ``number`` is: marked as a tournament's round,
+    so the lobby's list of duplicates leaves it out (``DuplicateStore.recent_duplicates``)."""
     return f"{TOURNAMENT_ROUND_PREFIX}{tournament_id}-{number}"
 
 

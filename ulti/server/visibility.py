@@ -39,7 +39,7 @@ from ulti.server.logs import log
 if TYPE_CHECKING:
     from ulti.engine.fourmatch import FourMatch
     from ulti.engine.match import Match
-    from ulti.store.ports import DuplicateBook, DuplicateRow
+    from ulti.store.ports import DuplicateRow, DuplicateRows
 
 
 class SeenTable(Protocol):
@@ -80,11 +80,11 @@ class Sourced(Protocol[State]):
 
 
 class TableReader(Protocol[State]):
-    """What the policy reads through the hub: the duplicate events' rows and the tables' freshest states."""
+    """What the policy reads through the hub: the duplicates' rows and the tables' freshest states."""
 
     @property
-    def store(self) -> DuplicateBook:
-        """The store's duplicate events."""
+    def store(self) -> DuplicateRows:
+        """The store's duplicates."""
         ...
 
     async def source(self, table_id: str) -> Sourced[State]:
@@ -136,36 +136,36 @@ class Sight:
 
     ``live``: may watch the deal in progress (view, WebSocket, bot-API stream).
     ``deals``: how many of the table's deals, from the first, may be shown (None: all of them).
-    ``event_table``: the viewer's own table's number in the table's event (from 1), None if not seated there.
+    ``duplicate_table``: the viewer's own table's number in the table's duplicate (from 1), None if not seated there.
     """
 
     live: bool
     deals: int | None
-    event_table: int | None = None
+    duplicate_table: int | None = None
     seat: int | None = None
 
 
 OPEN = Sight(live=True, deals=None)
 
 
-async def event_row(hub: TableReader[SeenTable], event_id: str) -> DuplicateRow:
-    """The stored event (cached: its row never changes but for ``started``, which is not read from it)."""
-    cache: dict[str, DuplicateRow] = hub.__dict__.setdefault("_event_rows", {})
-    row = cache.get(event_id)
+async def duplicate_row(hub: TableReader[SeenTable], duplicate_id: str) -> DuplicateRow:
+    """The stored duplicate (cached: its row never changes but for ``started``, which is not read from it)."""
+    cache: dict[str, DuplicateRow] = hub.__dict__.setdefault("_duplicate_rows", {})
+    row = cache.get(duplicate_id)
     if row is None:
-        row = await hub.store.duplicate_event(event_id)
+        row = await hub.store.duplicate(duplicate_id)
         if row is None:
-            raise CommandError("not_found", f"no event {event_id!r}")
-        cache[event_id] = row
+            raise CommandError("not_found", f"no event {duplicate_id!r}")
+        cache[duplicate_id] = row
     return row
 
 
-async def event_states(hub: TableReader[S], row: DuplicateRow) -> list[S]:
-    """The freshest state of each table of the event, table 1 first."""
+async def duplicate_states(hub: TableReader[S], row: DuplicateRow) -> list[S]:
+    """The freshest state of each table of the duplicate, table 1 first."""
     return [(await hub.source(table_id)).state for table_id in row.table_ids]
 
 
-def event_status(states: Sequence[SeenTable]) -> str:
+def duplicate_status(states: Sequence[SeenTable]) -> str:
     """open (not started), playing, finished (every table), or expired (never started)."""
     statuses = {s.status for s in states}
     if statuses == {"finished"}:
@@ -182,18 +182,18 @@ def deals_finished(state: SeenTable) -> int:
     return sum(1 for d in state.match.deals if d.is_over) if state.match else 0
 
 
-def event_sight(states: Sequence[SeenTable], viewer: str | None) -> Sight:
-    """The rule for an event whose tables are ``states`` (table 1 first), for ``viewer`` (None: anonymous).
+def duplicate_sight(states: Sequence[SeenTable], viewer: str | None) -> Sight:
+    """The rule for a duplicate whose tables are ``states`` (table 1 first), for ``viewer`` (None: anonymous).
 
     ``deals`` is what the viewer may see of the event's *other* tables (its own is open to it).
     """
     _note_asked()
     mine = next((n for n, s in enumerate(states, 1) if viewer is not None and s.seat_of(viewer) is not None), None)
     seat = None if mine is None or viewer is None else states[mine - 1].seat_of(viewer)
-    if event_status(states) == "finished":
-        return Sight(live=True, deals=None, event_table=mine, seat=seat)
+    if duplicate_status(states) == "finished":
+        return Sight(live=True, deals=None, duplicate_table=mine, seat=seat)
     # the broadcast delay: a deal is shown once every table has finished it
-    return Sight(live=False, deals=min(deals_finished(s) for s in states), event_table=mine, seat=seat)
+    return Sight(live=False, deals=min(deals_finished(s) for s in states), duplicate_table=mine, seat=seat)
 
 
 async def sight_of(hub: TableReader[SeenTable], state: SeenTable, viewer: str | None) -> Sight:
@@ -201,8 +201,8 @@ async def sight_of(hub: TableReader[SeenTable], state: SeenTable, viewer: str | 
     _note_asked()
     if state.event_id is None or (viewer is not None and state.seat_of(viewer) is not None):
         return OPEN
-    row = await event_row(hub, state.event_id)
-    return event_sight(await event_states(hub, row), viewer)
+    row = await duplicate_row(hub, state.event_id)
+    return duplicate_sight(await duplicate_states(hub, row), viewer)
 
 
 async def require_live(hub: TableReader[SeenTable], state: SeenTable, viewer: str | None) -> None:

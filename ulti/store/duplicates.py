@@ -1,6 +1,7 @@
-"""The store's part for duplicate events and the solo-duplicate par replays (a mixin of ``EventStore``).
+"""The store's part for duplicates and the solo-duplicate par replays (a mixin of ``EventStore``).
 
-An event row holds what cannot be read from its tables: its seed, its settings and its tables in
+A duplicate's row (table ``duplicate_events``, a name kept from before "event" meant only a table's
+stored event) holds what cannot be read from its tables: its seed, its settings and its tables in
 order. Seats, results and standings are always derived from the tables' own events, so a restart or
 a takeover by another process needs nothing more than this row. ``par_jobs`` is a queue like
 ``analyses``: a job is inserted once, claimed by one worker (a conditional update), and marked done.
@@ -18,16 +19,16 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from ulti.store.clock import now_ms
 from ulti.store.models import duplicate_event_tables, duplicate_events, par_jobs, table_players
 
-#: the id of a sport ulti tournament round's event starts with this (``t-{tournament}-{round}``): the round
-#: belongs to its tournament's page, so the lobby's list of events leaves it out (a hosted event's id is hex)
+#: the id of a sport ulti tournament round's duplicate starts with this (``t-{tournament}-{round}``): the round
+#: belongs to its tournament's page, so the lobby's list of duplicates leaves it out (a hosted one's id is hex)
 TOURNAMENT_ROUND_PREFIX = "t-"
 
 
 @dataclass(frozen=True)
 class DuplicateRow:
-    """A duplicate event as stored, with its tables' ids in order (table 1 first)."""
+    """A duplicate as stored, with its tables' ids in order (table 1 first)."""
 
-    event_id: str
+    duplicate_id: str
     host: str
     host_name: str
     deals: int
@@ -50,34 +51,34 @@ class ParJob:
 
 
 class DuplicateStore:
-    """Duplicate events and par jobs over the store's engine (``EventStore`` has these methods)."""
+    """Duplicates and par jobs over the store's engine (``EventStore`` has these methods)."""
 
     engine: AsyncEngine
 
-    async def add_duplicate_event(self, row: DuplicateRow) -> None:
-        """Store a new event and its tables in one transaction."""
+    async def add_duplicate(self, row: DuplicateRow) -> None:
+        """Store a new duplicate and its tables in one transaction."""
         async with self.engine.begin() as conn:
             await conn.execute(
                 insert(duplicate_events).values(
-                    id=row.event_id, host=row.host, host_name=row.host_name, deals=row.deals, tables=row.tables,
+                    id=row.duplicate_id, host=row.host, host_name=row.host_name, deals=row.deals, tables=row.tables,
                     level=row.level, move_seconds=row.move_seconds, seed=row.seed, started=row.started,
                     created_at=row.created_at,
                 )
             )
             await conn.execute(
                 insert(duplicate_event_tables),
-                [{"event_id": row.event_id, "table_no": i, "table_id": t} for i, t in enumerate(row.table_ids, 1)],
+                [{"event_id": row.duplicate_id, "table_no": i, "table_id": t} for i, t in enumerate(row.table_ids, 1)],
             )
 
-    async def duplicate_event(self, event_id: str) -> DuplicateRow | None:
-        """The event ``event_id`` with its tables, or None."""
+    async def duplicate(self, duplicate_id: str) -> DuplicateRow | None:
+        """The duplicate ``duplicate_id`` with its tables, or None."""
         async with self.engine.connect() as conn:
-            found = (await conn.execute(select(duplicate_events).where(duplicate_events.c.id == event_id))).first()
+            found = (await conn.execute(select(duplicate_events).where(duplicate_events.c.id == duplicate_id))).first()
             if found is None:
                 return None
             ids = await conn.execute(
                 select(duplicate_event_tables.c.table_id)
-                .where(duplicate_event_tables.c.event_id == event_id)
+                .where(duplicate_event_tables.c.event_id == duplicate_id)
                 .order_by(duplicate_event_tables.c.table_no)
             )
             table_ids = tuple(r[0] for r in ids)
@@ -86,13 +87,14 @@ class DuplicateStore:
             int(found.seed), bool(found.started), found.created_at, table_ids,
         )
 
-    async def mark_event_started(self, event_id: str) -> None:
-        """Note that the host started the event (its tables' logs say so too; this is for listing)."""
+    async def mark_duplicate_started(self, duplicate_id: str) -> None:
+        """Note that the host started the duplicate (its tables' logs say so too; this is for listing)."""
         async with self.engine.begin() as conn:
-            await conn.execute(update(duplicate_events).where(duplicate_events.c.id == event_id).values(started=True))
+            started = update(duplicate_events).where(duplicate_events.c.id == duplicate_id).values(started=True)
+            await conn.execute(started)
 
-    async def events_of_player(self, player_id: str) -> list[str]:
-        """The ids of the events at whose tables ``player_id`` sat (from the tables' seat list)."""
+    async def duplicates_of_player(self, player_id: str) -> list[str]:
+        """The ids of the duplicates at whose tables ``player_id`` sat (from the tables' seat list)."""
         query = (
             select(duplicate_event_tables.c.event_id)
             .join(table_players, table_players.c.table_id == duplicate_event_tables.c.table_id)
@@ -101,8 +103,8 @@ class DuplicateStore:
         async with self.engine.connect() as conn:
             return sorted({r[0] for r in await conn.execute(query)})
 
-    async def recent_duplicate_events(self, limit: int = 20) -> list[DuplicateRow]:
-        """The newest events a host created, newest first (the lobby lists them; a tournament's rounds are
+    async def recent_duplicates(self, limit: int = 20) -> list[DuplicateRow]:
+        """The newest duplicates a host created, newest first (the lobby lists them; a tournament's rounds are
         on its own page)."""
         query = (
             select(duplicate_events.c.id)
@@ -112,7 +114,7 @@ class DuplicateStore:
         )
         async with self.engine.connect() as conn:
             ids = [r[0] for r in await conn.execute(query)]
-        rows = [await self.duplicate_event(i) for i in ids]
+        rows = [await self.duplicate(i) for i in ids]
         return [r for r in rows if r is not None]
 
     # ---------------------------------------------------------------- par jobs

@@ -48,7 +48,9 @@ __all__ = [
     "BotAccounts",
     "DuplicateBook",
     "DuplicateRow",
+    "DuplicateRows",
     "Erasure",
+    "HubStore",
     "LoggedEvent",
     "MatchResults",
     "NameTaken",
@@ -341,27 +343,32 @@ class AnalysisQueue(Protocol):
 
 
 @runtime_checkable
-class DuplicateBook(Protocol):
-    """Duplicate events and their tables (``ulti.server.duplicate_routes``, the tournament director)."""
+class DuplicateRows(Protocol):
+    """Reading one duplicate's row: the visibility policy's whole use of duplicates (who may see its tables)."""
 
-    async def add_duplicate_event(self, row: DuplicateRow) -> None:
-        """Store a new event and its tables in one transaction."""
+    async def duplicate(self, duplicate_id: str) -> DuplicateRow | None:
+        """The duplicate ``duplicate_id`` with its tables, or None."""
         ...
 
-    async def duplicate_event(self, event_id: str) -> DuplicateRow | None:
-        """The event ``event_id`` with its tables, or None."""
+
+@runtime_checkable
+class DuplicateBook(DuplicateRows, Protocol):
+    """Duplicates and their tables (``ulti.server.duplicate_routes``, the tournament director)."""
+
+    async def add_duplicate(self, row: DuplicateRow) -> None:
+        """Store a new duplicate and its tables in one transaction."""
         ...
 
-    async def mark_event_started(self, event_id: str) -> None:
-        """Note that the host started the event (its tables' logs say so too; this is for listing)."""
+    async def mark_duplicate_started(self, duplicate_id: str) -> None:
+        """Note that the host started the duplicate (its tables' logs say so too; this is for listing)."""
         ...
 
-    async def events_of_player(self, player_id: str) -> list[str]:
-        """The ids of the events at whose tables ``player_id`` sat (from the tables' seat list)."""
+    async def duplicates_of_player(self, player_id: str) -> list[str]:
+        """The ids of the duplicates at whose tables ``player_id`` sat (from the tables' seat list)."""
         ...
 
-    async def recent_duplicate_events(self, limit: int = 20) -> list[DuplicateRow]:
-        """The newest events, newest first (the lobby lists them)."""
+    async def recent_duplicates(self, limit: int = 20) -> list[DuplicateRow]:
+        """The newest duplicates, newest first (the lobby lists them)."""
         ...
 
 
@@ -562,10 +569,25 @@ class ActorStore(TableLog, MatchResults, Protocol):
 
 
 @runtime_checkable
+class HubStore(ActorStore, TableIndex, DuplicateRows, Protocol):
+    """What the hub uses: its actors' logs and results, the tables' index (lobby, ownership, seats taken),
+    a duplicate's row (the visibility policy it asks), whether a player is a bot account, and the commit
+    timer its metrics set.
+
+    Everything else a route or a service needs it takes from the app's store through its own face.
+    """
+
+    #: told (seconds, events) after each group commit (the server's metrics set it)
+    on_commit: Callable[[float, int], None] | None
+
+    async def is_bot_account(self, player_id: str) -> bool:
+        """Whether ``player_id`` is a bot account (it plays through the bot API only)."""
+        ...
+
+
+@runtime_checkable
 class ServerStore(
-    TableLog,
-    MatchResults,
-    TableIndex,
+    HubStore,
     PlayerBook,
     SettingBook,
     AccountBook,
@@ -578,13 +600,10 @@ class ServerStore(
     PlayerReads,
     Protocol,
 ):
-    """Every face at once: what the hub holds and hands to the routes that reach storage through it.
-
-    A consumer that needs less takes the narrower protocol (the actor takes ``ActorStore``).
+    """Every face at once: what the composition root opens and hands, each narrowed to its own face, to
+    the hub (``HubStore``), the services and the routes (``app.state.store``, read by each router as
+    its face).
     """
-
-    #: told (seconds, events) after each group commit (the server's metrics set it)
-    on_commit: Callable[[float, int], None] | None
 
     async def close(self) -> None:
         """Release the connections."""
