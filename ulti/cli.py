@@ -15,6 +15,24 @@ from ulti import __version__
 from ulti.engine.errors import UltiError
 from ulti.engine.record import score_record
 
+#: the server's collector thresholds (``gc.set_threshold``): every action builds each watcher's view
+#: (many short-lived dicts and lists), which at Python's default (700, 10, 10) set off a young
+#: collection every few actions and, through them, frequent full passes over every table's state;
+#: a young generation of this size lets most of them die before any pass looks at them
+GC_THRESHOLDS = (10_000, 10, 10)
+
+
+def tune_collector() -> None:
+    """Set the garbage collector up for serving, once the app is built (``GC_THRESHOLDS``).
+
+    What is loaded by now (the libraries, the app) lives as long as the process: it is frozen out of
+    the collector's full passes, which would scan it all and stall every table each time (the p99 of
+    the load run, benchmarks/load_bench.py).
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
 
 def _open_input(path: str) -> IO[str]:
     if path == "-":
@@ -280,11 +298,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"ulti serve: --work-quota: {exc}", file=sys.stderr)
         return 2
     app = create_app(settings)
-    # What is loaded by now (the libraries, the app) lives as long as the process: keep it out of the
-    # collector's full passes, which would scan it all and stall every table each time (the p99 of
-    # the load run, benchmarks/load_bench.py).
-    gc.collect()
-    gc.freeze()
+    tune_collector()
     uvicorn.run(
         app,
         host=args.host,
