@@ -17,6 +17,7 @@ import pytest
 from tests.support.memory_log import MemoryTableLog
 from ulti.bots.random_bot import RandomBot
 from ulti.engine.record import action_to_json
+from ulti.server import tablerules, tableviews
 from ulti.server.actor import TableActor
 from ulti.server.config import Settings
 from ulti.server.errors import CommandError
@@ -54,7 +55,7 @@ class RecordingHost:
         return False
 
     def filter_event(self, actor: TableActor, seq: int, event: Event) -> Filtered:
-        return seq, {seat: actor.state.public_event(event, seat) for seat in (0, 1, 2, None)}
+        return seq, {seat: tableviews.public_event(actor.state, event, seat) for seat in (0, 1, 2, None)}
 
     async def events_committed(
         self, actor: TableActor, outgoing: list[Filtered], stored: list[tuple[int, Event]]
@@ -101,9 +102,9 @@ async def create(actor: TableActor, seats: list[SeatSpec], seed: int = 11) -> No
 
 async def start(actor: TableActor) -> None:
     async def command() -> None:
-        for event in actor.state.start_events(HOST, True):
+        for event in tablerules.start_events(actor.state, HOST, True):
             await actor.emit(event)
-        await actor.emit(actor.state.next_deal_event())
+        await actor.emit(tablerules.next_deal_event(actor.state))
 
     await actor.run(command)
 
@@ -131,7 +132,7 @@ async def test_every_event_is_stored_before_it_is_reported(store: ActorStore) ->
     # three people (no bots): nothing is pending once the command is done, so what was reported is all
     for seat, player in enumerate((HOST, "p1", "p2")):
         async def sit(seat: int = seat, player: str = player) -> None:
-            await actor.emit(actor.state.join_event(player, f"Player {seat}", seat, None))
+            await actor.emit(tablerules.join_event(actor.state, player, f"Player {seat}", seat, None))
 
         await actor.run(sit)
     await start(actor)
@@ -154,7 +155,7 @@ async def test_a_refused_command_stores_and_reports_nothing(store: ActorStore) -
     reported = len(host.committed)
 
     async def bad_start() -> None:
-        for event in actor.state.start_events("someone else", True):
+        for event in tablerules.start_events(actor.state, "someone else", True):
             await actor.emit(event)
 
     with pytest.raises(CommandError) as refused:
@@ -171,14 +172,14 @@ async def test_a_retried_command_is_answered_with_its_first_event(store: ActorSt
     await create(actor, settings_free)
     for seat, player in enumerate(("p0", "p1", "p2")):
         async def sit(seat: int = seat, player: str = player) -> None:
-            await actor.emit(actor.state.join_event(player, f"Player {seat}", seat, None))
+            await actor.emit(tablerules.join_event(actor.state, player, f"Player {seat}", seat, None))
 
         await actor.run(sit)
 
     async def begin() -> None:
-        for event in actor.state.start_events(HOST, False):
+        for event in tablerules.start_events(actor.state, HOST, False):
             await actor.emit(event)
-        await actor.emit(actor.state.next_deal_event())
+        await actor.emit(tablerules.next_deal_event(actor.state))
 
     await actor.run(begin)
     deal = actor.state.deal
@@ -228,7 +229,7 @@ async def two_people_and_a_bot(actor: TableActor) -> None:
     await create(actor, [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "level": "random"}])
     for seat, player in enumerate((HOST, "p1")):
         async def sit(seat: int = seat, player: str = player) -> None:
-            await actor.emit(actor.state.join_event(player, f"Player {seat}", seat, None))
+            await actor.emit(tablerules.join_event(actor.state, player, f"Player {seat}", seat, None))
 
         await actor.run(sit)
     await start(actor)

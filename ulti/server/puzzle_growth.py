@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ulti.puzzles.cut import card_decisions, cut_record
 from ulti.puzzles.shipped import load
+from ulti.server import tablerecords
 from ulti.server.logs import log
 from ulti.store.ports import WHOLE_TABLE, PuzzleSources
 
@@ -135,7 +136,7 @@ class Puzzles:
                     if not deal.is_over or await self.store.source_cut(table_id, index, "played"):
                         continue
                     deals -= 1
-                    added += await self.cut_deal(table_id, index, state.deal_record(index))
+                    added += await self.cut_deal(table_id, index, tablerecords.deal_record(state, index))
                 else:
                     await self.store.mark_source(table_id, WHOLE_TABLE, "played")
             else:
