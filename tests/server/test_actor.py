@@ -334,3 +334,47 @@ async def test_the_next_deal_comes_at_once_when_everybody_is_ready(store: ActorS
         while deals_dealt(actor) < 2:
             await asyncio.sleep(0.01)
     await stop(actor, host)
+
+
+@dataclass
+class FailingLog(MemoryTableLog):
+    """The in-memory log, refusing to store action events while ``failing`` (a full disk, a lost database)."""
+
+    failing: bool = False
+
+    async def append(self, table_id: str, seq: int, body: Any) -> None:
+        if self.failing and body.get("type") == "action":
+            raise OSError("the store is unavailable")
+        await super().append(table_id, seq, body)
+
+
+@pytest.mark.asyncio
+async def test_a_failed_store_leaves_the_tables_deal_untouched() -> None:
+    store = FailingLog()
+    host = RecordingHost(store)
+    actor = actor_with(store, host, "t1", result_seconds=60.0)
+    await two_people_and_a_bot(actor)
+    deal = actor.state.deal
+    assert deal is not None
+    async with asyncio.timeout(10):
+        while deal.to_move == 2:  # the bot's turn: it moves by itself
+            await asyncio.sleep(0.005)
+    seat = deal.to_move
+    move = action_to_json(RandomBot(random.Random(3)).act(deal.seat_view(seat)))
+    move.pop("seat")
+    seq, history, stored = actor.state.seq, list(deal.history), await store.events("t1")
+    views = [tableviews.view(actor.state, s) for s in (0, 1, 2, None)]
+    store.failing = True
+    with pytest.raises(OSError):
+        await actor.act(seat, move)
+    # nothing stored, so nothing changed: the same deal, its history, every view
+    assert actor.state.seq == seq and actor.state.deal is deal and deal.history == history
+    assert [tableviews.view(actor.state, s) for s in (0, 1, 2, None)] == views
+    assert await store.events("t1") == stored
+    store.failing = False
+    await actor.act(seat, move)  # the store is back: the move is stored and applied, once
+    now = await store.events("t1")  # (the bot may move next, by itself)
+    assert now[len(stored)]["action"] == {**move, "seat": seat}
+    assert actor.state.deal is deal and deal.history[: len(history)] == history
+    assert action_to_json(deal.history[len(history)]) == now[len(stored)]["action"]
+    await stop(actor, host)

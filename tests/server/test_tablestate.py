@@ -289,3 +289,79 @@ def test_a_repeated_kontra_decline_before_trick_1_is_not_stored_but_a_first_one_
         assert not tablerules.repeats_a_decline(state, kontra)  # a kontra after a decline is a change
         return
     pytest.fail("no seed reached a kontra offer")
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Counts of the real ``Deal.apply`` and of the table's ``parse_action``, which still do their work."""
+    from ulti.engine.deal import Deal
+    from ulti.engine.record import parse_action
+
+    calls = {"apply": 0, "parse": 0}
+    real_apply, real_parse = Deal.apply, parse_action
+
+    def apply(deal: Deal, action: Any) -> None:
+        calls["apply"] += 1
+        real_apply(deal, action)
+
+    def parse(raw: Any) -> Any:
+        calls["parse"] += 1
+        return real_parse(raw)
+
+    monkeypatch.setattr(Deal, "apply", apply)
+    monkeypatch.setattr("ulti.server.tablestate.parse_action", parse)  # the table's own reading of the log
+    return calls
+
+
+def _a_legal_move(state: TableState) -> tuple[int, dict[str, Any]]:
+    deal = state.deal
+    assert deal is not None
+    seat = deal.to_move
+    move = action_to_json(RandomBot(random.Random(len(deal.history))).act(deal.seat_view(seat)))
+    move.pop("seat")
+    return seat, move
+
+
+def test_an_accepted_action_is_applied_to_the_deal_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = started()
+    deal = state.deal
+    assert deal is not None
+    calls = _counting(monkeypatch)
+    for _ in range(12):  # the auction and the first cards: every kind of action a deal begins with
+        seat, move = _a_legal_move(state)
+        before = len(deal.history)
+        event = tablerules.action_event(state, seat, move, "player")
+        state.apply(event)
+        # checked once on a copy, kept: never parsed back from the event's JSON nor applied again
+        assert calls == {"apply": 1, "parse": 0}
+        assert state.deal is deal and len(deal.history) == before + 1
+        assert action_to_json(deal.history[-1]) == event["action"]
+        calls["apply"] = 0
+    # the same events read back from a log (other objects) are each parsed and applied once
+    replayed = table()
+    replayed.apply(tablerules.join_event(replayed, HOST, "Host", 0, None))
+    apply_all(replayed, tablerules.start_events(replayed, HOST, True))
+    replayed.apply(tablerules.next_deal_event(replayed))
+    source = replayed.deal
+    assert source is not None
+    for index in range(12):
+        replayed.apply({"type": "action", "action": action_to_json(deal.history[index]), "by": "player"})
+    assert calls == {"apply": 12, "parse": 12}
+    assert replayed.deal is source and source.history == deal.history
+    assert tableviews.view(replayed, 0) == tableviews.view(state, 0)
+
+
+def test_an_accepted_action_that_is_not_applied_changes_nothing() -> None:
+    state = started()
+    deal = state.deal
+    assert deal is not None
+    seat, move = _a_legal_move(state)
+    seq, history = state.seq, list(deal.history)
+    views = [tableviews.view(state, s) for s in (0, 1, 2, None)]
+    event = tablerules.action_event(state, seat, move, "player")
+    # not stored (say the store failed): the table is as it was, its deal too
+    assert state.seq == seq and state.deal is deal and deal.history == history
+    assert [tableviews.view(state, s) for s in (0, 1, 2, None)] == views
+    # an event with the same content that is not the one checked (read back from the log) is parsed as usual
+    state.apply({"type": "action", "action": dict(event["action"]), "by": "player"})
+    assert state.deal is deal and deal.history[:-1] == history
+    assert action_to_json(deal.history[-1]) == event["action"]
