@@ -358,7 +358,7 @@ class TableActor:
         await self.run(command)
 
     async def resign(self, player_id: str) -> int:
-        """``player_id`` resigns the match: the seat goes to a bot for good (``TableState.resign_event``)."""
+        """``player_id`` resigns the match: the seat goes to a bot for good (``tablerules.resign_event``)."""
 
         async def command() -> int:
             return await self.emit(tablerules.resign_event(self.state, player_id))

@@ -1,7 +1,7 @@
 """The table routes: the lobby's list, creating a table, its view, seats, bots, the start, rematches,
 and a finished match's record and replays (docs/protocol/http.md §4.2, §15).
 
-Thin: the rules are the table's (``tablestate.py``), run by its actor through the hub; this module
+Thin: the rules are the table's (``tablerules.py``), run by its actor through the hub; this module
 parses the request at the edge (``bodies.py``, ``table_settings.py``), asks the visibility policy
 before answering anything about a table (``visibility.py``) and shapes the answer.
 """
@@ -27,7 +27,7 @@ from ulti.server.visibility import listed, require_deal, require_live, shows_no_
 
 router = APIRouter()
 
-#: how a bad seat number is refused (the table's own check, ``tablestate._seat_number``, says the same)
+#: how a bad seat number is refused (the table's own check, ``tablerules.seat_number``, says the same)
 SEAT_FAULT = seat_fault()
 _EDGE = ConfigDict(extra="ignore", strict=True, frozen=True)  # unknown fields are ignored, as they always were
 

@@ -3,7 +3,7 @@
 Whatever leaves the server about a table (its live view over HTTP, the WebSocket or a bot-API stream,
 a deal's record, replay frames, analysis, what-if, par, the match record, the event's cross-table,
 the lobby's totals) passes through the functions here. Hidden cards of a deal in progress are a
-separate, per-seat matter (``TableState.view`` and ``public_event`` filter them); this module decides
+separate, per-seat matter (``tableviews.view`` and ``public_event`` filter them); this module decides
 whether a viewer may see a table or a deal at all.
 
 The rule (docs/protocol/duplicate.md §23, "No peeking"):
@@ -299,7 +299,7 @@ def listed(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Tables' lobby summaries as anyone may see them: no totals or winner of an event's table.
 
     The routes that list tables (the lobby, past matches) pass their rows through here, so that they ask
-    the policy where they answer. ``TableState.summary`` applies the same rule as it writes a summary
+    the policy where they answer. ``tableviews.summary`` applies the same rule as it writes a summary
     (``totals_shown``), so for rows it wrote this changes nothing: it is the check at the door.
     """
     _note_asked()
