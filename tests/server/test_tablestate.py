@@ -365,3 +365,9 @@ def test_an_accepted_action_that_is_not_applied_changes_nothing() -> None:
     state.apply({"type": "action", "action": dict(event["action"]), "by": "player"})
     assert state.deal is deal and deal.history[:-1] == history
     assert action_to_json(deal.history[-1]) == event["action"]
+
+
+def test_a_player_acts_from_their_own_seat_and_a_spectator_not_at_all() -> None:
+    state = started()
+    assert tablerules.acting_seat(state, HOST) == 0
+    refused("not_seated", tablerules.acting_seat, state, ANNA)

@@ -280,14 +280,14 @@ class Hub:
             case Start():
                 return await self._start(actor, command)
             case Play(player=player, action=action, cid=cid):
-                return await actor.act(self._seat_or_refuse(actor, player), action, command_id=cid)
+                return await actor.act(tablerules.acting_seat(actor.state, player), action, command_id=cid)
             case Say(player=player, name=name, text=text, phrase=phrase, cid=cid):
                 return await actor.say(actor.state.seat_of(player), name, text, phrase, cid)
             case Back(player=player):
-                await actor.back(self._seat_or_refuse(actor, player))
+                await actor.back(tablerules.acting_seat(actor.state, player))
                 return actor.state.seq
             case Ready(player=player, cid=cid):
-                return await actor.ready(self._seat_or_refuse(actor, player), command_id=cid)
+                return await actor.ready(tablerules.acting_seat(actor.state, player), command_id=cid)
             case Left(player=player):
                 seat = actor.state.seat_of(player)
                 if seat is not None and not await self.attendance.is_present(actor.table_id, player):
@@ -305,7 +305,7 @@ class Hub:
                     actor.set_pace(paced, pace)
                 return None
             case LetBot(player=player, seat=seat):
-                return await actor.let_bot(self._seat_or_refuse(actor, player), seat)
+                return await actor.let_bot(tablerules.acting_seat(actor.state, player), seat)
             case StorePar():
                 return await self._store_par(actor, command)
             case _:
@@ -451,12 +451,6 @@ class Hub:
         """A bot account takes seats through the bot API only (docs/bot-api.md), never as a person."""
         if await self.store.is_bot_account(player_id):
             raise CommandError("bot_account", "a bot account plays through the bot API only (docs/bot-api.md)")
-
-    def _seat_or_refuse(self, actor: TableActor, player_id: str) -> int:
-        seat = actor.state.seat_of(player_id)
-        if seat is None:
-            raise CommandError("not_seated", "you do not sit at this table: spectators cannot act")
-        return seat
 
     async def _rematch(self, actor: TableActor, rematch: Rematch) -> dict[str, Any]:
         """The rematch of a finished table: made by the first seated player who asks (the table's lock

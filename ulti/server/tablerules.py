@@ -37,6 +37,14 @@ def next_deal_event(state: TableState) -> Dealt:
     return {"type": "deal", "index": index, "hands": [[card_str(c) for c in iter_cards(h)] for h in hands]}
 
 
+def acting_seat(state: TableState, player_id: str) -> int:
+    """The seat from which ``player_id`` acts at this table (plays, says "Next deal", lets a bot play)."""
+    seat = state.seat_of(player_id)
+    if seat is None:
+        raise CommandError("not_seated", "you do not sit at this table: spectators cannot act")
+    return seat
+
+
 def join_event(
     state: TableState, player_id: str, name: str, seat: object, invite: object, account: bool = False,
     via_event: bool = False,
