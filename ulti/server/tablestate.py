@@ -33,7 +33,8 @@ __all__ = ["BOT_LEVELS", "Checked", "CommandError", "TableState"]
 
 CHAT_HISTORY = 50
 RECENT_COMMANDS = 512
-#: During a deal only these phrases may be said, so that defenders cannot discuss their hands.
+#: During a deal only these phrases may be said, so that defenders cannot discuss their hands (the rule
+#: is ``tablerules.chat_event``'s; they are here because applying an older chat event needs them too).
 PRESET_PHRASES = {
     "hello": "Hello!",
     "good_luck": "Good luck!",
