@@ -610,7 +610,7 @@ async def _replay(hub: Hub, table_id: str, player_id: str, after: int, upto: int
         state.apply(event)
         if state.seq > after:
             seat = state.seat_of(player_id)
-            view = tableviews.view(state, seat)
+            view = tableviews.wire_view(state, seat)
             view["deadline"] = None  # long past
             for seat_view in view["table"]["seats"]:
                 seat_view["connected"] = None

@@ -22,9 +22,6 @@ class PublicSeat(TypedDict):
     away: bool
     bot: NotRequired[Literal[True]]  # a bot account sits here
     resigned: NotRequired[Literal[True]]
-    #: a person's seat: whether its player is connected (None: nobody to connect), added for the
-    #: connections by ``broadcast.Broadcaster.table_view``
-    connected: NotRequired[bool | None]
 
 
 class TableSummary(TypedDict):
@@ -91,7 +88,7 @@ class MatchView(TypedDict):
     winner: int | None
     tie_break: bool
     duplicate: NotRequired[DuplicateView]
-    # at a table of four: the table seat behind each deal's seats
+    # at a table of four: the table seat behind each deal's seats (``FourSheet``)
     seats: NotRequired[int]
     sits_out: NotRequired[list[int]]
     deal_seats: NotRequired[list[list[int]]]
@@ -152,7 +149,43 @@ class TableView(TypedDict):
     rematch: NotRequired[RematchOffer]  # once a rematch is asked for
     bot_notes: NotRequired[dict[str, BidNote]]  # at a learner table: the bots' notes by action index
     played_for_you: NotRequired[list[PlayedFor]]  # to a player back: what a bot played in their name
-    # added for the connections by ``broadcast.Broadcaster.table_view`` (docs/protocol/table.md)
-    deadline: NotRequired[float | None]
-    trick_pause: NotRequired[float]
-    waiting: NotRequired[list[dict[str, Any]]]
+    # The connections add ``deadline``, ``trick_pause``, ``waiting`` and each seat's ``connected``
+    # to the untyped ``tableviews.wire_view`` (``broadcast.Broadcaster.table_view``).
+
+
+class FourPart(TypedDict, total=False):
+    """The part of a ``TableView`` only a table of four has (spread into it in its place)."""
+
+    four: FourView | None
+
+
+class RematchPart(TypedDict, total=False):
+    """The part of a ``TableView`` once a rematch is asked for."""
+
+    rematch: RematchOffer
+
+
+class NotesPart(TypedDict, total=False):
+    """The part of a ``TableView`` at a learner table."""
+
+    bot_notes: dict[str, BidNote]
+
+
+class PlayedForPart(TypedDict, total=False):
+    """The part of a ``TableView`` for a player a bot played for."""
+
+    played_for_you: list[PlayedFor]
+
+
+class FourSheet(TypedDict, total=False):
+    """The part of a ``MatchView`` only a table of four has: the table seat behind each deal's seats."""
+
+    seats: int
+    sits_out: list[int]
+    deal_seats: list[list[int]]
+
+
+class DuplicatePart(TypedDict, total=False):
+    """The part of a ``MatchView`` of a solo duplicate table."""
+
+    duplicate: DuplicateView

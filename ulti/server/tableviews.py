@@ -14,12 +14,18 @@ from ulti.engine.fourmatch import FOUR_SEATS, FourMatch
 from ulti.engine.record import action_to_json
 from ulti.server.events import Event
 from ulti.server.tableshapes import (
+    DuplicatePart,
     DuplicateRow,
     DuplicateView,
+    FourPart,
+    FourSheet,
     FourView,
     MatchView,
+    NotesPart,
     PlayedFor,
+    PlayedForPart,
     PublicSeat,
+    RematchPart,
     TableSummary,
     TableView,
 )
@@ -90,7 +96,14 @@ def match_view(state: TableState) -> MatchView | None:
     match = state.match
     if match is None:
         return None
-    sheet: MatchView = {
+    four: FourSheet = {}
+    if isinstance(match, FourMatch):
+        # each deal's results are by its own seats: these name the table seat behind each of them
+        four = {"seats": FOUR_SEATS, "sits_out": [match.sits_out(k) for k in range(len(match.deals))],
+                "deal_seats": [list(match.rotation(k).positions) for k in range(len(match.deals))]}
+    duplicate: DuplicatePart = {"duplicate": duplicate_view(state)} if state.duplicate else {}
+    return {
+        **four,
         "deals_planned": match.deals_planned,
         "first_dealer": match.first_dealer,
         "deals_played": sum(1 for d in match.deals if d.is_over),
@@ -99,15 +112,8 @@ def match_view(state: TableState) -> MatchView | None:
         "results": [d.result.view_json() for d in match.deals if d.result is not None],
         "winner": match.winner(),
         "tie_break": len(match.deals) > match.deals_planned,
+        **duplicate,
     }
-    if isinstance(match, FourMatch):
-        # each deal's results are by its own seats: these name the table seat behind each of them
-        sheet["seats"] = FOUR_SEATS
-        sheet["sits_out"] = [match.sits_out(k) for k in range(len(match.deals))]
-        sheet["deal_seats"] = [list(match.rotation(k).positions) for k in range(len(match.deals))]
-    if state.duplicate:
-        sheet["duplicate"] = duplicate_view(state)
-    return sheet
 
 
 def duplicate_view(state: TableState) -> DuplicateView:
@@ -154,7 +160,13 @@ def view(state: TableState, seat: int | None) -> TableView:
     parts = state._parts
     if parts is None or parts[0] != key:
         parts = state._parts = (key, summary(state), match_view(state))
-    seen: TableView = {
+    four: FourPart = {"four": four_view(state, seat)} if state.four and match is not None else {}
+    rematch: RematchPart = {"rematch": state.rematch.copy()} if state.rematch is not None else {}
+    notes: NotesPart = {"bot_notes": {str(i): note for i, note in state.bot_notes.items()}} if state.learner else {}
+    played_for: PlayedForPart = (
+        {"played_for_you": played_for_view(state, seat)} if seat is not None and seat in state.played_for else {}
+    )
+    return {
         "table": parts[1],
         "seq": state.seq,
         "you": seat,
@@ -162,22 +174,16 @@ def view(state: TableState, seat: int | None) -> TableView:
         "deal_index": len(match.deals) - 1 if match and match.deals else None,
         # at a table of four the player sitting a deal out sees it as a spectator does: no hidden card
         "deal": deal.view(state.engine_seat(seat)) if deal is not None else None,
+        **four,
         "next_deal": (
             {"ready": sorted(state.ready), "waiting": state.waiting_for_ready()} if state.ready_for_next else None
         ),
         "chat": list(state.chat),
+        **rematch,
+        **notes,
         "bot_played": list(state.bot_played.get(len(match.deals) - 1, [])) if match else [],
+        **played_for,
     }
-    # the keys some views have (after the others: the order of a JSON object's keys means nothing)
-    if state.four and match is not None:
-        seen["four"] = four_view(state, seat)
-    if state.rematch is not None:
-        seen["rematch"] = state.rematch.copy()
-    if state.learner:
-        seen["bot_notes"] = {str(i): note for i, note in state.bot_notes.items()}
-    if seat is not None and seat in state.played_for:
-        seen["played_for_you"] = played_for_view(state, seat)
-    return seen
 
 
 def wire_view(state: TableState, seat: int | None) -> dict[str, Any]:
