@@ -140,9 +140,10 @@ class TableState:
     #: the returning player is shown it (``played_for_you`` in the seat's view)
     played_for: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     #: events applied that may change the lobby summary or the score sheet (all but chat, "ready"
-    #: and the actions that do not end a deal): ``view`` reuses both until this or the deal changes
-    _changes: int = field(default=0, repr=False, compare=False)
-    _parts: tuple[tuple[int, int, bool], TableSummary, MatchView | None] | None = field(
+    #: and the actions that do not end a deal): ``tableviews.view`` reuses both (``view_parts``) until
+    #: this or the deal changes
+    table_changes: int = field(default=0, repr=False, compare=False)
+    view_parts: tuple[tuple[int, int, bool], TableSummary, MatchView | None] | None = field(
         default=None, repr=False, compare=False
     )
     #: the action the rules accepted last, checked on a copy of the deal (see ``Checked``); not part of
@@ -237,7 +238,7 @@ class TableState:
         """Apply an event: made here and checked when it was made, or read back and checked by ``parse_event``."""
         self.seq += 1
         if event["type"] not in ("action", "chat", "ready"):
-            self._changes += 1  # see view
+            self.table_changes += 1  # see tableviews.view
         command_id = event.get("cid")
         if command_id is not None:
             self.recent_commands[command_id] = self.seq

@@ -156,10 +156,10 @@ def view(state: TableState, seat: int | None) -> TableView:
     """
     deal = state.deal
     match = state.match
-    key = (state._changes, len(match.deals) if match else 0, deal is not None and deal.is_over)
-    parts = state._parts
+    key = (state.table_changes, len(match.deals) if match else 0, deal is not None and deal.is_over)
+    parts = state.view_parts
     if parts is None or parts[0] != key:
-        parts = state._parts = (key, summary(state), match_view(state))
+        parts = state.view_parts = (key, summary(state), match_view(state))
     four: FourPart = {"four": four_view(state, seat)} if state.four and match is not None else {}
     rematch: RematchPart = {"rematch": state.rematch.copy()} if state.rematch is not None else {}
     notes: NotesPart = {"bot_notes": {str(i): note for i, note in state.bot_notes.items()}} if state.learner else {}
