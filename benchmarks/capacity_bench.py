@@ -53,7 +53,7 @@ from ulti.client import GameClient, ServerError
 from ulti.engine.record import action_to_json
 from ulti.engine.view import SeatView
 from ulti.server.config import Settings
-from ulti.server.tablestate import bot_action
+from ulti.server.tablebots import bot_action
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.work_bench import machine_busy, server_cpu

@@ -31,6 +31,7 @@ import orjson
 from ulti.bots.random_bot import RandomBot
 from ulti.engine.deal import Deal
 from ulti.engine.record import action_to_json
+from ulti.server import tablerules, tableviews
 from ulti.server.patches import view_patch
 from ulti.server.tablestate import TableState
 
@@ -55,18 +56,18 @@ def play_match(seed: int, deals: int, totals: dict[str, float]) -> int:
     state.apply({"type": "created", "host": "h0", "deals": deals, "move_seconds": 0, "seed": seed,
                  "chosen_seed": True, "seats": [{"kind": "open"}, {"kind": "open"}, {"kind": "open"}]})
     for i, player in enumerate(("h0", "p1", "p2")):
-        state.apply(state.join_event(player, f"P{i}", i, None))
-    for start in state.start_events("h0", False):
+        state.apply(tablerules.join_event(state, player, f"P{i}", i, None))
+    for start in tablerules.start_events(state, "h0", False):
         state.apply(start)
     rng = random.Random(seed)
-    bases: dict[int, dict[str, Any]] = {seat: state.view(seat) for seat in range(3)}
+    bases: dict[int, dict[str, Any]] = {seat: tableviews.wire_view(state, seat) for seat in range(3)}
     twins: tuple[Deal, Deal] | None = None  # the deal for each way
     actions = 0
     while state.status == "playing":
         deal = state.deal
         if state.ready_for_next or deal is None:
-            state.apply(state.next_deal_event())
-            bases = {seat: state.view(seat) for seat in range(3)}
+            state.apply(tablerules.next_deal_event(state))
+            bases = {seat: tableviews.wire_view(state, seat) for seat in range(3)}
             twins = None
             continue
         if twins is None:
@@ -75,7 +76,7 @@ def play_match(seed: int, deals: int, totals: dict[str, float]) -> int:
         payload = action_to_json(RandomBot(rng).act(deal.seat_view(seat)))
         payload.pop("seat")
         t0 = clock()
-        event = state.action_event(seat, payload, "player")
+        event = tablerules.action_event(state, seat, payload, "player")
         state.apply(event)
         t1 = clock()
         action = deal.history[-1]
@@ -88,9 +89,9 @@ def play_match(seed: int, deals: int, totals: dict[str, float]) -> int:
             build(twin)
             totals[key] += clock() - started
         t5 = clock()
-        public = {s: state.public_event(event, s) for s in range(3)}
+        public = {s: tableviews.public_event(state, event, s) for s in range(3)}
         t6 = clock()
-        views = {s: state.view(s) for s in range(3)}
+        views = {s: tableviews.wire_view(state, s) for s in range(3)}
         t7 = clock()
         patches = {s: view_patch(bases[s], views[s]) for s in range(3)}
         t8 = clock()

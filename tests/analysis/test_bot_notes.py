@@ -12,7 +12,7 @@ from ulti.engine.cards import SUIT_LETTERS
 from ulti.engine.deal import Deal
 from ulti.engine.dealing import deal_hands
 from ulti.engine.phase import Phase
-from ulti.server.tablestate import bot_action
+from ulti.server.tablebots import bot_action
 
 
 def auction_views(level: str, seeds: range) -> list[tuple[Deal, str]]:

@@ -9,6 +9,7 @@ import pytest
 from ulti.bots.random_bot import RandomBot
 from ulti.duplicates import duplicate_first_dealer, duplicate_hands
 from ulti.engine.record import action_to_json
+from ulti.server import tablerecords, tablerules, tableviews
 from ulti.server.tablestate import CommandError, TableState
 
 SEED = 99
@@ -19,19 +20,19 @@ def event_table(table_id: str, host: str, level: str, play_seed: int) -> TableSt
     state = TableState(table_id)
     state.apply({"type": "created", "host": host, "deals": 6, "move_seconds": 0, "seed": SEED, "chosen_seed": True,
                  "practice": False, "event": "ev", "seats": [{"kind": "open"}] * 3})
-    state.apply(state.join_event(host, host.title(), 0, None, via_event=True))
-    for event in state.start_events(host, True, level):
+    state.apply(tablerules.join_event(state, host, host.title(), 0, None, via_event=True))
+    for event in tablerules.start_events(state, host, True, level):
         state.apply(event)
     rng = random.Random(play_seed)
     while state.status == "playing":
         if state.ready_for_next or state.deal is None:
-            state.apply(state.next_deal_event())
+            state.apply(tablerules.next_deal_event(state))
         deal = state.deal
         assert deal is not None
         seat = deal.to_move
         payload = action_to_json(RandomBot(rng).act(deal.seat_view(seat)))
         payload.pop("seat")
-        state.apply(state.action_event(seat, payload, "player"))
+        state.apply(tablerules.action_event(state, seat, payload, "player"))
     return state
 
 
@@ -47,7 +48,7 @@ def test_two_tables_of_an_event_hold_the_same_cards_on_every_deal_whatever_happe
         assert (a.dealer, a.dealt) == (b.dealer, b.dealt)
         dealer, hands = duplicate_hands(SEED, index)
         assert a.dealer == dealer
-        assert [sorted(h) for h in hands] == [sorted(h) for h in one.deal_record(index)["hands"]]
+        assert [sorted(h) for h in hands] == [sorted(h) for h in tablerecords.deal_record(one, index)["hands"]]
     assert [d.history for d in one.match.deals[:6]] != [d.history for d in two.match.deals[:6]]
 
 
@@ -56,6 +57,6 @@ def test_an_event_table_is_joined_through_its_event_only() -> None:
     state.apply({"type": "created", "host": "h", "deals": 6, "move_seconds": 0, "seed": SEED, "chosen_seed": True,
                  "practice": False, "event": "ev", "seats": [{"kind": "open"}] * 3})
     with pytest.raises(CommandError) as error:
-        state.join_event("p", "Pat", 1, None)
+        tablerules.join_event(state, "p", "Pat", 1, None)
     assert error.value.code == "event_table"
-    assert state.summary()["event"] == "ev" and state.summary()["totals"] is None
+    assert tableviews.summary(state)["event"] == "ev" and tableviews.summary(state)["totals"] is None

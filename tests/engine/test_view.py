@@ -273,6 +273,23 @@ def test_views_of_a_copied_deal_follow_the_copy() -> None:
                 check_position(d, seen)
 
 
+def test_a_deal_caught_up_with_its_advanced_copy_is_that_copy_and_its_views_stay_right() -> None:
+    """``Deal.catch_up``: a move checked on a copy is kept; the deal stays one object, its views follow."""
+    seen = dict.fromkeys(SEEN, 0)
+    for seed in range(15):
+        rng = random.Random(seed)
+        deal = random_deal(seed)
+        while not deal.is_over:
+            deal.view(None)  # the views' caches are built as play goes, then kept across catching up
+            deal.view(deal.to_move if deal.to_move >= 0 else 0)
+            checked = deal.copy()
+            checked.apply(random_legal_action(checked, rng, 0.3))
+            history = list(checked.history)
+            deal.catch_up(checked)
+            assert deal.history == history and deal.phase is checked.phase and deal.hands == checked.hands
+            check_position(deal, seen)
+
+
 # ---------------------------------------------------------------------------------------- the object
 
 

@@ -17,6 +17,7 @@ import pytest
 from tests.support.memory_log import MemoryTableLog
 from ulti.bots.random_bot import RandomBot
 from ulti.engine.record import action_to_json
+from ulti.server import tablerules, tableviews
 from ulti.server.actor import TableActor
 from ulti.server.config import Settings
 from ulti.server.errors import CommandError
@@ -54,7 +55,7 @@ class RecordingHost:
         return False
 
     def filter_event(self, actor: TableActor, seq: int, event: Event) -> Filtered:
-        return seq, {seat: actor.state.public_event(event, seat) for seat in (0, 1, 2, None)}
+        return seq, {seat: tableviews.public_event(actor.state, event, seat) for seat in (0, 1, 2, None)}
 
     async def events_committed(
         self, actor: TableActor, outgoing: list[Filtered], stored: list[tuple[int, Event]]
@@ -101,9 +102,9 @@ async def create(actor: TableActor, seats: list[SeatSpec], seed: int = 11) -> No
 
 async def start(actor: TableActor) -> None:
     async def command() -> None:
-        for event in actor.state.start_events(HOST, True):
+        for event in tablerules.start_events(actor.state, HOST, True):
             await actor.emit(event)
-        await actor.emit(actor.state.next_deal_event())
+        await actor.emit(tablerules.next_deal_event(actor.state))
 
     await actor.run(command)
 
@@ -131,7 +132,7 @@ async def test_every_event_is_stored_before_it_is_reported(store: ActorStore) ->
     # three people (no bots): nothing is pending once the command is done, so what was reported is all
     for seat, player in enumerate((HOST, "p1", "p2")):
         async def sit(seat: int = seat, player: str = player) -> None:
-            await actor.emit(actor.state.join_event(player, f"Player {seat}", seat, None))
+            await actor.emit(tablerules.join_event(actor.state, player, f"Player {seat}", seat, None))
 
         await actor.run(sit)
     await start(actor)
@@ -154,7 +155,7 @@ async def test_a_refused_command_stores_and_reports_nothing(store: ActorStore) -
     reported = len(host.committed)
 
     async def bad_start() -> None:
-        for event in actor.state.start_events("someone else", True):
+        for event in tablerules.start_events(actor.state, "someone else", True):
             await actor.emit(event)
 
     with pytest.raises(CommandError) as refused:
@@ -171,14 +172,14 @@ async def test_a_retried_command_is_answered_with_its_first_event(store: ActorSt
     await create(actor, settings_free)
     for seat, player in enumerate(("p0", "p1", "p2")):
         async def sit(seat: int = seat, player: str = player) -> None:
-            await actor.emit(actor.state.join_event(player, f"Player {seat}", seat, None))
+            await actor.emit(tablerules.join_event(actor.state, player, f"Player {seat}", seat, None))
 
         await actor.run(sit)
 
     async def begin() -> None:
-        for event in actor.state.start_events(HOST, False):
+        for event in tablerules.start_events(actor.state, HOST, False):
             await actor.emit(event)
-        await actor.emit(actor.state.next_deal_event())
+        await actor.emit(tablerules.next_deal_event(actor.state))
 
     await actor.run(begin)
     deal = actor.state.deal
@@ -228,7 +229,7 @@ async def two_people_and_a_bot(actor: TableActor) -> None:
     await create(actor, [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "level": "random"}])
     for seat, player in enumerate((HOST, "p1")):
         async def sit(seat: int = seat, player: str = player) -> None:
-            await actor.emit(actor.state.join_event(player, f"Player {seat}", seat, None))
+            await actor.emit(tablerules.join_event(actor.state, player, f"Player {seat}", seat, None))
 
         await actor.run(sit)
     await start(actor)
@@ -332,4 +333,48 @@ async def test_the_next_deal_comes_at_once_when_everybody_is_ready(store: ActorS
     async with asyncio.timeout(2):  # between_deals is 0 here: no need to wait for the 60 s limit
         while deals_dealt(actor) < 2:
             await asyncio.sleep(0.01)
+    await stop(actor, host)
+
+
+@dataclass
+class FailingLog(MemoryTableLog):
+    """The in-memory log, refusing to store action events while ``failing`` (a full disk, a lost database)."""
+
+    failing: bool = False
+
+    async def append(self, table_id: str, seq: int, body: Any) -> None:
+        if self.failing and body.get("type") == "action":
+            raise OSError("the store is unavailable")
+        await super().append(table_id, seq, body)
+
+
+@pytest.mark.asyncio
+async def test_a_failed_store_leaves_the_tables_deal_untouched() -> None:
+    store = FailingLog()
+    host = RecordingHost(store)
+    actor = actor_with(store, host, "t1", result_seconds=60.0)
+    await two_people_and_a_bot(actor)
+    deal = actor.state.deal
+    assert deal is not None
+    async with asyncio.timeout(10):
+        while deal.to_move == 2:  # the bot's turn: it moves by itself
+            await asyncio.sleep(0.005)
+    seat = deal.to_move
+    move = action_to_json(RandomBot(random.Random(3)).act(deal.seat_view(seat)))
+    move.pop("seat")
+    seq, history, stored = actor.state.seq, list(deal.history), await store.events("t1")
+    views = [tableviews.view(actor.state, s) for s in (0, 1, 2, None)]
+    store.failing = True
+    with pytest.raises(OSError):
+        await actor.act(seat, move)
+    # nothing stored, so nothing changed: the same deal, its history, every view
+    assert actor.state.seq == seq and actor.state.deal is deal and deal.history == history
+    assert [tableviews.view(actor.state, s) for s in (0, 1, 2, None)] == views
+    assert await store.events("t1") == stored
+    store.failing = False
+    await actor.act(seat, move)  # the store is back: the move is stored and applied, once
+    now = await store.events("t1")  # (the bot may move next, by itself)
+    assert now[len(stored)]["action"] == {**move, "seat": seat}
+    assert actor.state.deal is deal and deal.history[: len(history)] == history
+    assert action_to_json(deal.history[len(history)]) == now[len(stored)]["action"]
     await stop(actor, host)

@@ -21,8 +21,10 @@ from tests.server.test_absence import away_events, bot_moves_for, events, no_tra
 from tests.server.test_actor import HOST, RecordingHost, create, new_actor, start, stop
 from ulti.client import GameClient, ServerError
 from ulti.engine.record import action_to_json, score_record
+from ulti.server import tablerules, tableviews
 from ulti.server.events import Event, parse_event
-from ulti.server.tablestate import TableState, bot_action
+from ulti.server.tablebots import bot_action
+from ulti.server.tablestate import TableState
 from ulti.store.eventstore import EventStore
 
 LET_BOT_AFTER = 3.0
@@ -133,9 +135,9 @@ def test_the_bots_marks_come_back_from_the_stored_events() -> None:
            "seats": [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "level": "random"}]})
     store({"type": "sit", "seat": 0, "player": "h", "name": "Anna"})
     store({"type": "sit", "seat": 1, "player": "p1", "name": "Bea"})
-    for begun in state.start_events("h", False):
+    for begun in tablerules.start_events(state, "h", False):
         store(begun)
-    store(state.next_deal_event())
+    store(tablerules.next_deal_event(state))
     marked: list[int] = []
     while len(marked) < 2:
         deal = state.deal
@@ -146,15 +148,16 @@ def test_the_bots_marks_come_back_from_the_stored_events() -> None:
         by: Literal["player", "bot"] = "bot" if seat == 0 else "player"  # a bot plays for Anna, who is away
         if by == "bot":
             marked.append(len(deal.history))
-        store(state.action_event(seat, payload, by))
+        store(tablerules.action_event(state, seat, payload, by))
     rebuilt = TableState("t35")
     for raw in stored:
         rebuilt.apply(parse_event(dict(raw)))
     for table in (state, rebuilt):
-        assert table.view(None)["bot_played"] == marked
-        told = table.view(0)["played_for_you"]
+        assert tableviews.view(table, None)["bot_played"] == marked
+        told = tableviews.view(table, 0)["played_for_you"]
         assert [item["deal"] for item in told] == [0, 0] and all(item["action"]["seat"] == 0 for item in told)
-        assert "played_for_you" not in table.view(1) and "played_for_you" not in table.view(None)
+        assert "played_for_you" not in tableviews.view(table, 1)
+        assert "played_for_you" not in tableviews.view(table, None)
     # Anna acts herself: she has seen the table again, and is not told any more
     while True:
         deal = rebuilt.deal
@@ -162,14 +165,14 @@ def test_the_bots_marks_come_back_from_the_stored_events() -> None:
         if deal.to_move == 0:
             payload = action_to_json(bot_action("random", deal.seat_view(0), "own"))
             payload.pop("seat")
-            rebuilt.apply(rebuilt.action_event(0, payload, "player"))
+            rebuilt.apply(tablerules.action_event(rebuilt, 0, payload, "player"))
             break
         seat = deal.to_move
         payload = action_to_json(bot_action("random", deal.seat_view(seat), f"y{len(deal.history)}"))
         payload.pop("seat")
-        rebuilt.apply(rebuilt.action_event(seat, payload, "player"))
-    assert "played_for_you" not in rebuilt.view(0)
-    assert rebuilt.view(None)["bot_played"] == marked  # the marks stay in the log
+        rebuilt.apply(tablerules.action_event(rebuilt, seat, payload, "player"))
+    assert "played_for_you" not in tableviews.view(rebuilt, 0)
+    assert tableviews.view(rebuilt, None)["bot_played"] == marked  # the marks stay in the log
 
 
 @pytest.mark.asyncio
@@ -180,7 +183,7 @@ async def test_when_the_last_person_yet_to_agree_leaves_the_agreement_is_whole(s
     await create(actor, [{"kind": "open"}, {"kind": "open"}, {"kind": "open"}])
     for seat, player in enumerate((HOST, "p1", "p2")):
         async def sit(seat: int = seat, player: str = player) -> None:
-            await actor.emit(actor.state.join_event(player, f"Player {seat}", seat, None))
+            await actor.emit(tablerules.join_event(actor.state, player, f"Player {seat}", seat, None))
 
         await actor.run(sit)
     await start(actor)

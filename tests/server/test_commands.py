@@ -12,6 +12,7 @@ from tests.server.test_actor import RecordingHost, create, new_actor
 from tests.support.memory_log import MemoryTableLog
 from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import parse_card
+from ulti.server import tablerules
 from ulti.server.commands import (
     AddBot,
     Back,
@@ -108,14 +109,14 @@ def test_a_malformed_action_is_refused_with_todays_code_and_message() -> None:
                  "seats": [{"kind": "open"}, {"kind": "bot", "level": "random", "player": "bot:a"},
                            {"kind": "bot", "level": "random", "player": "bot:b"}]})
     state.apply({"type": "sit", "seat": 0, "player": "h", "name": "H"})
-    for event in state.start_events("h", fill_bots=False):
+    for event in tablerules.start_events(state, "h", fill_bots=False):
         state.apply(event)
-    state.apply(state.next_deal_event())
+    state.apply(tablerules.next_deal_event(state))
     deal = state.deal
     assert deal is not None
     on_turn = state.table_seat(deal.to_move)
     with pytest.raises(CommandError) as refused:
-        state.action_event(on_turn, read_action({"action": "dance"}), "player")
+        tablerules.action_event(state, on_turn, read_action({"action": "dance"}), "player")
     assert refused.value.code == "bad_action" and refused.value.message == "unknown action kind 'dance'"
 
 

@@ -14,6 +14,7 @@ from tests.server.helpers import three_players
 from ulti.bots.random_bot import RandomBot
 from ulti.client import GameClient, play_randomly
 from ulti.engine.record import action_to_json
+from ulti.server import tablerules, tableviews
 from ulti.server.patches import apply_patch, view_patch
 from ulti.server.tablestate import TableState
 
@@ -28,27 +29,27 @@ def _views_over_a_match(seed: int, deals: int = 6) -> list[dict[int | None, dict
     steps: list[dict[int | None, dict[str, Any]]] = []
 
     def snapshot() -> None:
-        steps.append({seat: state.view(seat) for seat in (0, 1, 2, None)})
+        steps.append({seat: tableviews.wire_view(state, seat) for seat in (0, 1, 2, None)})
 
     snapshot()
     for i, player in enumerate(("h0", "p1", "p2")):
-        state.apply(state.join_event(player, f"P{i}", i, None))
+        state.apply(tablerules.join_event(state, player, f"P{i}", i, None))
         snapshot()
-    for event in state.start_events("h0", False):
+    for event in tablerules.start_events(state, "h0", False):
         state.apply(event)
     rng = random.Random(seed)
     while state.status == "playing":
         if state.ready_for_next or state.deal is None:
-            state.apply(state.next_deal_event())
+            state.apply(tablerules.next_deal_event(state))
         else:
             deal = state.deal
             assert deal is not None
             seat = deal.to_move
             payload = action_to_json(RandomBot(rng).act(deal.seat_view(seat)))
             payload.pop("seat")
-            state.apply(state.action_event(seat, payload, "player"))
+            state.apply(tablerules.action_event(state, seat, payload, "player"))
             if rng.random() < 0.05:
-                state.apply(state.chat_event(seat, f"P{seat}", None, "hello"))
+                state.apply(tablerules.chat_event(state, seat, f"P{seat}", None, "hello"))
         snapshot()
     return steps
 

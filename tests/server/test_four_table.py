@@ -27,6 +27,7 @@ from ulti.bots.random_bot import RandomBot
 from ulti.client import GameClient, ServerError, play_randomly
 from ulti.engine.fourmatch import FourMatch
 from ulti.engine.record import action_to_json, score_record
+from ulti.server import tablerules, tableviews
 from ulti.server.tablestate import TableState
 
 
@@ -266,22 +267,25 @@ def test_the_next_deal_does_not_wait_for_the_player_who_sat_the_deal_out() -> No
     state.apply({"type": "created", "host": "p0", "deals": 12, "move_seconds": 0, "seed": 3, "chosen_seed": True,
                  "seats": [{"kind": "open"}] * 4})
     for seat in range(4):
-        state.apply(state.join_event(f"p{seat}", f"Player {seat}", seat, None))
-    for event in state.start_events("p0", False):
+        state.apply(tablerules.join_event(state, f"p{seat}", f"Player {seat}", seat, None))
+    for event in tablerules.start_events(state, "p0", False):
         state.apply(event)
-    state.apply(state.next_deal_event())
-    assert state.four_view(None) == {"sits_out": 0, "seats": [1, 2, 3], "you_play": None}
-    assert state.view(2)["four"]["you_play"] == 1 and state.view(2)["deal"]["seat"] == 1
+    state.apply(tablerules.next_deal_event(state))
+    assert tableviews.four_view(state, None) == {"sits_out": 0, "seats": [1, 2, 3], "you_play": None}
+    seen = tableviews.view(state, 2)
+    four, shown = seen.get("four"), seen["deal"]
+    assert four is not None and shown is not None
+    assert four["you_play"] == 1 and shown["seat"] == 1
     rng = random.Random(9)
     deal = state.deal
     assert deal is not None
     while not deal.is_over:
         move = action_to_json(RandomBot(rng).act(deal.seat_view(deal.to_move)))
         move.pop("seat")
-        state.apply(state.action_event(state.table_seat(deal.to_move), move, "player"))
+        state.apply(tablerules.action_event(state, state.table_seat(deal.to_move), move, "player"))
     assert state.waiting_for_ready() == [1, 2, 3]  # seat 0 dealt and watched: the next deal does not wait for it
     for seat in (1, 2, 3):
-        ready = state.ready_event(seat)
+        ready = tablerules.ready_event(state, seat)
         assert ready is not None
         state.apply(ready)
     assert state.waiting_for_ready() == []

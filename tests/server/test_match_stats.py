@@ -10,7 +10,7 @@ from ulti.engine.dealing import deal_hands
 from ulti.engine.match import Match
 from ulti.engine.scoring import DealResult, PartResult, give_up_result, scores_for
 from ulti.server.match_stats import deals_stats, empty_stats, match_stats
-from ulti.server.tablestate import bot_action
+from ulti.server.tablebots import bot_action
 
 HEARTS_ULTI = BIDS_BY_CODE["H-SU"]
 

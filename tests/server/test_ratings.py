@@ -24,6 +24,7 @@ from ulti.accounts.names import name_skeleton
 from ulti.bots.random_bot import RandomBot
 from ulti.client import GameClient, ServerError
 from ulti.engine.record import action_to_json
+from ulti.server import tablerules, tableviews
 from ulti.server.actor import TableActor
 from ulti.server.errors import CommandError
 from ulti.server.events import SeatSpec, parse_event
@@ -83,16 +84,16 @@ async def create_rated(actor: TableActor, seats: list[SeatSpec], seed: int = 11)
 
 async def sit(actor: TableActor, seat: int, player: str, name: str, account: bool = True) -> None:
     async def command() -> None:
-        await actor.emit(actor.state.join_event(player, name, seat, None, account))
+        await actor.emit(tablerules.join_event(actor.state, player, name, seat, None, account))
 
     await actor.run(command)
 
 
 async def begin(actor: TableActor) -> None:
     async def command() -> None:
-        for event in actor.state.start_events(HOST, True):
+        for event in tablerules.start_events(actor.state, HOST, True):
             await actor.emit(event)
-        await actor.emit(actor.state.next_deal_event())
+        await actor.emit(tablerules.next_deal_event(actor.state))
 
     await actor.run(command)
 
@@ -251,16 +252,16 @@ def test_a_rated_table_refuses_a_guest_and_seats_an_account() -> None:
     state = TableState("t1")
     state.apply({"type": "created", "host": HOST, "deals": 6, "move_seconds": 0, "seed": 1, "rated": True,
                  "seats": [{"kind": "open"}] * 3})
-    assert state.summary()["rated"] is True
+    assert tableviews.summary(state)["rated"] is True
     with pytest.raises(CommandError) as refused:
-        state.join_event("guest1", "Guest", 0, None, account=False)
+        tablerules.join_event(state, "guest1", "Guest", 0, None, account=False)
     assert refused.value.code == "account_required"
-    assert state.join_event("acc1", "Anna", 0, None, account=True)["seat"] == 0
+    assert tablerules.join_event(state, "acc1", "Anna", 0, None, account=True)["seat"] == 0
     casual = TableState("t2")
     casual.apply({"type": "created", "host": HOST, "deals": 6, "move_seconds": 0, "seed": 1,
                   "seats": [{"kind": "open"}] * 3})  # an event stored before ratings: casual
-    assert casual.summary()["rated"] is False
-    assert casual.join_event("guest1", "Guest", 0, None)["seat"] == 0
+    assert tableviews.summary(casual)["rated"] is False
+    assert tablerules.join_event(casual, "guest1", "Guest", 0, None)["seat"] == 0
 
 
 # ---------------------------------------------------------------- real server processes

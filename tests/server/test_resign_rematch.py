@@ -14,6 +14,7 @@ from tests.server.conftest import ServerProcess
 from tests.server.test_actor import RecordingHost, new_actor, stop
 from tests.server.test_ratings import add_account, begin, create_rated, seat_rows, sit, until_recorded
 from ulti.client import GameClient, ServerError
+from ulti.server import tableviews
 from ulti.server.errors import CommandError
 from ulti.server.events import SeatSpec
 from ulti.store.eventstore import EventStore
@@ -52,7 +53,7 @@ async def test_a_resigned_player_is_ranked_last_and_cannot_take_the_seat_back(st
     await begin(actor)
     await actor.resign("acc-anna")
     assert actor.state.seats[0].resigned and actor.state.seats[0].away
-    assert actor.state.view(None)["table"]["seats"][0]["resigned"] is True
+    assert tableviews.view(actor.state, None)["table"]["seats"][0]["resigned"] is True
     await actor.back(0)  # opening the table again does not take the seat back from the bot
     assert actor.state.seats[0].away
     with pytest.raises(CommandError) as again:

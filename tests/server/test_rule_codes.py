@@ -37,6 +37,7 @@ from ulti.client import GameClient
 from ulti.engine.errors import CARD_HINTS, RULES, IllegalAction
 from ulti.engine.record import action_to_json
 from ulti.engine.view import SeatView
+from ulti.server import tablerules, tableviews
 from ulti.server.errors import CommandError
 from ulti.server.inputs import MAX_DEPTH, BadInput, decode_json
 from ulti.server.tablestate import PRESET_PHRASES, TableState
@@ -107,10 +108,10 @@ def started_table() -> TableState:
     state = TableState("t1")
     state.apply({"type": "created", "host": HOST, "deals": 6, "move_seconds": 0, "seed": 5, "chosen_seed": True,
                  "practice": False, "seats": [{"kind": "open"}] * 3})
-    state.apply(state.join_event(HOST, "Host", 0, None))
-    for event in state.start_events(HOST, True):
+    state.apply(tablerules.join_event(state, HOST, "Host", 0, None))
+    for event in tablerules.start_events(state, HOST, True):
         state.apply(event)
-    state.apply(state.next_deal_event())
+    state.apply(tablerules.next_deal_event(state))
     return state
 
 
@@ -120,7 +121,7 @@ def test_an_illegal_action_is_refused_with_the_engine_rule_and_its_values() -> N
     assert deal is not None
     opener = deal.to_move
     with pytest.raises(CommandError) as error:
-        state.action_event(opener, {"action": "pass"}, "player")
+        tablerules.action_event(state, opener, {"action": "pass"}, "player")
     exc = error.value
     assert (exc.code, exc.rule, exc.params) == ("illegal", "opener_must_bid", {"seat": opener})
     message = f"seat {opener} cannot pass: the opener must discard 2 and bid"
@@ -128,7 +129,7 @@ def test_an_illegal_action_is_refused_with_the_engine_rule_and_its_values() -> N
     assert CommandError.from_json(exc.to_json()).to_json() == exc.to_json()  # across processes (hub.py)
     other = (opener + 1) % 3
     with pytest.raises(CommandError) as error:
-        state.action_event(other, {"action": "pass"}, "player")
+        tablerules.action_event(state, other, {"action": "pass"}, "player")
     assert error.value.to_json() == {"code": "not_your_turn", "message": f"it is not seat {other}'s turn",
                                      "args": {"seat": other}}
 
@@ -137,13 +138,13 @@ def test_table_commands_carry_their_values() -> None:
     state = TableState("t2")
     state.apply({"type": "created", "host": HOST, "deals": 6, "move_seconds": 0, "seed": 5, "chosen_seed": True,
                  "practice": False, "seats": [{"kind": "open"}, {"kind": "invite", "invite": "tok"}, {"kind": "open"}]})
-    state.apply(state.join_event(ANNA, "Anna", 0, None))
+    state.apply(tablerules.join_event(state, ANNA, "Anna", 0, None))
     for call, code, params in (
-        (lambda: state.join_event(HOST, "Host", 0, None), "seat_taken", {"seat": 0}),
-        (lambda: state.join_event(HOST, "Host", 1, "wrong"), "reserved", {"seat": 1}),
-        (lambda: state.join_event(ANNA, "Anna", 2, None), "already_seated", {"seat": 0}),
-        (lambda: state.join_event(HOST, "anna", 2, None), "name_taken", {"name": "anna"}),
-        (lambda: state.start_events(HOST, True), "invite_pending", {"seats": [1]}),
+        (lambda: tablerules.join_event(state, HOST, "Host", 0, None), "seat_taken", {"seat": 0}),
+        (lambda: tablerules.join_event(state, HOST, "Host", 1, "wrong"), "reserved", {"seat": 1}),
+        (lambda: tablerules.join_event(state, ANNA, "Anna", 2, None), "already_seated", {"seat": 0}),
+        (lambda: tablerules.join_event(state, HOST, "anna", 2, None), "name_taken", {"name": "anna"}),
+        (lambda: tablerules.start_events(state, HOST, True), "invite_pending", {"seats": [1]}),
     ):
         with pytest.raises(CommandError) as error:
             call()
@@ -190,12 +191,12 @@ def test_chat_is_limited_per_player_and_the_refusal_says_when_to_try_again() -> 
 
 def test_chat_phrases_are_stored_as_keys_and_old_english_phrases_still_load() -> None:
     state = started_table()
-    event = state.chat_event(0, "Host", None, "good_luck")
+    event = tablerules.chat_event(state, 0, "Host", None, "good_luck")
     assert event == {"type": "chat", "seat": 0, "name": "Host", "phrase": "good_luck"}
     state.apply(event)
     state.apply({"type": "chat", "seat": 1, "name": "Old", "text": "Well played!"})  # stored by an older version
     state.apply({"type": "chat", "seat": 2, "name": "Free", "text": "Well played, really"})
-    assert state.view(None)["chat"][-3:] == [
+    assert tableviews.view(state, None)["chat"][-3:] == [
         {"seat": 0, "name": "Host", "phrase": "good_luck"},
         {"seat": 1, "name": "Old", "phrase": "well_played"},
         {"seat": 2, "name": "Free", "text": "Well played, really"},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import orjson
 
+from ulti.server import tablerules, tableviews
 from ulti.server.tablestate import SeatKind, TableState, TableStatus
 
 
@@ -22,10 +23,10 @@ def test_status_and_seat_kinds_are_enums_with_the_same_wire_form() -> None:
     assert [s.kind for s in state.seats] == [SeatKind.OPEN, SeatKind.BOT, SeatKind.OPEN]
     state.apply({"type": "sit", "seat": 0, "player": "h", "name": "H"})
     assert state.seats[0].kind is SeatKind.PLAYER
-    for event in state.start_events("h", fill_bots=True):
+    for event in tablerules.start_events(state, "h", fill_bots=True):
         state.apply(event)
     assert status_of(state) is TableStatus.PLAYING
-    wire = orjson.loads(orjson.dumps(state.summary()))
+    wire = orjson.loads(orjson.dumps(tableviews.summary(state)))
     assert wire["status"] == "playing"
     assert [s["kind"] for s in wire["seats"]] == ["player", "bot", "bot"]
 
@@ -34,4 +35,4 @@ def test_an_invite_seat_is_of_the_invite_kind() -> None:
     state = TableState("t")
     state.apply({"type": "created", "host": "h", "deals": 6, "move_seconds": 0, "seed": 5, "chosen_seed": False,
                  "seats": [{"kind": "open"}, {"kind": "invite", "invite": "x"}, {"kind": "open"}]})
-    assert state.seats[1].kind is SeatKind.INVITE and state.seats[1].public()["kind"] == "invite"
+    assert state.seats[1].kind is SeatKind.INVITE and tableviews.public_seat(state.seats[1])["kind"] == "invite"

@@ -16,6 +16,7 @@ import pytest_asyncio
 
 from tests.server.test_actor import HOST, RecordingHost, create, new_actor, rebuilt, start, stop
 from tests.support.memory_log import MemoryTableLog
+from ulti.server import tablerules
 from ulti.server.events import SeatSpec
 from ulti.store import ActorStore, MatchResults, SeqConflict, TableLog
 from ulti.store.eventstore import EventStore
@@ -71,10 +72,10 @@ async def test_an_actor_with_a_stale_state_is_refused_by_the_log(log: ActorStore
     seq = stale.state.seq
 
     async def host_sits() -> None:
-        await first.emit(first.state.join_event(HOST, "Host", 0, None))
+        await first.emit(tablerules.join_event(first.state, HOST, "Host", 0, None))
 
     async def late_sit() -> None:
-        await stale.emit(stale.state.join_event("p1", "Player", 1, None))
+        await stale.emit(tablerules.join_event(stale.state, "p1", "Player", 1, None))
 
     await first.run(host_sits)
     with pytest.raises(SeqConflict):

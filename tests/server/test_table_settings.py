@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from ulti.server import tablerules
 from ulti.server.errors import CommandError
 from ulti.server.table_settings import (
     SEATS_FAULT,
@@ -104,7 +105,7 @@ def test_a_rematch_asks_for_the_same_settings_as_a_model() -> None:
     state.apply({"type": "created", "host": "host0000", "deals": 9, "move_seconds": 45, "seed": 1,
                  "learner": True, "seats": [{"kind": "open"}, {"kind": "open"},
                                             {"kind": "bot", "level": "strong", "player": "bot-strong"}]})
-    assert state.rematch_config(1) == TableSettings(
+    assert tablerules.rematch_config(state, 1) == TableSettings(
         deals=9, move_seconds=45, learner=True,
         seats=[InviteSeat(kind="invite"), MeSeat(kind="me"), BotSeat(kind="bot", level="strong")],
     )

@@ -27,6 +27,7 @@ from tests.server.botapi_helpers import new_account
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import until
 from ulti.client import GameClient, ServerError
+from ulti.server import tablerecords
 from ulti.server.app import create_app
 from ulti.server.config import Settings
 from ulti.server.errors import CommandError
@@ -88,7 +89,7 @@ def test_a_planted_route_that_shows_a_table_without_the_policy_is_found() -> Non
 
     @app.get("/api/tables/{table_id}/peek")
     async def peek(request: Request, table_id: str) -> dict[str, Any]:
-        return dict((await request.app.state.hub.source(table_id)).state.deal_record(0))
+        return dict(tablerecords.deal_record((await request.app.state.hub.source(table_id)).state, 0))
 
     assert undeclared(app) == ["/api/tables/{table_id}/peek"]
 

@@ -176,6 +176,18 @@ class Deal:
         other._views = self._views.fork()
         return other
 
+    def catch_up(self, advanced: Deal) -> None:
+        """Become ``advanced``: a ``copy`` of this deal to which further actions were applied, so that a
+        move checked on a copy is kept rather than applied a second time.
+
+        This deal stays the same object and keeps what its views have kept (that only grows with the
+        history, extended from its length, so it holds); ``advanced`` shares its lists from now on and
+        must not be used afterwards.
+        """
+        views = self._views
+        self.__dict__.update(advanced.__dict__)
+        self._views = views
+
     # ------------------------------------------------------------------ queries
 
     @property

@@ -18,7 +18,7 @@ PIECES = frozenset({
     "ulti.analysis.review:assemble_record",
     "ulti.analysis.coach:hint",
     "ulti.server.analysis:_what_if_record",
-    "ulti.server.tablestate:bot_action",
+    "ulti.server.tablebots:bot_action",
     "ulti.server.puzzle_growth:cut_part",
     # a bot's turn, when bots think on the queue (``Settings.bots_on_queue``)
     "ulti.analysis.coach:noted_bot_action",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from ulti.server import tableviews
 from ulti.server.events import parse_event
 from ulti.server.hub import Hub
 from ulti.server.tablestate import TableState
@@ -77,7 +78,7 @@ async def erase_player(hub: Hub, store: ErasingStore, player_id: str) -> int:
         state = TableState(table_id)
         for seq, event in enumerate(raw, start=1):
             state.apply(parse_event(changed.get(seq, event)))
-        await store.save_table(table_id, state.status, state.summary())
+        await store.save_table(table_id, state.status, tableviews.summary_row(state))
         actor = hub.actors.get(table_id)
         if actor is not None and not actor.is_busy():
             await hub.unload(table_id, actor)

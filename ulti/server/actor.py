@@ -16,12 +16,14 @@ from typing import Any, Literal, Protocol
 from ulti.analysis.coach import noted_bot_action
 from ulti.engine.actions import Kind
 from ulti.engine.deal import Deal
+from ulti.server import tablerules, tableviews
 from ulti.server.config import Settings
 from ulti.server.events import Event, bid_note, parse_event
 from ulti.server.logs import log
 from ulti.server.results import crash_point, record_result
 from ulti.server.seam import Filtered
-from ulti.server.tablestate import CommandError, TableState, bot_action
+from ulti.server.tablebots import bot_action
+from ulti.server.tablestate import CommandError, TableState
 from ulti.store import ActorStore, SeqConflict
 
 #: the trick paces a seated person may ask for (the page's setting ``ulti.trickPause``), as factors of
@@ -220,7 +222,7 @@ class TableActor:
         if deal_ended and self.state.status == "finished" and not await self._match_over():
             return seq  # the table stays "playing" in the store: whoever loads it next records the match
         if event["type"] in ("created", "sit", "leave", "bot", "start", "away", "resign", "expired") or deal_ended:
-            await self.store.save_table(self.table_id, self.state.status, self.state.summary())
+            await self.store.save_table(self.table_id, self.state.status, tableviews.summary_row(self.state))
             self.host.lobby_changed(self.table_id)
         return seq
 
@@ -296,8 +298,8 @@ class TableActor:
         """A seat's game action (an ``Action`` read at the edge, ``commands.read_action``); its event number."""
 
         async def command() -> int:
-            event = self.state.action_event(seat, action, by)  # every rule of the table and the game
-            if self.state.repeats_a_decline(event):
+            event = tablerules.action_event(self.state, seat, action, by)  # every rule of the table and the game
+            if tablerules.repeats_a_decline(self.state, event):
                 return self.state.seq  # legal, and changes nothing: not stored
             if command_id is not None:
                 event["cid"] = command_id
@@ -312,7 +314,7 @@ class TableActor:
         """``seat``'s player clicked "Next deal"; returns the event number (idempotent)."""
 
         async def command() -> int:
-            event = self.state.ready_event(seat)
+            event = tablerules.ready_event(self.state, seat)
             if event is None:
                 return self.state.seq  # said already: nothing to store
             if command_id is not None:
@@ -327,7 +329,7 @@ class TableActor:
         """A chat line by ``name`` (at ``seat``, or a spectator); returns the event number (idempotent)."""
 
         async def command() -> int:
-            event = self.state.chat_event(seat, name, text, phrase)
+            event = tablerules.chat_event(self.state, seat, name, text, phrase)
             if command_id is not None:
                 event["cid"] = command_id
             return await self.emit(event)
@@ -356,10 +358,10 @@ class TableActor:
         await self.run(command)
 
     async def resign(self, player_id: str) -> int:
-        """``player_id`` resigns the match: the seat goes to a bot for good (``TableState.resign_event``)."""
+        """``player_id`` resigns the match: the seat goes to a bot for good (``tablerules.resign_event``)."""
 
         async def command() -> int:
-            return await self.emit(self.state.resign_event(player_id))
+            return await self.emit(tablerules.resign_event(self.state, player_id))
 
         return int(await self.run(command))
 
@@ -378,7 +380,7 @@ class TableActor:
         if self.state.status != "playing" or seat in self._absence:
             return
         info = self.state.seats[seat]
-        if self.state.move_seconds == 0 and self.state.event_id is None and info.kind == "player" and not info.bot:
+        if self.state.move_seconds == 0 and self.state.duplicate_id is None and info.kind == "player" and not info.bot:
             # nothing is played in a person's name unseen: the others see whom they wait for, and since when
             # (an event's table keeps the grace: every table must finish for the event's standings)
             if not info.away and seat not in self.offline:
@@ -461,7 +463,7 @@ class TableActor:
 
         async def command() -> None:
             if self.turn_key() == key and self.state.ready_for_next:
-                await self.emit(self.state.next_deal_event())
+                await self.emit(tablerules.next_deal_event(self.state))
 
         await self._background(command)
 
@@ -509,7 +511,7 @@ class TableActor:
         async def command() -> None:
             if self.turn_key() != key:
                 return  # the state moved on while the bot was thinking
-            event = self.state.action_event(seat, action, "bot")
+            event = tablerules.action_event(self.state, seat, action, "bot")
             if note is not None and self.state.learner:
                 # a learner table's bidding log shows why a bot bid (docs/protocol/analysis.md §22.5)
                 event["note"] = bid_note(note)

@@ -33,6 +33,7 @@ from ulti.analysis.review import DEFAULT_SEED, assemble_record, count_decisions,
 from ulti.analysis.whatif import parse_line, what_if
 from ulti.engine.errors import IllegalAction
 from ulti.engine.record import deal_from_record
+from ulti.server import tablerecords
 from ulti.server.logs import log
 from ulti.server.tablestate import CommandError, TableState
 from ulti.server.workdesk import Asker, Desk
@@ -68,7 +69,7 @@ def check_access(state: TableState, index: int, player_id: str | None) -> dict[s
     A deal in progress is ``not_found`` (as its record is). The table's three players see a finished
     deal's analysis at once; spectators and everyone else only when the match is over.
     """
-    record = state.deal_record(index)
+    record = tablerecords.deal_record(state, index)
     if state.status != "finished" and (player_id is None or state.seat_of(player_id) is None):
         raise CommandError("analysis_after_match", AFTER_MATCH)
     return record

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from fastapi import APIRouter, Request
 
 from ulti.engine.fourmatch import FourMatch
-from ulti.server import sessions
+from ulti.server import sessions, tablerecords
 from ulti.server.analysis import AnalysisJobs, check_access, check_match_access, explore
 from ulti.server.errors import CommandError
 from ulti.server.hub import Hub
@@ -66,7 +67,7 @@ async def match_analysis(request: Request, table_id: str) -> dict[str, Any]:
     match = state.match
     # a table of four: each deal's seats are played by the table seats its rotation names
     positions = (lambda k: match.rotation(k).positions) if isinstance(match, FourMatch) else None
-    return await jobs.match(table_id, indices, state.deal_record, asker, positions)
+    return await jobs.match(table_id, indices, functools.partial(tablerecords.deal_record, state), asker, positions)
 
 
 @router.get("/api/tables/{table_id}/deals/{index}/whatif")

@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from ulti.accounts import AccountError
 from ulti.accounts.apitokens import BOT_PLAY, TABLE_READ, ApiTokens, is_api_token
 from ulti.accounts.names import name_key
-from ulti.server import sessions
+from ulti.server import sessions, tableviews
 from ulti.server.auth import new_id
 from ulti.server.bodies import body_as, field_refusal, json_object
 from ulti.server.commands import Join, Play, Say
@@ -619,11 +619,12 @@ async def _replay(store: TableLog, table_id: str, player_id: str, after: int, up
         state.apply(event)
         if state.seq > after:
             seat = state.seat_of(player_id)
-            view = state.view(seat)
+            view = tableviews.wire_view(state, seat)
             view["deadline"] = None  # long past
             for seat_view in view["table"]["seats"]:
                 seat_view["connected"] = None
-            out.append({"type": "event", "seq": state.seq, "event": state.public_event(event, seat), "state": view})
+            public = tableviews.public_event(state, event, seat)
+            out.append({"type": "event", "seq": state.seq, "event": public, "state": view})
     return out
 
 

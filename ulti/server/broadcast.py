@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ulti.server import tableviews
 from ulti.server.actor import TableActor
 from ulti.server.cluster import Cluster
 from ulti.server.events import Event, parse_event
@@ -115,7 +116,7 @@ class Broadcaster:
         seats = {state.seat_of(c.player_id) for c in self.tables.connections.watching(source.table_id)}
         if not live_to_onlookers(state):  # an event's table: its onlookers get nothing live (visibility.py)
             seats.discard(None)
-        return seq, {seat: state.public_event(event, seat) for seat in seats}
+        return seq, {seat: tableviews.public_event(state, event, seat) for seat in seats}
 
     def broadcast_events(self, source: TableSource, events: list[Filtered]) -> None:
         """Send filtered events to every connection watching the table, each with its seat's view.
@@ -166,7 +167,7 @@ class Broadcaster:
 
         ``table``: the table part of another view of this moment (it is the same for every viewer).
         """
-        view = source.state.view(seat)
+        view = tableviews.wire_view(source.state, seat)
         if table is None:
             seats, present = source.state.seats, source.present
             # the state's summary is shared by its views (read-only): the connected flags go on a copy

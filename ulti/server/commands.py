@@ -41,7 +41,7 @@ ProposedAction = Action | MalformedAction
 def read_action(payload: object) -> ProposedAction:
     """A client's record-form action (without its seat) as an ``Action`` of seat 0, or why it is not one.
 
-    The seat is the table's to set (``TableState.action_event``): whatever seat a client names is ignored.
+    The seat is the table's to set (``tablerules.action_event``): whatever seat a client names is ignored.
     """
     if not isinstance(payload, dict):
         return MalformedAction("bad_message", NOT_AN_OBJECT, False)

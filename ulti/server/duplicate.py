@@ -32,7 +32,8 @@ from ulti.engine.view import SeatView
 from ulti.server.commands import StorePar
 from ulti.server.events import Event, Par
 from ulti.server.logs import log
-from ulti.server.tablestate import TableState, bot_action
+from ulti.server.tablebots import bot_action
+from ulti.server.tablestate import TableState
 from ulti.store.ports import ParQueue
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ulti.duplicates import build_duplicate_record
 from ulti.duplicates.matchpoints import deal_matchpoints, standings
-from ulti.server import sessions
+from ulti.server import sessions, tablerecords, tableviews
 from ulti.server.auth import new_id
 from ulti.server.bodies import field_refusal, parse, store_of
 from ulti.server.commands import Join, Start
@@ -159,7 +159,7 @@ def cross_table(row: DuplicateRow, states: list[TableState], access: Sight) -> d
         "visible_deals": visible,
         "tables": [
             {"table": n, "table_id": s.table_id, "status": s.status, "deals_played": deals_finished(s),
-             "seats": [seat.public() for seat in s.seats]}
+             "seats": [tableviews.public_seat(seat) for seat in s.seats]}
             for n, s in enumerate(states, 1)
         ],
         "deals": deals,
@@ -315,7 +315,7 @@ async def event_record(request: Request, event_id: str) -> Response:
     states = await duplicate_states(hub, row)
     if duplicate_sight(states, await viewer_of(request)).deals is not None:  # not every table has finished
         raise CommandError("event_not_over", NOT_OVER)
-    matches = [s.match_record() for s in states]
+    matches = [tablerecords.match_record(s) for s in states]
     bots = [[seat.kind == "bot" for seat in s.seats] for s in states]
     first = states[0].match.first_dealer if states[0].match else 0
     return _json(build_duplicate_record(row.duplicate_id, row.deals, first, matches, bots, seed=row.seed))
@@ -328,7 +328,7 @@ async def par_record(request: Request, table_id: str, index: int) -> dict[str, A
     check_id(table_id, "table id")
     hub = _hub(request)
     state = (await hub.source(table_id)).state
-    state.deal_record(index)  # refuses a deal that is not finished, as its record is
+    tablerecords.deal_record(state, index)  # refuses a deal that is not finished, as its record is
     await require_deal(hub, state, await viewer_of(request), index)
     if not state.duplicate:
         raise CommandError("not_found", "this table plays no par: it is not a duplicate table")

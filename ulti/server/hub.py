@@ -24,6 +24,7 @@ from typing import Any, assert_never
 
 from ulti.bots.levels import level_searches
 from ulti.queue.botturns import QueueExecutor
+from ulti.server import tablerules, tableviews
 from ulti.server.actor import TableActor
 from ulti.server.auth import new_id
 from ulti.server.broadcast import Broadcaster
@@ -67,11 +68,10 @@ from ulti.server.results import record_if_unrecorded
 from ulti.server.seam import Filtered, TableSource
 from ulti.server.seeks import Matchmaker
 from ulti.server.table_settings import BotSeat, InviteSeat, TableSettings
+from ulti.server.tablebots import bot_name, bot_player_id
 from ulti.server.tablestate import (
     CommandError,
     TableState,
-    bot_name,
-    bot_player_id,
 )
 from ulti.server.throttle import Throttle
 from ulti.server.visibility import require_live
@@ -213,7 +213,7 @@ class Hub:
             # Its match ended just before the process that held it died: record the result (once,
             # whoever else tries) and mark the table finished, which that process had no time to do.
             await record_if_unrecorded(self.store, state)
-            await self.store.save_table(table_id, state.status, state.summary())
+            await self.store.save_table(table_id, state.status, tableviews.summary_row(state))
             self.lobby_changed(table_id)
         actor = TableActor(self, state, self.store, self.settings)
         if state.status == "open":
@@ -274,20 +274,20 @@ class Hub:
             case Join():
                 return await self._join(actor, command)
             case Leave(player=player):
-                return await actor.run(lambda: actor.emit(actor.state.leave_event(player)))
+                return await actor.run(lambda: actor.emit(tablerules.leave_event(actor.state, player)))
             case AddBot(player=player, seat=seat, level=level):
-                return await actor.run(lambda: actor.emit(actor.state.add_bot_event(player, seat, level)))
+                return await actor.run(lambda: actor.emit(tablerules.add_bot_event(actor.state, player, seat, level)))
             case Start():
                 return await self._start(actor, command)
             case Play(player=player, action=action, cid=cid):
-                return await actor.act(self._seat_or_refuse(actor, player), action, command_id=cid)
+                return await actor.act(tablerules.acting_seat(actor.state, player), action, command_id=cid)
             case Say(player=player, name=name, text=text, phrase=phrase, cid=cid):
                 return await actor.say(actor.state.seat_of(player), name, text, phrase, cid)
             case Back(player=player):
-                await actor.back(self._seat_or_refuse(actor, player))
+                await actor.back(tablerules.acting_seat(actor.state, player))
                 return actor.state.seq
             case Ready(player=player, cid=cid):
-                return await actor.ready(self._seat_or_refuse(actor, player), command_id=cid)
+                return await actor.ready(tablerules.acting_seat(actor.state, player), command_id=cid)
             case Left(player=player):
                 seat = actor.state.seat_of(player)
                 if seat is not None and not await self.attendance.is_present(actor.table_id, player):
@@ -305,7 +305,7 @@ class Hub:
                     actor.set_pace(paced, pace)
                 return None
             case LetBot(player=player, seat=seat):
-                return await actor.let_bot(self._seat_or_refuse(actor, player), seat)
+                return await actor.let_bot(tablerules.acting_seat(actor.state, player), seat)
             case StorePar():
                 return await self._store_par(actor, command)
             case _:
@@ -431,7 +431,9 @@ class Hub:
             await self.refuse_bot_account(join.player)
 
         async def command() -> int:
-            event = actor.state.join_event(join.player, join.name, join.seat, join.invite, join.account, join.via_event)
+            event = tablerules.join_event(
+                actor.state, join.player, join.name, join.seat, join.invite, join.account, join.via_event
+            )
             await self._sit(actor, event["seat"], join.player, join.name, join.bot)
             return int(event["seat"])
 
@@ -439,9 +441,9 @@ class Hub:
 
     async def _start(self, actor: TableActor, start: Start) -> None:
         async def command() -> None:
-            for event in actor.state.start_events(start.player, start.fill_bots, start.level):
+            for event in tablerules.start_events(actor.state, start.player, start.fill_bots, start.level):
                 await actor.emit(event)
-            await actor.emit(actor.state.next_deal_event())
+            await actor.emit(tablerules.next_deal_event(actor.state))
 
         await actor.run(command)
 
@@ -450,23 +452,18 @@ class Hub:
         if await self.store.is_bot_account(player_id):
             raise CommandError("bot_account", "a bot account plays through the bot API only (docs/bot-api.md)")
 
-    def _seat_or_refuse(self, actor: TableActor, player_id: str) -> int:
-        seat = actor.state.seat_of(player_id)
-        if seat is None:
-            raise CommandError("not_seated", "you do not sit at this table: spectators cannot act")
-        return seat
-
     async def _rematch(self, actor: TableActor, rematch: Rematch) -> dict[str, Any]:
         """The rematch of a finished table: made by the first seated player who asks (the table's lock
         keeps two asking at once from making two), found by the others, who take their seats in it."""
 
         async def command() -> dict[str, Any]:
             state = actor.state
-            seat = state.rematch_seat(rematch.player)
+            seat = tablerules.rematch_seat(state, rematch.player)
             if state.rematch is not None:
                 return {"table": state.rematch["table"], "seat": seat, "made": False}
             new_id, _ = await self.create_table(
-                rematch.player, rematch.name, state.rematch_config(seat), rematch.account, rematch_of=actor.table_id,
+                rematch.player, rematch.name, tablerules.rematch_config(state, seat), rematch.account,
+                rematch_of=actor.table_id,
             )
             await actor.emit({"type": "rematch", "table": new_id, "seat": seat})
             return {"table": new_id, "seat": seat, "made": True}
@@ -478,7 +475,7 @@ class Hub:
         async def command() -> None:
             state = actor.state
             if state.seat_of(join.player) is None:
-                event = state.rematch_join_event(join.player, join.name, join.old, join.seat, join.account)
+                event = tablerules.rematch_join_event(state, join.player, join.name, join.old, join.seat, join.account)
                 await self._sit(actor, event["seat"], join.player, join.name)
             await self._start_rematch_if_full(actor)
 
@@ -498,9 +495,9 @@ class Hub:
         """A rematch starts itself once every seat is taken: each person has accepted by taking theirs."""
         state = actor.state
         if state.status == "open" and all(s.kind in ("player", "bot") for s in state.seats):
-            for event in state.start_events(state.host, fill_bots=False):
+            for event in tablerules.start_events(state, state.host, fill_bots=False):
                 await actor.emit(event)
-            await actor.emit(state.next_deal_event())
+            await actor.emit(tablerules.next_deal_event(state))
 
     async def _player_left(self, table_id: str, player_id: str) -> None:
         """The player's last connection to the table closed: its owner starts the absence countdown."""

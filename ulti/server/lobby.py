@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Callable, Collection
 from typing import Any
 
+from ulti.server import tableviews
 from ulti.server.cluster import Cluster
 from ulti.server.hubcore import (
     LOBBY_CHAT_HISTORY,
@@ -59,7 +60,7 @@ class Lobby:
             rows = await self.index.table_summaries(LOBBY_STATUSES)
         else:
             states = [a.state for a in self.tables.actors.values() if a.state.status in LOBBY_STATUSES]
-            rows = [s.summary() for s in reversed(states)]
+            rows = [tableviews.summary_row(s) for s in reversed(states)]
         return listed([r for r in rows if has_people(r)])
 
     async def lobby_update(self, changed: Collection[str]) -> dict[str, Any]:
@@ -72,7 +73,7 @@ class Lobby:
         else:
             # newest first, as in the full list (the actors are in the order the tables were loaded)
             states = [a.state for a in self.tables.actors.values() if a.table_id in changed]
-            rows = [s.summary() for s in reversed(states) if s.status in LOBBY_STATUSES]
+            rows = [tableviews.summary_row(s) for s in reversed(states) if s.status in LOBBY_STATUSES]
         rows = [r for r in rows if has_people(r)]
         removed = sorted(set(changed) - {s["table_id"] for s in rows})
         return {"type": "lobby_update", "tables": listed(rows), "removed": removed}

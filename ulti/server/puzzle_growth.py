@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ulti.puzzles.cut import card_decisions, cut_record
 from ulti.puzzles.shipped import load
+from ulti.server import tablerecords
 from ulti.server.logs import log
 from ulti.store.ports import WHOLE_TABLE, PuzzleSources
 
@@ -128,14 +129,14 @@ class Puzzles:
             if table_id in done:
                 continue
             state = (await self.hub.source(table_id)).state
-            if state.event_id is None and state.match is not None:  # an event's deals stay with the event
+            if state.duplicate_id is None and state.match is not None:  # an event's deals stay with the event
                 for index, deal in enumerate(state.match.deals):
                     if deals <= 0:
                         break
                     if not deal.is_over or await self.store.source_cut(table_id, index, "played"):
                         continue
                     deals -= 1
-                    added += await self.cut_deal(table_id, index, state.deal_record(index))
+                    added += await self.cut_deal(table_id, index, tablerecords.deal_record(state, index))
                 else:
                     await self.store.mark_source(table_id, WHOLE_TABLE, "played")
             else:
@@ -180,7 +181,7 @@ class Puzzles:
             return
         try:
             state = (await self.hub.source(table_id)).state
-            if state.event_id is not None:
+            if state.duplicate_id is not None:
                 return
             players = {
                 s: seat.player_id

@@ -44,7 +44,8 @@ from ulti.server.messages import (
     WatchLobby,
     parse_client_message,
 )
-from ulti.server.tablestate import MAX_CHAT_LENGTH, CommandError
+from ulti.server.tablerules import MAX_CHAT_LENGTH
+from ulti.server.tablestate import CommandError
 from ulti.server.throttle import MessageBucket
 from ulti.server.visibility import socket_route
 from ulti.server.workdesk import Asker

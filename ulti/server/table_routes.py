@@ -1,7 +1,7 @@
 """The table routes: the lobby's list, creating a table, its view, seats, bots, the start, rematches,
 and a finished match's record and replays (docs/protocol/http.md §4.2, §15).
 
-Thin: the rules are the table's (``tablestate.py``), run by its actor through the hub; this module
+Thin: the rules are the table's (``tablerules.py``), run by its actor through the hub; this module
 parses the request at the edge (``bodies.py``, ``table_settings.py``), asks the visibility policy
 before answering anything about a table (``visibility.py``) and shapes the answer.
 """
@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ulti.engine.contracts import BIDS, KONTRA_STEP_NAMES, Bid
 from ulti.engine.replay import replay_record
-from ulti.server import sessions
+from ulti.server import sessions, tablerecords
 from ulti.server.bodies import body_as, field_refusal, hub_of, json_object, store_of
 from ulti.server.duplicate_routes import viewer_of
 from ulti.server.inputs import check_id
@@ -28,7 +28,7 @@ from ulti.store.ports import TableIndex
 
 router = APIRouter()
 
-#: how a bad seat number is refused (the table's own check, ``tablestate._seat_number``, says the same)
+#: how a bad seat number is refused (the table's own check, ``tablerules.seat_number``, says the same)
 SEAT_FAULT = seat_fault()
 _EDGE = ConfigDict(extra="ignore", strict=True, frozen=True)  # unknown fields are ignored, as they always were
 
@@ -184,7 +184,7 @@ async def start(request: Request, table_id: str) -> dict[str, Any]:
 async def match_record(request: Request, table_id: str) -> dict[str, Any]:
     check_id(table_id, "table id")
     source = await hub_of(request).source(table_id)
-    record = source.state.match_record()
+    record = tablerecords.match_record(source.state)
     limit = await visible_deals(hub_of(request), source.state, await viewer_of(request))
     if limit is not None:  # an event's table: the deals the viewer may see (visibility.py)
         record["deals"] = record["deals"][:limit]
@@ -196,7 +196,7 @@ async def match_record(request: Request, table_id: str) -> dict[str, Any]:
 async def deal_record(request: Request, table_id: str, index: int) -> dict[str, Any]:
     check_id(table_id, "table id")
     source = await hub_of(request).source(table_id)
-    record = source.state.deal_record(index)
+    record = tablerecords.deal_record(source.state, index)
     await require_deal(hub_of(request), source.state, await viewer_of(request), index)
     return record
 
@@ -207,7 +207,7 @@ async def deal_replay(request: Request, table_id: str, index: int) -> Response:
     """The engine's replay frames of finished deal ``index`` (docs/protocol/http.md §15): the page draws them."""
     check_id(table_id, "table id")
     source = await hub_of(request).source(table_id)
-    record = source.state.deal_record(index)  # refuses a deal that is not finished
+    record = tablerecords.deal_record(source.state, index)  # refuses a deal that is not finished
     await require_deal(hub_of(request), source.state, await viewer_of(request), index)
     # orjson: some 40 full views, ten times faster than FastAPI's encoder
     return Response(orjson.dumps({"frames": replay_record(record)}), media_type="application/json")

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ulti.accounts.apitokens import BOT_PLAY
 from ulti.accounts.names import name_key
-from ulti.server import sessions
+from ulti.server import sessions, tablerecords
 from ulti.server.arena import BOT_WAIT_SECONDS, arena_view
 from ulti.server.auth import new_id
 from ulti.server.bodies import store_of
@@ -362,7 +362,7 @@ async def tournament_record(request: Request, tournament_id: str) -> Response:
         for t, table_id in enumerate(loaded.table_ids(number), start=1):
             # a corrected result keeps its match: the record checks the match against what it scored
             if t in round_.results:
-                matches[table_id] = (await hub.source(table_id)).state.match_record()
+                matches[table_id] = tablerecords.match_record((await hub.source(table_id)).state)
     return _json(build_tournament_record(tournament_id, loaded.bodies, matches))
 
 

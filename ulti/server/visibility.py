@@ -3,7 +3,7 @@
 Whatever leaves the server about a table (its live view over HTTP, the WebSocket or a bot-API stream,
 a deal's record, replay frames, analysis, what-if, par, the match record, the event's cross-table,
 the lobby's totals) passes through the functions here. Hidden cards of a deal in progress are a
-separate, per-seat matter (``TableState.view`` and ``public_event`` filter them); this module decides
+separate, per-seat matter (``tableviews.view`` and ``public_event`` filter them); this module decides
 whether a viewer may see a table or a deal at all.
 
 The rule (docs/protocol/duplicate.md §23, "No peeking"):
@@ -47,7 +47,7 @@ class SeenTable(Protocol):
     may ask this policy without an import circle)."""
 
     @property
-    def event_id(self) -> str | None:
+    def duplicate_id(self) -> str | None:
         """The duplicate event the table belongs to (None: an ordinary table)."""
         ...
 
@@ -199,9 +199,9 @@ def duplicate_sight(states: Sequence[SeenTable], viewer: str | None) -> Sight:
 async def sight_of(hub: TableReader[SeenTable], state: SeenTable, viewer: str | None) -> Sight:
     """What ``viewer`` (a player id, None for a visitor without a session) may see of ``state``'s table."""
     _note_asked()
-    if state.event_id is None or (viewer is not None and state.seat_of(viewer) is not None):
+    if state.duplicate_id is None or (viewer is not None and state.seat_of(viewer) is not None):
         return OPEN
-    row = await duplicate_row(hub, state.event_id)
+    row = await duplicate_row(hub, state.duplicate_id)
     return duplicate_sight(await duplicate_states(hub, row), viewer)
 
 
@@ -238,13 +238,13 @@ def live_to_onlookers(state: SeenTable) -> bool:
     over, so an onlooker who was watching before the start sees nothing of the play).
     """
     _note_asked()
-    return state.event_id is None or state.status == "finished"
+    return state.duplicate_id is None or state.status == "finished"
 
 
 def totals_shown(state: SeenTable) -> bool:
     """Whether the lobby may show the table's running totals: never an event table's (they tell its results)."""
     _note_asked()
-    return state.event_id is None
+    return state.duplicate_id is None
 
 
 # ---------------------------------------------------------------- routes declare what they show
@@ -299,7 +299,7 @@ def listed(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Tables' lobby summaries as anyone may see them: no totals or winner of an event's table.
 
     The routes that list tables (the lobby, past matches) pass their rows through here, so that they ask
-    the policy where they answer. ``TableState.summary`` applies the same rule as it writes a summary
+    the policy where they answer. ``tableviews.summary`` applies the same rule as it writes a summary
     (``totals_shown``), so for rows it wrote this changes nothing: it is the check at the door.
     """
     _note_asked()
