@@ -156,8 +156,31 @@ class Heartbeat:
         self.huey.storage.delete_data(self.key)
 
 
+#: the ``Alive`` beats running in this process, each with the lock it holds while it writes
+_BEATING: set[threading.Lock] = set()
+
+
+def _before_fork() -> None:
+    # a fork waits for any beat's write to end: a child forked mid-write would inherit the locks the
+    # writing thread held (a connection pool's, a module's import lock) with no thread to release them
+    for lock in list(_BEATING):
+        lock.acquire()
+
+
+def _after_fork() -> None:
+    for lock in list(_BEATING):
+        with contextlib.suppress(RuntimeError):
+            lock.release()
+
+
+os.register_at_fork(before=_before_fork, after_in_parent=_after_fork, after_in_child=_after_fork)
+
+
 class Alive:
-    """Rewrites ``ALIVE_KEY`` from a thread of its own while a worker process runs (idle or busy)."""
+    """Rewrites ``ALIVE_KEY`` from a thread of its own while a worker process runs (idle or busy).
+
+    The worker's consumer forks its processes while this thread runs; a fork waits for a write under way
+    to end (``os.register_at_fork``), so that no child starts with a lock this thread held."""
 
     def __init__(self, huey: Huey, every: float = ALIVE_EVERY) -> None:
         """Write a new value to ``huey``'s storage every ``every`` seconds, from ``start()`` on."""
@@ -165,25 +188,28 @@ class Alive:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._beat, name="ulti-alive", daemon=True)
         self._me = f"{socket.gethostname()}:{os.getpid()}"
+        self._writing = threading.Lock()
 
     def _beat(self) -> None:
         count = 0
         while True:
             count += 1
             # a storage out of reach for a while (Redis restarting) must not end the beat
-            with contextlib.suppress(Exception):
+            with self._writing, contextlib.suppress(Exception):
                 self.huey.storage.put_data(ALIVE_KEY, f"{self._me}:{count}".encode())
             if self._stop.wait(self.every):
                 return
 
     def start(self) -> None:
         """Start writing."""
+        _BEATING.add(self._writing)
         self._thread.start()
 
     def stop(self) -> None:
         """Stop writing."""
         self._stop.set()
         self._thread.join()
+        _BEATING.discard(self._writing)
 
 
 def run_job(

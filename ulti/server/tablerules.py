@@ -100,10 +100,12 @@ def resign_event(state: TableState, player_id: str) -> Resigned:
     seat = state.seat_of(player_id)
     if seat is None:
         raise CommandError("not_seated", "you do not sit at this table")
-    if state.status != "playing":
-        raise CommandError("not_playing", "only a match under way can be resigned")
+    # a resignation repeated is named as such even once the bots have played the match out (which, at a
+    # table of bots without pauses, can happen before the repeat arrives)
     if state.seats[seat].resigned:
         raise CommandError("resigned", "you resigned this match: a bot plays your seat to the end")
+    if state.status != "playing":
+        raise CommandError("not_playing", "only a match under way can be resigned")
     return {"type": "resign", "seat": seat}
 
 
