@@ -19,6 +19,7 @@ from tests.server.conftest import ServerProcess
 from tests.server.helpers import guest
 from tests.server.test_long_work import finished_match, get, long_work, played_deal, until_done
 from tests.services import Redis, start_redis
+from ulti.client import GameClient
 from ulti.queue.runner import NO_WORKER_SECONDS
 
 
@@ -155,6 +156,19 @@ async def healthz(srv: ServerProcess) -> dict[str, Any]:
     return answer
 
 
+async def analysis_when(srv: ServerProcess, path: str, client: GameClient, status: str,
+                        timeout: float) -> dict[str, Any]:
+    """The analysis route's answer at ``path`` once its status is ``status`` (asked every 0.1 s)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        code, body, _ = await get(srv, path, client)
+        assert code == 200, body
+        if body["status"] == status:
+            return dict(body)
+        assert time.monotonic() < deadline, body
+        await asyncio.sleep(0.1)
+
+
 @pytest.mark.asyncio
 async def test_long_work_no_worker_takes_is_refused_with_no_worker_and_health_says_so(tmp_path: Path) -> None:
     srv = ServerProcess(db_url=f"sqlite+aiosqlite:///{tmp_path / 'ulti.db'}", args=("--fast", "--no-local-workers"))
@@ -174,13 +188,8 @@ async def test_long_work_no_worker_takes_is_refused_with_no_worker_and_health_sa
         assert await metric(srv, "ulti_long_work_workers_missing") == 1
         # the deal's analysis ends refused too, with the code the page words, not "running" for ever
         path = f"/api/tables/{table_id}/deals/{index}/analysis"
-        for _ in range(600):
-            status, body, _ = await get(srv, path, host)
-            assert status == 200, body
-            if body["status"] == "failed":
-                break
-            await asyncio.sleep(0.1)
-        assert body["status"] == "failed" and body["error"]["code"] == "no_worker", body
+        body = await analysis_when(srv, path, host, "failed", 60)
+        assert body["error"]["code"] == "no_worker", body
         # an ``ulti worker`` turns up: the health clears and long work is done again
         worker = subprocess.Popen([sys.executable, "-m", "ulti", "worker", "--queue",
                                    f"sqlite:{tmp_path / 'ulti-queue.db'}"], stdin=subprocess.DEVNULL)
@@ -193,13 +202,7 @@ async def test_long_work_no_worker_takes_is_refused_with_no_worker_and_health_sa
         status, line, _ = await get(srv, f"/api/tables/{table_id}/deals/{index}/whatif?at={start}", host)
         assert status == 200, line
         # the analysis refused for want of a worker is queued again when asked for, and done
-        for _ in range(1200):
-            status, body, _ = await get(srv, path, host)
-            assert status == 200, body
-            if body["status"] == "done":
-                break
-            await asyncio.sleep(0.1)
-        assert body["status"] == "done" and body["analysis"], body
+        assert (await analysis_when(srv, path, host, "done", 120))["analysis"]
         await host.close()
     finally:
         if worker is not None:
