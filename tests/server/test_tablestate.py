@@ -371,3 +371,25 @@ def test_a_player_acts_from_their_own_seat_and_a_spectator_not_at_all() -> None:
     state = started()
     assert tablerules.acting_seat(state, HOST) == 0
     refused("not_seated", tablerules.acting_seat, state, ANNA)
+
+
+def test_a_bot_takes_an_absent_players_seat_only_in_a_match_under_way_and_once() -> None:
+    before = table()
+    before.apply(tablerules.join_event(before, HOST, "Host", 0, None))
+    assert tablerules.gone_event(before, 0) is None  # no match yet: nothing to play for them
+    state = started()
+    gone = tablerules.gone_event(state, 0)
+    assert gone == {"type": "away", "seat": 0, "away": True}
+    state.apply(gone)
+    assert tablerules.gone_event(state, 0) is None  # a bot plays the seat already
+
+
+def test_a_player_gets_the_seat_back_unless_they_resigned() -> None:
+    state = started()
+    assert tablerules.back_event(state, 0) is None  # they never left
+    state.apply({"type": "away", "seat": 0, "away": True})
+    back = tablerules.back_event(state, 0)
+    assert back == {"type": "away", "seat": 0, "away": False}
+    resigned = started()
+    resigned.apply(tablerules.resign_event(resigned, HOST))
+    assert resigned.seats[0].away and tablerules.back_event(resigned, 0) is None

@@ -169,7 +169,7 @@ class TableActor:
             self.offline.pop(seat, None)
             self.votes.pop(seat, None)
             log("a bot plays for an absent player, as the others agreed", table=self.table_id, seat=seat)
-            await self.emit({"type": "away", "seat": seat, "away": True})
+            await self.emit(tablerules.agreed_away_event(seat))
 
     async def let_bot(self, voter: int, seat: int) -> int:
         """``voter``'s player agrees that a bot plays for the absent player of ``seat``; once every other
@@ -303,9 +303,10 @@ class TableActor:
                 return self.state.seq  # legal, and changes nothing: not stored
             if command_id is not None:
                 event["cid"] = command_id
-            if by == "player" and self.state.seats[seat].away:
+            back = tablerules.back_event(self.state, seat) if by == "player" else None
+            if back is not None:
                 # A player who acts is back (only once the action is known to be legal).
-                await self.emit({"type": "away", "seat": seat, "away": False})
+                await self.emit(back)
             return await self.emit(event)
 
         return await self.once(command_id, command)
@@ -350,10 +351,10 @@ class TableActor:
             if seat not in self.present:
                 self.present.add(seat)
                 await self.host.presence_changed(self, seat, True)
-            info = self.state.seats[seat]
             # a player who resigned watches the bot play their seat: coming back does not take it over
-            if info.away and not info.resigned and self.state.status == "playing":
-                await self.emit({"type": "away", "seat": seat, "away": False})
+            back = tablerules.back_event(self.state, seat)
+            if back is not None:
+                await self.emit(back)
 
         await self.run(command)
 
@@ -393,8 +394,9 @@ class TableActor:
             self._absence.pop(seat, None)
 
             async def command() -> None:
-                if self.state.status == "playing" and not self.state.seats[seat].away:
-                    await self.emit({"type": "away", "seat": seat, "away": True})
+                gone = tablerules.gone_event(self.state, seat)
+                if gone is not None:
+                    await self.emit(gone)
 
             await self.run(command)
 
@@ -541,9 +543,10 @@ class TableActor:
             return
 
         async def command() -> None:
-            if self.turn_key() == key and not self.state.seats[seat].away:
+            gone = tablerules.gone_event(self.state, seat) if self.turn_key() == key else None
+            if gone is not None:
                 log("move time ran out", table=self.table_id, seat=seat)
-                await self.emit({"type": "away", "seat": seat, "away": True})
+                await self.emit(gone)
 
         await self._background(command)
 

@@ -465,7 +465,7 @@ class Hub:
                 rematch.player, rematch.name, tablerules.rematch_config(state, seat), rematch.account,
                 rematch_of=actor.table_id,
             )
-            await actor.emit({"type": "rematch", "table": new_id, "seat": seat})
+            await actor.emit(tablerules.rematch_event(seat, new_id))
             return {"table": new_id, "seat": seat, "made": True}
 
         answer: dict[str, Any] = await actor.run(command)

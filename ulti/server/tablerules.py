@@ -19,7 +19,7 @@ from ulti.engine.errors import IllegalAction
 from ulti.engine.record import action_to_json
 from ulti.server.commands import MalformedAction, names_play, read_action
 from ulti.server.errors import CommandError
-from ulti.server.events import Acted, BotSeated, Chatted, Dealt, Leave, Ready, Resigned, Sit, Start
+from ulti.server.events import Acted, Away, BotSeated, Chatted, Dealt, Leave, Ready, Rematched, Resigned, Sit, Start
 from ulti.server.inputs import clean_text, name_key
 from ulti.server.table_settings import BotSeat, InviteSeat, MeSeat, SeatChoice, TableSettings, seat_fault
 from ulti.server.tablebots import bot_name, bot_player_id
@@ -121,6 +121,12 @@ def rematch_seat(state: TableState, player_id: str) -> int:
     return seat
 
 
+def rematch_event(seat: int, table_id: str) -> Rematched:
+    """The event that points this finished table at its rematch ``table_id``, asked from ``seat`` (which
+    ``rematch_seat`` found; the hub makes the rematch only when the table has none yet)."""
+    return {"type": "rematch", "table": table_id, "seat": seat}
+
+
 def rematch_config(state: TableState, seat: int) -> TableSettings:
     """The new table of a rematch asked for from ``seat``: the same length, time limit and kind, that
     seat for its player, each built-in bot again at its seat, and every other seat kept for its player."""
@@ -206,6 +212,29 @@ def ready_event(state: TableState, seat: int) -> Ready | None:
     if seat in state.ready:
         return None
     return {"type": "ready", "seat": seat}
+
+
+def gone_event(state: TableState, seat: int) -> Away | None:
+    """The event that lets a bot play for ``seat``'s player (gone past the grace, or out of move time),
+    if a match is under way and a bot does not play the seat already."""
+    if state.status != "playing" or state.seats[seat].away:
+        return None
+    return {"type": "away", "seat": seat, "away": True}
+
+
+def agreed_away_event(seat: int) -> Away:
+    """The event that lets a bot play for ``seat``'s absent player once the other players agreed
+    (``TableActor.let_bot`` counts the votes)."""
+    return {"type": "away", "seat": seat, "away": True}
+
+
+def back_event(state: TableState, seat: int) -> Away | None:
+    """The event that gives ``seat`` back to its player (who came back, or acted), if a bot plays it in a
+    match under way; a player who resigned leaves the seat to the bot to the end."""
+    info = state.seats[seat]
+    if not info.away or info.resigned or state.status != "playing":
+        return None
+    return {"type": "away", "seat": seat, "away": False}
 
 
 def _refuse_if_expired(state: TableState) -> None:
