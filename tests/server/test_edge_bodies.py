@@ -15,7 +15,7 @@ from ulti.server.app import create_app
 from ulti.server.bodies import Refusal, bad_request, field_refusal, parse
 from ulti.server.botapi import ChallengesBody, ClaimBody, InviteBotBody
 from ulti.server.config import Settings
-from ulti.server.duplicate_routes import EVENT_REFUSAL, EventBody
+from ulti.server.duplicate_routes import EVENT_REFUSAL, JOIN_REFUSAL, DuplicateJoinBody, EventBody
 from ulti.server.errors import CommandError
 from ulti.server.session_routes import SessionBody
 from ulti.server.table_routes import SEAT_REFUSAL, BotBody, JoinBody, StartBody
@@ -124,3 +124,18 @@ def test_a_bot_invitation_names_its_seat_and_looks_any_name_up_as_text() -> None
     assert parse(InviteBotBody, {"seat": 1, "bot": 5}, SEAT_REFUSAL).bot == "5"
     for seat in (4, "1", None):
         assert refused(InviteBotBody, {"seat": seat, "bot": "Robo"}, SEAT_REFUSAL) == ("bad_request", SEAT)
+
+
+@pytest.mark.parametrize(("body", "field"), [
+    ({"table": 0}, "table"), ({"table": "1"}, "table"), ({"table": True}, "table"), ({"table": 51}, "table"),
+    ({"seat": 3}, "seat"), ({"seat": -1}, "seat"), ({"seat": "x"}, "seat"), ({"table": 1, "seat": 1.0}, "seat"),
+])
+def test_a_duplicate_join_names_its_bad_table_or_seat(body: dict[str, Any], field: str) -> None:
+    code, message = refused(DuplicateJoinBody, body, JOIN_REFUSAL)
+    assert code == "bad_request" and message.startswith(f"{field} must be")
+
+
+def test_a_duplicate_join_asks_for_any_seat_unless_told() -> None:
+    assert parse(DuplicateJoinBody, {}, JOIN_REFUSAL) == DuplicateJoinBody(table=None, seat=None)
+    asked = parse(DuplicateJoinBody, {"table": 2, "seat": 0, "other": 1}, JOIN_REFUSAL)
+    assert asked == DuplicateJoinBody(table=2, seat=0)

@@ -191,6 +191,22 @@ EVENT_REFUSAL = field_refusal("bad_config", {
 })
 
 
+class DuplicateJoinBody(BaseModel):
+    """``POST /api/events/{id}/join``: the table (numbered from 1) and seat asked for, each optional."""
+
+    model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
+
+    table: int | None = Field(default=None, ge=1, le=MAX_TABLES)
+    seat: int | None = Field(default=None, ge=0, le=2)
+
+
+#: a fault in a join's table or seat, as the API words it (a table beyond the event's is refused by the route)
+JOIN_REFUSAL = field_refusal("bad_request", {
+    "table": f"table must be a number from 1 to the event's number of tables (at most {MAX_TABLES})",
+    "seat": "seat must be 0, 1 or 2",
+})
+
+
 @router.post("/api/events")
 @shows_no_table("creates an event: answers its ids")
 async def create_event(request: Request) -> dict[str, Any]:
@@ -246,7 +262,7 @@ async def join_event(request: Request, event_id: str) -> dict[str, Any]:
     """Take a seat at one of the event's tables: the one asked for (``table``, ``seat``) or the first free one."""
     check_id(event_id, "event id")
     who = await sessions.identity_of(request)
-    body = await _body(request)
+    asked = parse(DuplicateJoinBody, await _body(request), JOIN_REFUSAL)
     hub = _hub(request)
     await hub.refuse_bot_account(who.player_id)
     row = await duplicate_row(hub, event_id)
@@ -257,8 +273,8 @@ async def join_event(request: Request, event_id: str) -> dict[str, Any]:
             return {"table": n, "table_id": s.table_id, "seat": seat}
     if duplicate_status(states) != "open":
         raise CommandError("table_started", "this event has started: its seats are fixed")
-    wanted_table, wanted_seat = body.get("table"), body.get("seat")
-    if wanted_table is not None and (type(wanted_table) is not int or not 1 <= wanted_table <= len(states)):
+    wanted_table, wanted_seat = asked.table, asked.seat
+    if wanted_table is not None and wanted_table > len(states):
         raise CommandError("bad_request", f"table must be a number from 1 to {len(states)}")
     candidates = [
         (n, i) for n, s in enumerate(states, 1) for i, seat in enumerate(s.seats)
