@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from pydantic import BaseModel
 from starlette.routing import BaseRoute
 
+from ulti.server.account_routes import ACCOUNT_REFUSAL, LoginBody, PasswordBody, PasswordChangeBody, RegisterBody
 from ulti.server.app import create_app
 from ulti.server.bodies import Refusal, bad_request, field_refusal, parse
 from ulti.server.botapi import ChallengesBody, ClaimBody, InviteBotBody
@@ -139,3 +140,26 @@ def test_a_duplicate_join_asks_for_any_seat_unless_told() -> None:
     assert parse(DuplicateJoinBody, {}, JOIN_REFUSAL) == DuplicateJoinBody(table=None, seat=None)
     asked = parse(DuplicateJoinBody, {"table": 2, "seat": 0, "other": 1}, JOIN_REFUSAL)
     assert asked == DuplicateJoinBody(table=2, seat=0)
+
+
+@pytest.mark.parametrize(("model", "body", "code", "message"), [
+    (RegisterBody, {"password": "long enough"}, "bad_name", "name must be a string"),
+    (RegisterBody, {"name": "Anna", "password": 5}, "bad_password", "password must be a string"),
+    (RegisterBody, {"name": "Anna", "password": "x"}, "bad_password", "password must be"),
+    (LoginBody, {"name": ["Anna"], "password": "x"}, "bad_name", "name must be a string"),
+    (LoginBody, {"name": "Anna"}, "bad_password", "password must be a string"),
+    (PasswordChangeBody, {"current_password": "x", "new_password": "y"}, "bad_password", "new_password must be"),
+    (PasswordChangeBody, {"new_password": "long enough"}, "bad_password", "password must be a string"),
+    (PasswordBody, {"password": None}, "bad_password", "password must be a string"),
+])
+def test_an_account_body_is_refused_with_the_account_rules_code(
+    model: type[BaseModel], body: dict[str, Any], code: str, message: str,
+) -> None:
+    got_code, got_message = refused(model, body, ACCOUNT_REFUSAL)
+    assert got_code == code and got_message.startswith(message), (got_code, got_message)
+
+
+def test_an_account_body_keeps_its_text_and_ignores_other_fields() -> None:
+    body = parse(LoginBody, {"name": " Anna ", "password": "any", "remember": True}, ACCOUNT_REFUSAL)
+    assert (body.name, body.password) == (" Anna ", "any")  # a login's name is looked up, not cleaned, here
+    assert parse(RegisterBody, {"name": " Anna  Kis ", "password": "long enough"}, ACCOUNT_REFUSAL).name == "Anna Kis"

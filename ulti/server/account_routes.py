@@ -6,15 +6,18 @@ from, sets or clears the cookie and words refusals in the API's error shape.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from ulti.accounts import AccountError, Session, devices
+from ulti.accounts.passwords import check_password_rules
 from ulti.server import auth
 from ulti.server.account_erasure import ErasingStore, erase_player, unfinished_tables
-from ulti.server.bodies import store_of
+from ulti.server.bodies import checked, field_refusal, parse, refuse, store_of
 from ulti.server.errors import CommandError
 from ulti.server.httpguard import same_origin
 from ulti.server.hub import Hub
@@ -23,6 +26,80 @@ from ulti.server.sessions import Identity, accounts_of, api_tokens_of, identity_
 from ulti.server.visibility import shows_no_table
 
 router = APIRouter()
+
+
+def _account_checked(check: Callable[[object], str]) -> Callable[[object], str]:
+    """``check`` (an account rule raising ``AccountError``) as a model's validator keeping its code and words."""
+
+    def validator(value: object) -> str:
+        try:
+            return check(value)
+        except AccountError as exc:
+            raise refuse(exc.code, exc.message) from None
+
+    return validator
+
+
+def _text(code: str, field_name: str) -> Callable[[object], str]:
+    """A validator for a field that must be a string (any string: the account service judges it further)."""
+
+    def validator(value: object) -> str:
+        if not isinstance(value, str):
+            raise refuse(code, f"{field_name} must be a string")
+        return value
+
+    return validator
+
+
+_BODY = ConfigDict(extra="ignore", frozen=True)  # unknown fields are ignored, as they always were
+
+
+def _asked() -> Any:
+    """A field validated even when it is absent, so that a missing one is refused in its check's own words."""
+    return Field(default=None, validate_default=True)
+
+
+AccountName = Annotated[str, BeforeValidator(checked(clean_name))]  # a guest's name's rules
+NewPassword = Annotated[str, BeforeValidator(_account_checked(check_password_rules))]
+NewPasswordField = Annotated[str, BeforeValidator(_account_checked(lambda v: check_password_rules(v, "new_password")))]
+NameText = Annotated[str, BeforeValidator(_text("bad_name", "name"))]
+PasswordText = Annotated[str, BeforeValidator(_text("bad_password", "password"))]
+
+
+class RegisterBody(BaseModel):
+    """``POST /api/account/register``: the account's name (a player's name's rules) and its password."""
+
+    model_config = _BODY
+    name: AccountName = _asked()
+    password: NewPassword = _asked()
+
+
+class LoginBody(BaseModel):
+    """``POST /api/account/login``: a name and a password (no rule but being text: an account that
+    cannot exist is simply not found, and answered as any wrong login)."""
+
+    model_config = _BODY
+    name: NameText = _asked()
+    password: PasswordText = _asked()
+
+
+class PasswordChangeBody(BaseModel):
+    """``POST /api/account/password``: the new password (the rules of any password) and the current one."""
+
+    model_config = _BODY
+    new_password: NewPasswordField = _asked()
+    current_password: PasswordText = _asked()
+
+
+class PasswordBody(BaseModel):
+    """``DELETE /api/account``: the password, asked again."""
+
+    model_config = _BODY
+    password: PasswordText = _asked()
+
+
+#: every fault of these bodies is a validator's own refusal (``refuse``); anything else is bad_request's
+ACCOUNT_REFUSAL = field_refusal("bad_request", {})
 
 
 def _hub(request: Request) -> Hub:
@@ -118,17 +195,14 @@ def _ended(payload: dict[str, Any]) -> JSONResponse:
 async def register(request: Request) -> JSONResponse:
     """Make an account and log in; from a guest session the guest's player id (and matches) is kept."""
     _check_origin(request)
-    body = await _body(request)
+    body = parse(RegisterBody, await _body(request), ACCOUNT_REFUSAL)  # a name has a guest's name's rules
     who = await resolve(request.app, token_of(request))
     if who is not None and who.kind == "account":
         raise CommandError("already_account", "you are logged in to an account: log out first")
-    name = clean_name(body.get("name"))  # the same rules as a guest's name: no card codes, no reserved words
     _hub(request).throttle.new_session(_address(request))
     player_id = who.player_id if who is not None else auth.new_id()
     try:
-        session = await accounts_of(request.app).register(
-            name, body.get("password"), player_id, new_player=who is None
-        )
+        session = await accounts_of(request.app).register(body.name, body.password, player_id, new_player=who is None)
     except AccountError as exc:
         return _refusal(request, exc)
     return _opened(request, session)
@@ -139,12 +213,12 @@ async def register(request: Request) -> JSONResponse:
 async def login(request: Request) -> JSONResponse:
     """Log in by name and password: a new session (never the one the client brought) and its cookie."""
     _check_origin(request)
-    body = await _body(request)
+    body = parse(LoginBody, await _body(request), ACCOUNT_REFUSAL)
     accounts = accounts_of(request.app)
     previous = token_of(request)
     before = await resolve(request.app, previous)
     try:
-        session = await accounts.login(body.get("name"), body.get("password"), _address(request), _device(request))
+        session = await accounts.login(body.name, body.password, _address(request), _device(request))
     except AccountError as exc:
         return _refusal(request, exc)
     if before is not None and before.kind == "account" and previous is not None:
@@ -172,11 +246,10 @@ async def logout(request: Request) -> JSONResponse:
 async def change_password(request: Request) -> JSONResponse:
     """Change the password: every session of the account ends, and this client gets a new one."""
     who = await _account(request)
-    body = await _body(request)
+    body = parse(PasswordChangeBody, await _body(request), ACCOUNT_REFUSAL)
     try:
         session, revoked = await accounts_of(request.app).change_password(
-            who.player_id, body.get("current_password"), body.get("new_password"), _address(request),
-            _device(request),
+            who.player_id, body.current_password, body.new_password, _address(request), _device(request),
         )
     except AccountError as exc:
         return _refusal(request, exc)
@@ -200,10 +273,10 @@ def _tokens_revoked(request: Request, token_ids: list[str]) -> None:
 async def delete_account(request: Request) -> JSONResponse:
     """Delete the account (password asked again): its name leaves the records, its sessions end."""
     who = await _account(request)
-    body = await _body(request)
+    body = parse(PasswordBody, await _body(request), ACCOUNT_REFUSAL)
     accounts = accounts_of(request.app)
     try:
-        await accounts.confirm_password(who.player_id, body.get("password"), _address(request), _device(request))
+        await accounts.confirm_password(who.player_id, body.password, _address(request), _device(request))
     except AccountError as exc:
         return _refusal(request, exc)
     hub = _hub(request)
