@@ -14,7 +14,7 @@ from starlette.routing import BaseRoute
 from ulti.server.account_routes import ACCOUNT_REFUSAL, LoginBody, PasswordBody, PasswordChangeBody, RegisterBody
 from ulti.server.app import create_app
 from ulti.server.bodies import Refusal, bad_request, field_refusal, parse
-from ulti.server.botapi import ChallengesBody, ClaimBody, InviteBotBody
+from ulti.server.botapi import TOKEN_REFUSAL, ChallengesBody, ClaimBody, InviteBotBody, TokenBody
 from ulti.server.config import Settings
 from ulti.server.duplicate_routes import EVENT_REFUSAL, JOIN_REFUSAL, DuplicateJoinBody, EventBody
 from ulti.server.errors import CommandError
@@ -163,3 +163,16 @@ def test_an_account_body_keeps_its_text_and_ignores_other_fields() -> None:
     body = parse(LoginBody, {"name": " Anna ", "password": "any", "remember": True}, ACCOUNT_REFUSAL)
     assert (body.name, body.password) == (" Anna ", "any")  # a login's name is looked up, not cleaned, here
     assert parse(RegisterBody, {"name": " Anna  Kis ", "password": "long enough"}, ACCOUNT_REFUSAL).name == "Anna Kis"
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({"scopes": ["bot:play"]}, "name must be a string"),
+    ({"name": "x" * 100, "scopes": ["bot:play"]}, "name must be 1 to"),
+    ({"name": "bot", "scopes": []}, "scopes must be a non-empty list"),
+    ({"name": "bot", "scopes": ["root"]}, "unknown scope 'root'"),
+])
+def test_a_token_request_names_its_bad_name_or_scopes(body: dict[str, Any], message: str) -> None:
+    code, got = refused(TokenBody, body, TOKEN_REFUSAL)
+    assert code == "bad_request" and got.startswith(message), got
+    made = parse(TokenBody, {"name": " my  bot ", "scopes": ["table:read", "bot:play"]}, TOKEN_REFUSAL)
+    assert (made.name, made.scopes) == ("my bot", ("bot:play", "table:read"))

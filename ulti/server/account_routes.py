@@ -17,7 +17,7 @@ from ulti.accounts import AccountError, Session, devices
 from ulti.accounts.passwords import check_password_rules
 from ulti.server import auth
 from ulti.server.account_erasure import ErasingStore, erase_player, unfinished_tables
-from ulti.server.bodies import checked, field_refusal, parse, refuse, store_of
+from ulti.server.bodies import account_checked, checked, field_refusal, parse, refuse, store_of
 from ulti.server.errors import CommandError
 from ulti.server.httpguard import same_origin
 from ulti.server.hub import Hub
@@ -26,18 +26,6 @@ from ulti.server.sessions import Identity, accounts_of, api_tokens_of, identity_
 from ulti.server.visibility import shows_no_table
 
 router = APIRouter()
-
-
-def _account_checked(check: Callable[[object], str]) -> Callable[[object], str]:
-    """``check`` (an account rule raising ``AccountError``) as a model's validator keeping its code and words."""
-
-    def validator(value: object) -> str:
-        try:
-            return check(value)
-        except AccountError as exc:
-            raise refuse(exc.code, exc.message) from None
-
-    return validator
 
 
 def _text(code: str, field_name: str) -> Callable[[object], str]:
@@ -60,8 +48,8 @@ def _asked() -> Any:
 
 
 AccountName = Annotated[str, BeforeValidator(checked(clean_name))]  # a guest's name's rules
-NewPassword = Annotated[str, BeforeValidator(_account_checked(check_password_rules))]
-NewPasswordField = Annotated[str, BeforeValidator(_account_checked(lambda v: check_password_rules(v, "new_password")))]
+NewPassword = Annotated[str, BeforeValidator(account_checked(check_password_rules))]
+NewPasswordField = Annotated[str, BeforeValidator(account_checked(lambda v: check_password_rules(v, "new_password")))]
 NameText = Annotated[str, BeforeValidator(_text("bad_name", "name"))]
 PasswordText = Annotated[str, BeforeValidator(_text("bad_password", "password"))]
 

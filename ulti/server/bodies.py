@@ -15,6 +15,7 @@ from fastapi import Request
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails, PydanticCustomError
 
+from ulti.accounts import AccountError
 from ulti.server.errors import CommandError
 from ulti.server.hub import Hub
 from ulti.server.inputs import decode_json
@@ -69,6 +70,19 @@ def checked(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
         try:
             return check(value)
         except CommandError as exc:
+            raise refuse(exc.code, exc.message) from None
+
+    return validator
+
+
+def account_checked(check: Callable[[object], Any]) -> Callable[[object], Any]:
+    """``check`` (an account rule of ``ulti.accounts``, raising ``AccountError``) as a model's validator:
+    its refusal keeps its code and message (``refuse``)."""
+
+    def validator(value: object) -> Any:
+        try:
+            return check(value)
+        except AccountError as exc:
             raise refuse(exc.code, exc.message) from None
 
     return validator

@@ -26,19 +26,19 @@ from collections import defaultdict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from types import FrameType
-from typing import Any, Protocol
+from typing import Annotated, Any, Protocol
 
 import orjson
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
 from ulti.accounts import AccountError
-from ulti.accounts.apitokens import BOT_PLAY, TABLE_READ, ApiTokens, is_api_token
+from ulti.accounts.apitokens import BOT_PLAY, TABLE_READ, ApiTokens, check_scopes, check_token_name, is_api_token
 from ulti.accounts.names import name_key
 from ulti.server import sessions, tableviews
 from ulti.server.auth import new_id
-from ulti.server.bodies import body_as, field_refusal, json_object
+from ulti.server.bodies import account_checked, body_as, field_refusal, json_object, parse
 from ulti.server.commands import Join, Play, Say
 from ulti.server.errors import CommandError
 from ulti.server.events import Event, parse_event
@@ -332,16 +332,29 @@ def _command_id(body: dict[str, Any]) -> Any:
 # ---------------------------------------------------------------- tokens (the account page)
 
 
+class TokenBody(BaseModel):
+    """``POST /api/account/tokens``: the token's label and its scopes (the rules of ``ulti.accounts.apitokens``)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    # validated even when absent, so that a missing field is refused in its rule's own words
+    name: Annotated[str, BeforeValidator(account_checked(check_token_name))] = Field(
+        default=None, validate_default=True)
+    scopes: Annotated[tuple[str, ...], BeforeValidator(account_checked(check_scopes))] = Field(
+        default=None, validate_default=True)
+
+
+#: a token request's fault: its rule's own code and words
+TOKEN_REFUSAL = field_refusal("bad_request", {})
+
+
 @router.post("/api/account/tokens")
 @shows_no_table("a new API token")
 async def create_token(request: Request) -> JSONResponse:
     """A new personal API token ``{"name", "scopes"}``: its id and the token, shown this once."""
     who = await _account(request)
-    body = await json_object(request)
+    body = parse(TokenBody, await json_object(request), TOKEN_REFUSAL)
     try:
-        token_id, token = await sessions.api_tokens_of(request.app).create(
-            who.player_id, body.get("name"), body.get("scopes")
-        )
+        token_id, token = await sessions.api_tokens_of(request.app).create(who.player_id, body.name, list(body.scopes))
     except AccountError as exc:
         return _refusal(request, exc)
     return JSONResponse({"id": token_id, "token": token})
