@@ -61,7 +61,7 @@ from ulti.server.hubcore import (
 )
 from ulti.server.lobby import Lobby
 from ulti.server.logs import log
-from ulti.server.longwork import BotTurns, CountedExecutor, PeopleAtPlay
+from ulti.server.longwork import BotTurns, CountedExecutor, PeopleAtPlay, end_with_server
 from ulti.server.metrics import Metrics
 from ulti.server.ownership import Ownership
 from ulti.server.results import record_if_unrecorded
@@ -190,7 +190,8 @@ class Hub:
                                               self.bot_turns)
         if self._processes is None:
             pool = ProcessPoolExecutor(
-                max_workers=self.settings.bot_processes, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self.settings.bot_processes, mp_context=multiprocessing.get_context("spawn"),
+                initializer=end_with_server,
             )
             self._processes = CountedExecutor(pool, self.bot_turns)
         return self._processes

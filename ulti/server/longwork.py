@@ -67,20 +67,26 @@ PEOPLE_PATIENCE = 15.0
 PR_SET_PDEATHSIG = 1
 
 
+def end_with_server() -> None:
+    """A worker process's initializer (the bots' and long work's): on Linux, end with the server process,
+    so that a server killed (kill -9, out of memory) leaves no worker behind, computing or idle."""
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() == 1:  # the server was already gone before the request took effect
+            os._exit(0)
+
+
 def lower_priority() -> None:
-    """The long-work workers' initializer: give up CPU to every process of normal priority, and (on
-    Linux) end with the server process, so that a server killed mid-job leaves no worker computing."""
+    """The long-work workers' initializer: give up CPU to every process of normal priority, and end
+    with the server process (``end_with_server``)."""
     os.nice(NICENESS)
     if hasattr(os, "SCHED_IDLE"):
         # runs only on a core nothing else wants: a niced process still takes a slice of a busy core, and
         # the event loop's acknowledgements wait those milliseconds (benchmarks/work_bench.py)
         with contextlib.suppress(OSError):
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    if sys.platform == "linux":
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.getppid() == 1:  # the server was already gone before the request took effect
-            os._exit(0)
+    end_with_server()
 
 
 class BotTurns:
