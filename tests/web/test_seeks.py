@@ -65,3 +65,30 @@ def test_a_seek_can_be_cancelled_and_the_count_shows_players(web_server: Any, ne
         "() => /^[1-9]/.test(document.querySelector('[data-testid=people-playing]')?.innerText || '')", timeout=10_000
     )
     assert cili.js_errors == []
+
+
+#: the page's WebSockets open 2.5 s after the page loads, however fast the server answers (a slow network)
+SLOW_OPENING = """
+window.__openAt = performance.now() + 2500;
+const RealSocket = window.WebSocket;
+window.WebSocket = class extends RealSocket {
+  get readyState() { return performance.now() < window.__openAt ? RealSocket.CONNECTING : super.readyState; }
+  set onopen(handler) {
+    super.onopen = (ev) => setTimeout(() => handler.call(this, ev), Math.max(0, window.__openAt - performance.now()));
+  }
+  get onopen() { return super.onopen; }
+};
+"""
+
+
+def test_a_seek_asked_while_the_connection_opens_is_sent_once_it_is_open(web_server: Any, new_page: Any) -> None:
+    erik = new_page()
+    erik.context.add_init_script(SLOW_OPENING)
+    sign_in(erik, web_server.base_url, "Erik")
+    assert erik.evaluate("() => performance.now() < window.__openAt")  # still opening: the click comes first
+    erik.get_by_test_id("seek-start").click()
+    erik.get_by_test_id("seeking").wait_for(timeout=15_000)
+    assert erik.get_by_test_id("seek-error").inner_text() == ""
+    erik.get_by_test_id("seek-cancel").click()
+    erik.get_by_test_id("seek-start").wait_for()
+    assert erik.js_errors == []

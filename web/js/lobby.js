@@ -4,7 +4,7 @@ import { initPage, currentPlayer, askName, toast, errorText, saveInvites, tableU
 import { html, setHTML } from "./html.js";
 import { t, onLangChange, applyStatic, refusalMessage } from "./i18n.js";
 import { playNow } from "./playnow.js";
-import { initSeeks, onSeekMessage, renderPeople } from "./seeks.js";
+import { initSeeks, onSeekMessage, renderPeople, sendWaitingSeek } from "./seeks.js";
 
 let player = null;
 let tables = [];
@@ -196,7 +196,10 @@ function onChatSubmit(ev) {
 
 function startSocket() {
   socket = new Socket({
-    onOpen: () => socket.send({ type: "watch_lobby" }),
+    onOpen: () => {
+      socket.send({ type: "watch_lobby" });
+      sendWaitingSeek(); // a seek asked for while the socket was still opening
+    },
     onStatus: setBanner,
     onMessage: (msg) => {
       if (onSeekMessage(msg, refusalMessage)) return; // the counts, seeks and pairing (seeks.js)

@@ -20,13 +20,23 @@ export function initSeeks(sock, player) {
   };
 }
 
+let waiting = null; // the command asked for while the socket was not open: sent once it opens
+
 function send(message) {
   const err = document.getElementById("seek-error");
-  if (!socket || !socket.open) { err.textContent = t("conn.lost"); return; }
+  if (!socket) { err.textContent = t("conn.lost"); return; }
   err.textContent = "";
+  if (!socket.open) { waiting = message; return; } // opening (or reconnecting): sendWaitingSeek sends it
   const id = freshId();
   pending.add(id);
   socket.send({ ...message, id });
+}
+
+/** Send the seek command asked for while the socket was opening (the lobby calls it once it opens). */
+export function sendWaitingSeek() {
+  const message = waiting;
+  waiting = null;
+  if (message) send(message);
 }
 
 /** Handle a lobby socket message; true if it was one of ours. */
