@@ -17,6 +17,14 @@ def children_of(pid: int) -> list[str]:
     return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
 
 
+def cmdline(pid: str) -> str:
+    """Process ``pid``'s command line ("" once it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
+    except OSError:
+        return ""
+
+
 def running(pid: str) -> bool:
     """Whether process ``pid`` exists and is not a zombie."""
     try:
@@ -33,15 +41,13 @@ async def test_a_killed_servers_bot_processes_end_with_it(server: ServerProcess)
     await host.http("POST", f"/api/tables/{table_id}/start", {})
     assert server.proc is not None
     pid = server.proc.pid
-    for _ in range(600):  # a strong bot's first decision starts the bots' process pool
-        if any("multiprocessing" in Path(f"/proc/{c}/cmdline").read_text(errors="replace")
-               for c in children_of(pid) if running(c)):
+    for _ in range(600):  # a strong bot's first decision starts the bots' process pool (after its tracker)
+        if any("spawn_main" in cmdline(c) for c in children_of(pid) if running(c)):
             break
         await asyncio.sleep(0.1)
     # the pool's workers, and multiprocessing's resource tracker, which ends once no worker holds its pipe
-    pool = [c for c in children_of(pid)
-            if running(c) and "multiprocessing" in Path(f"/proc/{c}/cmdline").read_text(errors="replace")]
-    assert any("spawn_main" in Path(f"/proc/{c}/cmdline").read_text(errors="replace") for c in pool), pool
+    pool = [c for c in children_of(pid) if running(c) and "multiprocessing" in cmdline(c)]
+    assert any("spawn_main" in cmdline(c) for c in pool), pool
     await host.close()
     server.kill()  # kill -9: no shutdown code runs
     for _ in range(200):
