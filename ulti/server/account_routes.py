@@ -17,7 +17,7 @@ from ulti.accounts import AccountError, Session, devices
 from ulti.accounts.passwords import check_password_rules
 from ulti.server import auth
 from ulti.server.account_erasure import ErasingStore, erase_player, unfinished_tables
-from ulti.server.bodies import account_checked, checked, field_refusal, parse, refuse, store_of
+from ulti.server.bodies import checked, field_refusal, parse, refuse, store_of
 from ulti.server.errors import CommandError
 from ulti.server.httpguard import same_origin
 from ulti.server.hub import Hub
@@ -48,8 +48,8 @@ def _asked() -> Any:
 
 
 AccountName = Annotated[str, BeforeValidator(checked(clean_name))]  # a guest's name's rules
-NewPassword = Annotated[str, BeforeValidator(account_checked(check_password_rules))]
-NewPasswordField = Annotated[str, BeforeValidator(account_checked(lambda v: check_password_rules(v, "new_password")))]
+NewPassword = Annotated[str, BeforeValidator(checked(check_password_rules))]
+NewPasswordField = Annotated[str, BeforeValidator(checked(lambda v: check_password_rules(v, "new_password")))]
 NameText = Annotated[str, BeforeValidator(_text("bad_name", "name"))]
 PasswordText = Annotated[str, BeforeValidator(_text("bad_password", "password"))]
 

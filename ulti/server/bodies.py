@@ -63,26 +63,13 @@ def refuse(code: str, message: str) -> PydanticCustomError:
 
 
 def checked(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """``check`` (one of ``inputs.py``'s, raising ``CommandError``) as a model's validator: its refusal
-    keeps its code and message (``refuse``)."""
+    """``check`` (one of ``inputs.py``'s, raising ``CommandError``, or an account rule of ``ulti.accounts``,
+    raising ``AccountError``) as a model's validator: its refusal keeps its code and message (``refuse``)."""
 
     def validator(value: Any) -> Any:
         try:
             return check(value)
-        except CommandError as exc:
-            raise refuse(exc.code, exc.message) from None
-
-    return validator
-
-
-def account_checked(check: Callable[[object], Any]) -> Callable[[object], Any]:
-    """``check`` (an account rule of ``ulti.accounts``, raising ``AccountError``) as a model's validator:
-    its refusal keeps its code and message (``refuse``)."""
-
-    def validator(value: object) -> Any:
-        try:
-            return check(value)
-        except AccountError as exc:
+        except (CommandError, AccountError) as exc:
             raise refuse(exc.code, exc.message) from None
 
     return validator

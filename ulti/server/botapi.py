@@ -38,7 +38,7 @@ from ulti.accounts.apitokens import BOT_PLAY, TABLE_READ, ApiTokens, check_scope
 from ulti.accounts.names import name_key
 from ulti.server import sessions, tableviews
 from ulti.server.auth import new_id
-from ulti.server.bodies import account_checked, body_as, field_refusal, json_object, parse
+from ulti.server.bodies import body_as, checked, field_refusal, json_object, parse
 from ulti.server.commands import Join, Play, Say
 from ulti.server.errors import CommandError
 from ulti.server.events import Event, parse_event
@@ -337,9 +337,9 @@ class TokenBody(BaseModel):
 
     model_config = ConfigDict(extra="ignore", frozen=True)
     # validated even when absent, so that a missing field is refused in its rule's own words
-    name: Annotated[str, BeforeValidator(account_checked(check_token_name))] = Field(
+    name: Annotated[str, BeforeValidator(checked(check_token_name))] = Field(
         default=None, validate_default=True)
-    scopes: Annotated[tuple[str, ...], BeforeValidator(account_checked(check_scopes))] = Field(
+    scopes: Annotated[tuple[str, ...], BeforeValidator(checked(check_scopes))] = Field(
         default=None, validate_default=True)
 
 
