@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import random
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -191,7 +192,7 @@ class Hub:
         if self._processes is None:
             pool = ProcessPoolExecutor(
                 max_workers=self.settings.bot_processes, mp_context=multiprocessing.get_context("spawn"),
-                initializer=end_with_server,
+                initializer=end_with_server, initargs=(os.getpid(),),
             )
             self._processes = CountedExecutor(pool, self.bot_turns)
         return self._processes

@@ -67,13 +67,17 @@ PEOPLE_PATIENCE = 15.0
 PR_SET_PDEATHSIG = 1
 
 
-def end_with_server() -> None:
-    """A worker process's initializer (the bots' and long work's): on Linux, end with the server process,
-    so that a server killed (kill -9, out of memory) leaves no worker behind, computing or idle."""
+def end_with_server(server_pid: int | None = None) -> None:
+    """A worker process's initializer (the bots' and long work's): on Linux, end with the server process
+    (``server_pid``, when the pool knows it), so that a server killed (kill -9, out of memory) leaves no
+    worker behind, computing or idle."""
     if sys.platform == "linux":
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.getppid() == 1:  # the server was already gone before the request took effect
+        # the server was already gone before the request took effect (the worker was handed to init, or
+        # to a subreaper; a server that is itself process 1, in a container, is told apart by its pid)
+        gone = os.getppid() != server_pid if server_pid is not None else os.getppid() == 1
+        if gone:
             os._exit(0)
 
 
