@@ -171,11 +171,8 @@ class AnalysisJobs:
         playing each seat of deal ``k``; the figures are then per table seat."""
         statuses = await self.store.analysis_statuses(table_id)
         failed_ones = [k for k in indices if statuses.get(k) == "failed"]
-        if failed_ones:  # those refused for now are asked for again
-            rows = [row for k in failed_ones if (row := await self.store.analysis(table_id, k)) is not None]
-            again = [row.deal_index for row in rows if _refused_for_now(row.status, row.result)]
-            if again and await self._retry(table_id, again, asker):
-                statuses = await self.store.analysis_statuses(table_id)
+        if failed_ones and await self._retry(table_id, failed_ones, asker):  # those refused for now
+            statuses = await self.store.analysis_statuses(table_id)
         missing = [k for k in indices if k not in statuses]
         if missing:
             if asker.player_id is None:
@@ -216,15 +213,20 @@ class AnalysisJobs:
         return room
 
     async def _retry(self, table_id: str, indices: list[int], asker: Asker) -> bool:
-        """Queue again the deals ``indices`` whose jobs were refused for now, as many as ``asker``'s quotas
-        allow, once the queue has workers again (nothing for a visitor, who may not queue; nothing while
-        no worker shows itself, so that a page polling the refusal sees it); True if any was queued."""
+        """Queue again those of the failed deals ``indices`` whose jobs were refused for now (the store's
+        conditional update tells them from the others), as many as ``asker``'s quotas allow, once the queue
+        has workers again (nothing for a visitor, who may not queue; nothing while no worker shows itself,
+        so that a page polling the refusal sees it, and no query then); True if any was queued."""
         queue = self.desk.work.queue
         if asker.player_id is None or (queue is not None and queue.workers_missing):
             return False
         room = await self._room(asker)
-        queued = [(table_id, k) for k in indices[:max(room, 0)]
-                  if await self.store.requeue_failed_analysis(table_id, k, REFUSED_FOR_NOW)]
+        queued: list[tuple[str, int]] = []
+        for k in indices:
+            if len(queued) >= room:
+                break
+            if await self.store.requeue_failed_analysis(table_id, k, REFUSED_FOR_NOW):
+                queued.append((table_id, k))
         if queued:
             self.desk.limiter.analyses_queued(asker.player_id, asker.address, queued)
             self._wake.set()
