@@ -4,7 +4,7 @@ import { initPage, currentPlayer, askName, toast, errorText, saveInvites, tableU
 import { html, setHTML } from "./html.js";
 import { t, onLangChange, applyStatic, refusalMessage } from "./i18n.js";
 import { playNow } from "./playnow.js";
-import { initSeeks, onSeekMessage, renderPeople, sendWaitingSeek } from "./seeks.js";
+import { initSeekForm, useSeekSocket, onSeekMessage, renderPeople, sendWaitingSeek } from "./seeks.js";
 
 let player = null;
 let tables = [];
@@ -225,8 +225,8 @@ function startSocket() {
       }
     },
   });
+  useSeekSocket(socket, player);
   socket.connect();
-  initSeeks(socket, player);
 }
 
 /** "Play now" (playnow.js): a first visitor gets a guest name on the way. */
@@ -287,6 +287,7 @@ async function main() {
   document.querySelector("#create-form [name=four]").addEventListener("change", onFourChange);
   document.getElementById("event-form").addEventListener("submit", onCreateEvent);
   document.getElementById("lobby-chat-form").addEventListener("submit", onChatSubmit);
+  initSeekForm();
   player = await currentPlayer();
   showNewcomer();
   if (!player) player = await askName(document.getElementById("name-slot"));

@@ -9,10 +9,8 @@ let socket = null;
 let me = null;
 const pending = new Set(); // seek / unseek commands in flight
 
-/** Wire the seek form to `sock` for player `player` (call once the lobby socket exists). */
-export function initSeeks(sock, player) {
-  socket = sock;
-  me = player;
+/** Wire the seek form (call before the lobby is shown: a click before this would submit the form natively). */
+export function initSeekForm() {
   const form = document.getElementById("seek-form");
   form.onsubmit = (ev) => {
     ev.preventDefault();
@@ -20,13 +18,18 @@ export function initSeeks(sock, player) {
   };
 }
 
+/** Send seeks over `sock` for player `player` (call each time the lobby's socket is made). */
+export function useSeekSocket(sock, player) {
+  socket = sock;
+  me = player;
+}
+
 let waiting = null; // the command asked for while the socket was not open: sent once it opens
 
 function send(message) {
-  const err = document.getElementById("seek-error");
-  if (!socket) { err.textContent = t("conn.lost"); return; }
-  err.textContent = "";
-  if (!socket.open) { waiting = message; return; } // opening (or reconnecting): sendWaitingSeek sends it
+  document.getElementById("seek-error").textContent = "";
+  // not made yet, opening or reconnecting: sendWaitingSeek sends it once the socket opens
+  if (!socket || !socket.open) { waiting = message; return; }
   const id = freshId();
   pending.add(id);
   socket.send({ ...message, id });
