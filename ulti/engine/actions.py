@@ -33,6 +33,18 @@ class Action:
     parts: tuple[Part, ...] | None = None
     card: Card | None = None
 
+    def by_seat(self, seat: int) -> Action:
+        """This action made by ``seat`` (itself when it already is).
+
+        >>> from ulti.engine.cards import parse_card
+        >>> print(play(0, parse_card("AS")).by_seat(2))
+        seat 2 play AS
+        """
+        if seat == self.seat:
+            return self
+        # field by field, not ``dataclasses.replace``: the server does this for every action it checks
+        return Action(seat, self.kind, self.bid, self.discard, self.suit, self.parts, self.card)
+
     def __str__(self) -> str:
         text = f"seat {self.seat} {self.kind.value}"
         if self.bid is not None:

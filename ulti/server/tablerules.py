@@ -8,7 +8,6 @@ which the table keeps aside so that applying that event applies the action once.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Literal
 
 from ulti.bots.levels import BOT_LEVELS
@@ -261,7 +260,7 @@ def action_event(state: TableState, seat: int, action: object, by: Literal["play
         )
     if isinstance(proposed, MalformedAction):
         raise CommandError(proposed.code, proposed.message)
-    seated = replace(proposed, seat=played)
+    seated = proposed.by_seat(played)
     check = deal.copy()
     try:
         check.apply(seated)

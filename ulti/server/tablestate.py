@@ -167,8 +167,10 @@ class TableState:
 
     def engine_seat(self, seat: int | None) -> int | None:
         """The current deal's seat that table ``seat`` plays (None: a spectator, or sitting this deal out)."""
+        if seat is None or len(self.seats) != FOUR_SEATS:  # asked for every watcher's view: tables of three first
+            return seat
         match = self.match
-        if seat is None or not isinstance(match, FourMatch) or not match.deals:
+        if not isinstance(match, FourMatch) or not match.deals:
             return seat
         return match.engine_seat_of(len(match.deals) - 1, seat)
 
