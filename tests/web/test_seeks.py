@@ -71,9 +71,11 @@ def test_a_seek_can_be_cancelled_and_the_count_shows_players(web_server: Any, ne
 #: loads however fast the server answers; so the lobby is shown before its socket is even made
 SLOW_OPENING = """
 window.__openAt = performance.now() + 2500;
-const later = (value) => new Promise((done) => setTimeout(() => done(value), Math.max(0, window.__openAt - performance.now())));
+const untilOpen = () => Math.max(0, window.__openAt - performance.now());
+const later = (value) => new Promise((done) => setTimeout(() => done(value), untilOpen()));
 const realFetch = window.fetch;
-window.fetch = (url, opts) => String(url).endsWith("/api/tables") ? realFetch(url, opts).then(later) : realFetch(url, opts);
+window.fetch = (url, opts) =>
+  String(url).endsWith("/api/tables") ? realFetch(url, opts).then(later) : realFetch(url, opts);
 const RealSocket = window.WebSocket;
 window.WebSocket = class extends RealSocket {
   get readyState() { return performance.now() < window.__openAt ? RealSocket.CONNECTING : super.readyState; }
