@@ -348,7 +348,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     if not spec.is_redis and not spec.url.startswith("sqlite:"):
         print(f"ulti worker: --queue: {spec.url!r} is neither redis://… nor sqlite:PATH", file=sys.stderr)
         return 2
-    worker.run(spec, args.workers, frozenset(args.allow_piece), args.low_priority)
+    worker.run(spec, args.workers, frozenset(args.allow_piece), args.low_priority, args.server_pid)
     return 0
 
 
@@ -468,6 +468,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="seconds a job's lease lasts without renewal (the servers' own; default 10)")
     worker.add_argument("--low-priority", action="store_true", help="run at the lowest CPU priority, ending with "
                         "the parent process (the server's own workers)")
+    worker.add_argument("--server-pid", type=int, default=None, metavar="PID",
+                        help="with --low-priority: the server that started this worker; the worker ends at once "
+                        "if its parent is not that process (the server was gone before it started)")
     worker.add_argument("--allow-piece", action="append", default=[], metavar="MODULE:FUNCTION",
                         help="a function this worker may run beside the server's long work (tests); repeatable")
     worker.set_defaults(func=cmd_worker)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import shutil
 import subprocess
 import sys
@@ -87,7 +88,7 @@ class LocalWorkers:
     def command(self) -> list[str]:
         """The command line of one worker."""
         line = [sys.executable, "-m", "ulti", "worker", "--queue", self.spec.url, "--workers", "1",
-                "--lease-seconds", str(self.spec.lease_seconds), "--low-priority"]
+                "--lease-seconds", str(self.spec.lease_seconds), "--low-priority", "--server-pid", str(os.getpid())]
         for name in sorted(self.extra):
             line += ["--allow-piece", name]
         return line

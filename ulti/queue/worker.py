@@ -39,12 +39,22 @@ def consumer(spec: QueueSpec, workers: int = 1, extra: frozenset[str] = frozense
     )
 
 
-def run(spec: QueueSpec, workers: int = 1, extra: frozenset[str] = frozenset(), low_priority: bool = False) -> None:
-    """Run a consumer until a signal stops it (SIGINT: once the running pieces end; SIGTERM: at once)."""
+def run(
+    spec: QueueSpec,
+    workers: int = 1,
+    extra: frozenset[str] = frozenset(),
+    low_priority: bool = False,
+    server_pid: int | None = None,
+) -> None:
+    """Run a consumer until a signal stops it (SIGINT: once the running pieces end; SIGTERM: at once).
+
+    ``low_priority``: give way to everything else and end with the parent process, the server whose
+    process id is ``server_pid`` when it says so (a worker it started after it was gone ends at once).
+    """
     if low_priority:
         from ulti.server.longwork import lower_priority  # the server's own workers give way like its pool did
 
-        lower_priority()
+        lower_priority(server_pid)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s worker %(process)d %(levelname)s %(message)s")
     running = consumer(spec, workers, extra)
     # servers whose jobs wait can tell busy workers from none (jobs.py); on connections of its own: the

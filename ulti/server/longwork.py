@@ -81,16 +81,16 @@ def end_with_server(server_pid: int | None = None) -> None:
             os._exit(0)
 
 
-def lower_priority() -> None:
+def lower_priority(server_pid: int | None = None) -> None:
     """The long-work workers' initializer: give up CPU to every process of normal priority, and end
-    with the server process (``end_with_server``)."""
+    with the server process (``end_with_server``; ``server_pid`` when the caller knows it)."""
     os.nice(NICENESS)
     if hasattr(os, "SCHED_IDLE"):
         # runs only on a core nothing else wants: a niced process still takes a slice of a busy core, and
         # the event loop's acknowledgements wait those milliseconds (benchmarks/work_bench.py)
         with contextlib.suppress(OSError):
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    end_with_server()
+    end_with_server(server_pid)
 
 
 class BotTurns:
@@ -286,6 +286,7 @@ class LongWork:
                 max_workers=self.processes,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=lower_priority,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
