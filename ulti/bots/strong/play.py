@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -372,6 +372,22 @@ class CardTable:
         return CardWork(self.worlds, self.exact_solves, self.probes, len(self.high))
 
 
+@dataclass(frozen=True)
+class StepEstimate:
+    """One part of one kontra decision as the bot valued it: its gain for the deciding seat if raised (the
+    ``step_gain`` part, per_defender units), its stake (the part's value at its multiplier before the step)
+    and the margin the gain had to beat, in stakes; ``raised``: whether the bot raises it."""
+
+    seat: int
+    part: Part
+    step: str
+    multiplier: int
+    gain: float
+    stake: float
+    margin: float
+    raised: bool
+
+
 class CardPlay:
     """A searching bot's card play and kontra decisions: worlds drawn and weighed by its ``parts``, solved
     double-dummy, a card or a raise chosen from the values, with the bot's ``settings`` and safety ``stop``;
@@ -391,6 +407,8 @@ class CardPlay:
         self.lazy = True
         #: the table of the last card decision that solved worlds (its values and its work; None before any)
         self.last_table: CardTable | None = None
+        #: told each part of each kontra decision as valued (the laboratory's calibration listens; None: nobody)
+        self.on_step: Callable[[StepEstimate], None] | None = None
 
     def likelihood(self, view: SeatView, know: Knowledge) -> Likelihood | None:
         """The likelihood the worlds of a card or kontra decision from ``view`` are weighed by (``know``: the
@@ -488,7 +506,12 @@ class CardPlay:
         margin = ours.kontra_margin if level == 1 else ours.chain_margin if level == 2 else ours.late_chain_margin
         chosen = []
         for k, part in enumerate(ch.kontra.parts):
-            stake = know.contract.part_value(part) * know.multipliers.get(part, 1)
-            if self.parts.step_gain(know, part, base, raised[k]) > margin * stake:
+            multiplier = know.multipliers.get(part, 1)
+            stake = know.contract.part_value(part) * multiplier
+            gain = self.parts.step_gain(know, part, base, raised[k])
+            if gain > margin * stake:
                 chosen.append(part)
+            if self.on_step is not None:
+                said = bool(chosen) and chosen[-1] is part
+                self.on_step(StepEstimate(know.seat, part, ch.kontra.step, multiplier, gain, stake, margin, said))
         return tuple(chosen)

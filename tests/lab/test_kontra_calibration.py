@@ -1,0 +1,50 @@
+"""The kontra calibration (``ulti.lab.kontra_calibration``): each kontra decision of a deal found, valued by
+a searching judge, and settled by the part's result as played."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ulti.engine.contracts import Part
+from ulti.lab.kontra_calibration import calibrate, report
+from ulti.lab.played_deals import played_from_records
+
+CHAIN = Path(__file__).resolve().parents[1] / "data" / "examples" / "02-ulti-kontra-chain.json"
+
+
+@pytest.fixture
+def records(tmp_path: Path) -> str:
+    """The example deal whose ulti is raised to rekontra, as an arena's records file."""
+    path = tmp_path / "records.jsonl"
+    path.write_text(json.dumps(json.loads(CHAIN.read_text())) + "\n")
+    return str(path)
+
+
+def test_each_kontra_decision_is_settled_by_the_parts_result(records: str) -> None:
+    *_, final = played_from_records(records)  # one deal, yielded before each action: the same object
+    assert final.result is not None  # played to its end
+    won = {p.part: p.won for p in final.result.parts}
+    steps, chains = calibrate(played_from_records(records), "strong-fast", seed=1)
+    # the record: defender 0 says kontra on the ulti, the declarer (1) rekontra, nobody szubkontra
+    said = {(s.step, s.seat, s.part) for s in steps if s.said}
+    assert said == {("kontra", 0, Part.ULTI), ("rekontra", 1, Part.ULTI)}
+    assert {s.step for s in steps} == {"kontra", "rekontra", "szubkontra"}
+    for s in steps:
+        declarer_side = s.seat == final.result.declarer
+        assert s.realised == (1.0 if won[s.part] == declarer_side else -1.0), s
+    # what a said step brought with the chain after it: the kontra was answered (x2 -> x4)
+    kontra = next(s for s in steps if s.said and s.step == "kontra")
+    assert kontra.with_chain == 3 * kontra.realised
+    rekontra = next(s for s in steps if s.said and s.step == "rekontra")
+    assert rekontra.with_chain == rekontra.realised  # nobody answered it: the step alone
+    assert chains == {2: 1}  # one deal, its chain at x4
+    table = report(steps, chains)
+    assert "rekontra / ulti" in table and "x4 1" in table
+
+
+def test_a_judge_that_does_not_search_is_refused(records: str) -> None:
+    with pytest.raises(ValueError, match="not a searching bot"):
+        calibrate(played_from_records(records), "heuristic", seed=1)

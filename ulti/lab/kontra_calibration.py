@@ -1,0 +1,215 @@
+"""Kontra steps against their outcome: how well a searching bot's value of a kontra step foretells what the
+step brings once the deal is played out (the calibration the bots' kontra judgement is measured by).
+
+Deals are played by ``--level`` bots (auction, kontra chain and cards) or replayed from an arena's records
+(``--records``). At every kontra decision along them (a defender before its first card, either side in
+the chain after trick 1), a fresh bot of ``--judge`` (default: the level itself) values each part it may
+raise there: the gain it predicts for the deciding seat (its ``step_gain`` part over its worlds, each
+solved double-dummy) and the part's stake (its value at its multiplier before the step). When the deal
+ends, the part's result gives the step's **realised** value: what the step adds to the seat's side with
+the part's outcome as played, the rest of the chain as it stands (+1 stake won, -1 lost). All in stakes.
+
+Printed per step and contract family (and per part): decisions, the share the judge would raise and the share the
+players did, the mean predicted and realised values and their difference (the bias, with its 95%
+interval: above zero, the bot thinks its raises better than they are); for the steps the players said,
+what the step brought with the chain that followed it (a raise answered is doubled again); a calibration
+table by predicted value; and how far the deals' chains went.
+
+    python -m ulti.lab.kontra_calibration [--level strong] [--judge LEVEL] [--deals N] [--seed S]
+                                          [--records FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from ulti.bots.families import family
+from ulti.bots.interface import seat_and_choices
+from ulti.bots.sampling import analyse
+from ulti.bots.strong import SearchBot
+from ulti.bots.strong.play import StepEstimate
+from ulti.engine.actions import Kind
+from ulti.engine.contracts import Part
+from ulti.engine.deal import Deal
+from ulti.lab.arena import summarise
+from ulti.lab.configs import bot_for
+from ulti.lab.played_deals import add_deal_options, chosen_deals
+
+#: the calibration table's rows: predicted value in stakes from each bound up to the next
+BUCKETS = (-1.0, -0.5, 0.0, 0.25, 0.5, 0.75)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One part of one kontra decision, valued by the judge and settled by the deal's result."""
+
+    seat: int
+    part: Part
+    step: str
+    family: str
+    predicted: float  # the judge's gain for the seat, in stakes
+    realised: float  # what the step adds with the part's outcome as played, in stakes
+    judged_raise: bool  # whether the judge raises it
+    said: bool  # whether the player at the table raised it
+    with_chain: float  # what the step brought with the chain that followed it, in stakes (said steps)
+
+
+@dataclass
+class _Asked:
+    """A decision valued, waiting for its deal to end: where in the deal's history it was taken."""
+
+    at: int
+    estimates: list[StepEstimate]
+
+
+def judge_decision(deal: Deal, make_judge: Callable[[], SearchBot]) -> list[StepEstimate] | None:
+    """The value of each part the seat on turn may raise now, by a judge ``make_judge`` makes (None: no
+    kontra decision here)."""
+    seat = deal.to_move
+    if seat < 0:
+        return None
+    view = deal.seat_view(seat)
+    _, ch = seat_and_choices(view)
+    if ch.kontra is None:
+        return None
+    last = view.log[-1] if view.log else None
+    if last is not None and last.seat == seat and last.action is Kind.KONTRA and ch.cards:
+        return None  # declined already: the card that follows is the same decision (as the bot acts)
+    estimates: list[StepEstimate] = []
+    judge = make_judge()
+    judge.play.on_step = estimates.append
+    try:
+        judge.play.kontra(view, analyse(view), ch)
+    finally:
+        judge.play.on_step = None
+    return estimates
+
+
+def settle(deal: Deal, asked: Iterable[_Asked]) -> Iterator[Step]:
+    """The steps of a finished ``deal``'s decisions, each settled by the part's result."""
+    result = deal.result
+    if result is None or result.given_up:
+        return
+    outcome = {p.part: p for p in result.parts}
+    kind = family(result.bid)
+    for decision in asked:
+        action = deal.history[decision.at]
+        said_parts = (action.parts or ()) if action.kind is Kind.KONTRA else ()
+        for est in decision.estimates:
+            part = outcome.get(est.part)
+            if part is None or est.stake <= 0:
+                continue
+            sign = 1 if est.seat == result.declarer else -1
+            at_step = sign * part.per_defender * est.multiplier / part.multiplier  # the chain stopped before it
+            said = est.part in said_parts
+            yield Step(
+                est.seat,
+                est.part,
+                est.step,
+                kind,
+                est.gain / est.stake,
+                at_step / est.stake,
+                est.raised,
+                said,
+                (sign * part.per_defender - at_step) / est.stake if said else 0.0,
+            )
+
+
+def calibrate(deals: Iterable[Deal], judge_level: str, seed: int) -> tuple[list[Step], Counter[int]]:
+    """Every kontra step along ``deals`` (each yielded before each of its actions), and the deals counted by
+    the highest multiplier their chain reached."""
+    steps: list[Step] = []
+    chains: Counter[int] = Counter()
+    current: Deal | None = None
+    asked: list[_Asked] = []
+
+    def close() -> None:
+        if current is not None and current.is_over:
+            steps.extend(settle(current, asked))
+            chains[max(current.levels.values(), default=0)] += 1
+
+    def judge_for(number: int) -> Callable[[], SearchBot]:
+        def make() -> SearchBot:
+            judge = bot_for(judge_level, random.Random(f"{seed}:judge:{number}"))
+            if not isinstance(judge, SearchBot):
+                raise ValueError(f"--judge {judge_level!r} is not a searching bot: it values no kontra step")
+            return judge
+
+        return make
+
+    for number, deal in enumerate(deals):
+        if deal is not current:
+            close()
+            current, asked = deal, []
+        estimates = judge_decision(deal, judge_for(number))
+        if estimates:
+            asked.append(_Asked(len(deal.history), estimates))
+    close()
+    return steps, chains
+
+
+def _line(name: str, steps: list[Step]) -> str:
+    n = len(steps)
+    bias = summarise([s.predicted - s.realised for s in steps])
+    said = [s.with_chain for s in steps if s.said]
+    chained = f"{statistics.fmean(said):+.2f}" if said else "   -"
+    return (
+        f"  {name:24s} {n:5d} {100 * sum(s.judged_raise for s in steps) / n:6.0f}% {100 * len(said) / n:6.0f}%"
+        f" {statistics.fmean(s.predicted for s in steps):+7.2f} {statistics.fmean(s.realised for s in steps):+7.2f}"
+        f" {bias.mean:+6.2f} [{bias.low:+.2f}, {bias.high:+.2f}] {chained:>7s}"
+    )
+
+
+def report(steps: list[Step], chains: Counter[int]) -> str:
+    """The printed tables (the module docstring)."""
+    if not steps:
+        return "no kontra decision along these deals"
+    lines = [
+        "  step / family             n  judge  table  predicted realised  bias [95%]        chain after",
+    ]
+    groups: dict[tuple[str, str], list[Step]] = defaultdict(list)
+    for s in steps:
+        groups[(s.step, s.family)].append(s)
+    for (step, kind), members in sorted(groups.items()):
+        lines.append(_line(f"{step} / {kind}", members))
+    for step in sorted({s.step for s in steps}):
+        lines.append(_line(f"{step} / all", [s for s in steps if s.step == step]))
+    for part in sorted({s.part for s in steps}, key=lambda p: p.value):
+        lines.append(_line(f"part {part.value}", [s for s in steps if s.part is part]))
+    lines.append(_line("all", steps))
+    lines.append("  calibration (predicted in stakes: decisions, mean predicted, mean realised)")
+    for low, high in zip(BUCKETS, [*BUCKETS[1:], None], strict=True):
+        members = [s for s in steps if s.predicted >= low and (high is None or s.predicted < high)]
+        if low == BUCKETS[0]:
+            members += [s for s in steps if s.predicted < low]
+        if members:
+            top = f"{high:+.2f}" if high is not None else " ..."
+            lines.append(
+                f"    {low:+.2f} .. {top}  {len(members):5d}  {statistics.fmean(s.predicted for s in members):+.2f}"
+                f"  {statistics.fmean(s.realised for s in members):+.2f}"
+            )
+    reached = ", ".join(f"x{2**level} {n}" for level, n in sorted(chains.items()))
+    lines.append(f"  deals by the highest multiplier their chain reached: {reached}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    """Run from the command line (the module docstring)."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_deal_options(parser, deals=30, level="strong")
+    parser.add_argument("--judge", default="", help="the level whose kontra values are measured (default --level)")
+    args = parser.parse_args()
+    deals, named = chosen_deals(args, every_set=False)
+    judge = args.judge or args.level
+    steps, chains = calibrate(deals, judge, args.seed)
+    print(f"kontra steps of {judge} bots on {named}")
+    print(report(steps, chains))
+
+
+if __name__ == "__main__":
+    main()
