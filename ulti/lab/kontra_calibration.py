@@ -9,11 +9,12 @@ solved double-dummy) and the part's stake (its value at its multiplier before th
 ends, the part's result gives the step's **realised** value: what the step adds to the seat's side with
 the part's outcome as played, the rest of the chain as it stands (+1 stake won, -1 lost). All in stakes.
 
-Printed per step and contract family (and per part): decisions, the share the judge would raise and the share the
-players did, the mean predicted and realised values and their difference (the bias, with its 95%
+Printed per step and contract family (and per part): decisions, the share the judge would raise and the
+share the players did, the mean predicted and realised values and their difference (the bias, with its 95%
 interval: above zero, the bot thinks its raises better than they are); for the steps the players said,
-what the step brought with the chain that followed it (a raise answered is doubled again); a calibration
-table by predicted value; and how far the deals' chains went.
+what they brought alone and with the chain that followed (a raise answered is doubled again: a step
+that pays has both above zero); a calibration table by predicted value; and how far the deals' chains
+went.
 
     python -m ulti.lab.kontra_calibration [--level strong] [--judge LEVEL] [--deals N] [--seed S]
                                           [--records FILE]
@@ -156,12 +157,13 @@ def calibrate(deals: Iterable[Deal], judge_level: str, seed: int) -> tuple[list[
 def _line(name: str, steps: list[Step]) -> str:
     n = len(steps)
     bias = summarise([s.predicted - s.realised for s in steps])
-    said = [s.with_chain for s in steps if s.said]
-    chained = f"{statistics.fmean(said):+.2f}" if said else "   -"
+    said = [s for s in steps if s.said]
+    brought = f"{statistics.fmean(s.realised for s in said):+.2f}" if said else "   -"
+    chained = f"{statistics.fmean(s.with_chain for s in said):+.2f}" if said else "   -"
     return (
         f"  {name:24s} {n:5d} {100 * sum(s.judged_raise for s in steps) / n:6.0f}% {100 * len(said) / n:6.0f}%"
         f" {statistics.fmean(s.predicted for s in steps):+7.2f} {statistics.fmean(s.realised for s in steps):+7.2f}"
-        f" {bias.mean:+6.2f} [{bias.low:+.2f}, {bias.high:+.2f}] {chained:>7s}"
+        f" {bias.mean:+6.2f} [{bias.low:+.2f}, {bias.high:+.2f}] {brought:>7s} {chained:>7s}"
     )
 
 
@@ -170,7 +172,8 @@ def report(steps: list[Step], chains: Counter[int]) -> str:
     if not steps:
         return "no kontra decision along these deals"
     lines = [
-        "  step / family             n  judge  table  predicted realised  bias [95%]        chain after",
+        "  step / family             n  judge  table  predicted realised  bias [95%]        "
+        "  said: alone, with the chain after",
     ]
     groups: dict[tuple[str, str], list[Step]] = defaultdict(list)
     for s in steps:
