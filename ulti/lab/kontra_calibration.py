@@ -23,6 +23,7 @@ went.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 from collections import Counter, defaultdict
@@ -103,8 +104,8 @@ def settle(deal: Deal, asked: Iterable[_Asked]) -> Iterator[Step]:
         said_parts = (action.parts or ()) if action.kind is Kind.KONTRA else ()
         for est in decision.estimates:
             part = outcome.get(est.part)
-            if part is None or est.stake <= 0:
-                continue
+            if part is None or est.stake <= 0 or not math.isfinite(est.gain):
+                continue  # a step the judge's rule refuses outright (the expert's answer to a rekontra) has no value
             sign = 1 if est.seat == result.declarer else -1
             at_step = sign * part.per_defender * est.multiplier / part.multiplier  # the chain stopped before it
             said = est.part in said_parts
