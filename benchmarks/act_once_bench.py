@@ -54,6 +54,7 @@ def play(seed: int, once: list[float], again: list[float]) -> None:
                 state.apply(tablerules.next_deal_event(state))
             continue
         seat = deal.to_move
+        assert seat is not None  # the table starts the next deal once this one is over
         move = action_to_json(RandomBot(rng).act(deal.seat_view(seat)))
         move.pop("seat")
         ways = ((0, False), (1, True)) if actions % 2 else ((1, True), (0, False))

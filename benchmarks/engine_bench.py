@@ -67,8 +67,8 @@ def card_play_games(n: int, seed: int = 1) -> int:
         talon = (1 << talon_cards[0]) | (1 << talon_cards[1])
         hands[1] &= ~talon
         deal = Deal.at_play(hands, 0, 1, bid, 1, talon)
-        while deal.result is None:
-            deal.play(deal.to_move, random_card(deal.legal_card_mask(), rng))
+        while (seat := deal.to_move) is not None:  # None once the deal is over
+            deal.play(seat, random_card(deal.legal_card_mask(), rng))
     return n
 
 
@@ -95,11 +95,11 @@ def lean_games(deals: list[Dealt], seed: int = 1) -> int:
     bid = BIDS_BY_CODE["M-S"]
     for hands, talon in deals:
         deal = Deal.at_play(hands, 0, 1, bid, 1, talon)
-        while deal.result is None:
+        while (seat := deal.to_move) is not None:  # None once the deal is over
             mask = deal.legal_card_mask()
             for _ in range(int(rand() * mask.bit_count())):
                 mask &= mask - 1  # drop the lowest card: the k-th card is then the lowest left
-            deal.play(deal.to_move, (mask & -mask).bit_length() - 1)
+            deal.play(seat, (mask & -mask).bit_length() - 1)
     return len(deals)
 
 
@@ -150,10 +150,10 @@ def recorded_games(n: int, seed: int = 1) -> list[Replay]:
         hands[1] &= ~talon
         deal = Deal.at_play(hands, 0, 1, bid, 1, talon)
         moves = []
-        while deal.result is None:
+        while (seat := deal.to_move) is not None:  # None once the deal is over
             card = random_card(deal.legal_card_mask(), rng)
-            moves.append((deal.to_move, card))
-            deal.play(deal.to_move, card)
+            moves.append((seat, card))
+            deal.play(seat, card)
         out.append((hands, talon, moves))
     return out
 
@@ -197,8 +197,7 @@ def complete_deals_with_views(n: int, seed: int = 2) -> int:
     bots = [RandomBot(random.Random(seed + s)) for s in range(3)]
     for i in range(n):
         deal = Deal(deal_hands(rng, i % 3), i % 3)
-        while not deal.is_over:
-            seat = deal.to_move
+        while (seat := deal.to_move) is not None:  # None once the deal is over
             deal.apply(bots[seat].act(deal.seat_view(seat)))
     return n
 
@@ -234,8 +233,7 @@ def positions(count: int, seed: int = 3) -> list[tuple[int, int, int, int, int]]
         talon = (1 << talon_cards[0]) | (1 << talon_cards[1])
         hands[1] &= ~talon
         deal = Deal.at_play(hands, 0, 1, bid, rng.randrange(3), talon)
-        while deal.result is None:
-            seat = deal.to_move
+        while (seat := deal.to_move) is not None:  # None once the deal is over
             out.append((deal.hands[seat], deal.led_suit(), deal.top_card(), deal.trump, deal.held_seven(seat)))
             deal.play(seat, random_card(deal.legal_card_mask(), rng))
     return out[:count]
@@ -283,8 +281,7 @@ def make_records(n: int, seed: int = 4) -> list[str]:
     lines = []
     for i in range(n):
         deal = Deal(deal_hands(rng, i % 3), i % 3)
-        while not deal.is_over:
-            seat = deal.to_move
+        while (seat := deal.to_move) is not None:  # None once the deal is over
             deal.apply(bots[seat].act(deal.seat_view(seat)))
         lines.append(json.dumps(deal_to_record(deal), separators=(",", ":")))
     return lines

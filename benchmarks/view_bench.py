@@ -73,6 +73,7 @@ def play_match(seed: int, deals: int, totals: dict[str, float]) -> int:
         if twins is None:
             twins = deal.copy(), deal.copy()
         seat = deal.to_move
+        assert seat is not None  # a deal not over has a seat on turn
         payload = action_to_json(RandomBot(rng).act(deal.seat_view(seat)))
         payload.pop("seat")
         t0 = clock()

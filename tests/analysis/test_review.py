@@ -88,6 +88,7 @@ def test_a_card_best_in_every_world_costs_zero() -> None:
 
 def _dd_after(deal: Deal, card: int) -> int:
     after = deal.copy()
+    assert after.to_move is not None  # the deal is in its play
     after.play(after.to_move, card)
     if after.is_over:
         assert after.result is not None

@@ -108,6 +108,7 @@ def test_the_true_declarer_hand_is_likelier_than_random_hands() -> None:
         if family not in COEFFICIENTS:
             continue
         beta = COEFFICIENTS[family]
+        assert deal.declarer is not None  # the deal is at its first card
         hand = deal.hands[deal.declarer]
         mean = statistics.fmean(
             fitted_weight(beta, hand_features(family, random_hand(rng), deal.trump)) for _ in range(300)
@@ -139,6 +140,7 @@ def test_declarer_model_weight_for_defenders_only() -> None:
         weight = declarer_model_weight(know)
         assert weight is not None and know.contract is not None
         family = model_family(know.contract)
+        assert deal.declarer is not None  # the deal is at its first card
         hand = deal.hands[deal.declarer]
         if family in COEFFICIENTS:
             assert weight(world) == fitted_weight(COEFFICIENTS[family], hand_features(family, hand, know.trump))
@@ -149,6 +151,7 @@ def test_declarer_model_weight_for_defenders_only() -> None:
 
 def test_the_expert_weighs_by_the_model_and_the_strong_bot_does_not() -> None:
     deal = _at_first_card("09-ulti-lost-without-7.json")
+    assert deal.declarer is not None
     defender = (deal.declarer + 1) % 3
     view = deal.seat_view(defender)
     know = analyse(view)

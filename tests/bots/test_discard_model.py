@@ -146,6 +146,7 @@ def _played_contract() -> Deal:
     for seat in (0, 1, 2):
         deal.apply(act.pass_(seat))
     while deal.phase is not Phase.PLAY:
+        assert deal.to_move is not None  # the deal is not over
         seat = deal.to_move
         choices = deal.seat_view(seat).choices
         assert choices is not None and choices.kontra is not None

@@ -82,8 +82,8 @@ def _auctioned(rng: random.Random, number: int) -> Deal:
     dealer = number % 3
     deal = Deal(deal_hands(rng, dealer), dealer)
     bots = [HeuristicBot(random.Random(s)) for s in range(3)]
-    while deal.phase is not Phase.PLAY and not deal.is_over:
-        deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))
+    while deal.phase is not Phase.PLAY and (seat := deal.to_move) is not None:  # None: the deal is over
+        deal.apply(bots[seat].act(deal.seat_view(seat)))
     return deal
 
 
@@ -93,6 +93,7 @@ def test_the_log_is_read_into_bids_and_passes() -> None:
         deal = _auctioned(rng, number)
         if deal.is_over:
             continue
+        assert deal.declarer is not None  # the auction ended with a bid
         viewer = (deal.declarer + 1) % 3
         view = deal.seat_view(viewer)
         evidence = read_evidence(view.log, viewer, deal.declarer)
@@ -108,7 +109,10 @@ def test_the_expert_weighs_worlds_where_the_strong_bot_does_not() -> None:
     checked = 0
     for number in range(40):
         deal = _auctioned(rng, number)
-        if deal.is_over or not read_evidence(deal.seat_view(deal.declarer).log, deal.declarer, deal.declarer).passes:
+        if deal.is_over:
+            continue
+        assert deal.declarer is not None  # the auction ended with a bid
+        if not read_evidence(deal.seat_view(deal.declarer).log, deal.declarer, deal.declarer).passes:
             continue
         view = deal.seat_view(deal.declarer)
         know = analyse(view)
@@ -128,8 +132,8 @@ def test_the_expert_plays_whole_deals_legally_and_reproducibly() -> None:
         deal = Deal(deal_hands(rng, 0), 0)
         bots = [expert_bot(random.Random(s), samples=6, auction_samples=3) for s in range(3)]
         out = []
-        while not deal.is_over:
-            action = bots[deal.to_move].act(deal.seat_view(deal.to_move))
+        while (seat := deal.to_move) is not None:  # None: the deal is over
+            action = bots[seat].act(deal.seat_view(seat))
             deal.apply(action)  # raises IllegalAction on an illegal action
             out.append(repr(action))
         return out
@@ -193,6 +197,7 @@ def _auction_view_after_a_bid(seed: int) -> tuple[Deal, int, int]:
         bots = [HeuristicBot(random.Random(s)) for s in range(3)]
         while deal.phase is not Phase.PLAY and not deal.is_over:
             seat = deal.to_move
+            assert seat is not None  # the deal is not over
             bidders = {e.seat for e in deal.seat_view(seat).log if e.action is Kind.BID} - {seat}
             if bidders and deal.seat_view(seat).choices is not None and deal.phase is Phase.AUCTION:
                 return deal, min(bidders), seat
@@ -258,10 +263,10 @@ def test_the_expert_is_the_strong_bots_search_composed_with_the_expert_parts() -
     composed = [SearchBot(random.Random(s), expert_parts(), Settings(samples=8, auction_samples=3)) for s in range(3)]
     strong = [strong_bot(random.Random(s), samples=8, auction_samples=3) for s in range(3)]
     differs = False
-    while not deal.is_over:
-        view = deal.seat_view(deal.to_move)
-        action = expert[deal.to_move].act(view)
-        assert composed[deal.to_move].act(view) == action
-        differs |= strong[deal.to_move].act(view) != action
+    while (seat := deal.to_move) is not None:  # None: the deal is over
+        view = deal.seat_view(seat)
+        action = expert[seat].act(view)
+        assert composed[seat].act(view) == action
+        differs |= strong[seat].act(view) != action
         deal.apply(action)
     assert differs  # and the strong bot's own parts decide otherwise somewhere in the deal

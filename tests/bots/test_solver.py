@@ -66,7 +66,9 @@ FAMILIES = [
 
 
 def seat_to_play(deal: Deal) -> int:
-    return deal.leader if deal.in_chain else deal.to_move
+    seat = deal.leader if deal.in_chain else deal.to_move
+    assert seat is not None  # asked during the play only
+    return seat
 
 
 def random_deal(rng: random.Random, code: str, trump: int) -> Deal:
@@ -105,7 +107,7 @@ def random_position(rng: random.Random, code: str, trump: int, tricks_left: int,
 
 def objectives_for(deal: Deal, rng: random.Random) -> list[Objective]:
     contract = deal.contract
-    assert contract is not None
+    assert contract is not None and deal.declarer is not None
     if not contract.has_trumps:
         own = Objective.BETLI if contract.has(Part.BETLI) else Objective.DURCHMARS
         return [Objective.CONTRACT, own]
@@ -124,7 +126,7 @@ def objectives_for(deal: Deal, rng: random.Random) -> list[Objective]:
 def leaf_value(deal: Deal, objective: Objective) -> int:
     """The objective of a finished deal (the trick predicates are folded in along the way)."""
     result = deal.result
-    assert result is not None
+    assert result is not None and deal.declarer is not None
     kind = objective.kind
     if kind is ObjectiveKind.CONTRACT:
         return result.per_defender
@@ -246,6 +248,7 @@ def test_full_deals_solve_and_best_cards_are_legal() -> None:
             assert result.best_cards & ~deal.legal_card_mask() == 0
             # playing a best card keeps the value
             child = deal.copy()
+            assert deal.declarer is not None
             child.play(deal.declarer, next(iter_cards(result.best_cards)))
             if child.phase is Phase.PLAY:
                 assert solve(Position.from_deal(child), Objective.CONTRACT).value == result.value
@@ -437,6 +440,7 @@ def test_positions_differing_only_in_which_equivalent_low_card_is_gone_share_an_
     while checked < 10:
         deal = random_position(rng, "N-B", NO_TRUMP, 5)
         gone = 0xFFFFFFFF & ~(deal.hands[0] | deal.hands[1] | deal.hands[2])
+        assert deal.declarer is not None
         # a held card just above a gone card of its suit (within the suit's order): swap them
         pairs = [
             (c, c - 1) for c in iter_cards(deal.hands[deal.declarer]) if c & 7 and gone >> (c - 1) & 1

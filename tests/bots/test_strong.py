@@ -70,6 +70,7 @@ def test_sampled_worlds_give_the_viewer_exactly_its_view() -> None:
         use_random = number % 2 == 0
         while not deal.is_over:
             seat = deal.to_move
+            assert seat is not None  # the deal is not over
             if rng.random() < 0.35:
                 seen[_category(deal, seat)] += 1
                 _check_position(deal, seat, rng, worlds=3)
@@ -116,6 +117,7 @@ def test_strong_bot_plays_only_legal_actions_in_every_phase() -> None:
             if deal.is_over:
                 break
             seat = deal.to_move
+            assert seat is not None  # the deal is not over
             view = deal.seat_view(seat)
             if number % 2 and seat != dealer:
                 action = random_legal_action(deal, rng, 0.5)
@@ -177,6 +179,7 @@ def _play_out(make: Callable[[int], SearchBot], seed: int) -> tuple[list[str], i
     actions = []
     while not deal.is_over:
         seat = deal.to_move
+        assert seat is not None  # the deal is not over
         action = bots[seat].act(deal.seat_view(seat))
         actions.append(repr(action))
         deal.apply(action)

@@ -30,6 +30,7 @@ def event_table(table_id: str, host: str, level: str, play_seed: int) -> TableSt
         deal = state.deal
         assert deal is not None
         seat = deal.to_move
+        assert seat is not None  # the deal is not over
         payload = action_to_json(RandomBot(rng).act(deal.seat_view(seat)))
         payload.pop("seat")
         state.apply(tablerules.action_event(state, seat, payload, "player"))

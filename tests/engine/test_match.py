@@ -63,6 +63,7 @@ def auction(deal: Deal, declarer: int, code: str) -> None:
 def play_first_legal(deal: Deal) -> None:
     """Play the lowest legal card of the seat on turn."""
     seat = deal.to_move
+    assert seat is not None, "the deal is over"
     deal.apply(act.play(seat, next(iter_cards(deal.choices(seat).cards))))
 
 

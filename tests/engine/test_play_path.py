@@ -24,6 +24,7 @@ def check_trick_state(deal: Deal) -> None:
     assert deal.top_card() == (trick[trick_winner_index(trick, deal.trump)] if trick else -1)
     if deal.phase is Phase.PLAY:
         seat = deal.leader if deal.in_chain else deal.to_move
+        assert seat is not None  # the play always has a leader and a seat on turn
         seven = deal.seven if seat == deal.declarer else -1
         expected = legal_cards(deal.hands[seat], deal.led_suit(), deal.top_card(), deal.trump, seven)
         assert deal.legal_card_mask() == expected
@@ -42,6 +43,7 @@ def test_random_deals_keep_the_trick_state_and_refuse_exactly_as_the_rules(seed:
             check_trick_state(deal)
             if deal.phase is Phase.PLAY:
                 seat = deal.leader if deal.in_chain else deal.to_move
+                assert seat is not None  # the play always has a leader and a seat on turn
                 hand = deal.hands[seat]
                 seven = deal.seven if seat == deal.declarer else -1
                 legal = legal_cards(hand, deal.led_suit(), deal.top_card(), deal.trump, seven)
@@ -71,6 +73,7 @@ def test_a_copy_keeps_its_own_trick_state() -> None:
     deal.play(1, next(iter_cards(deal.legal_card_mask())))
     copy = deal.copy()
     legal_before = copy.legal_card_mask()
+    assert deal.to_move is not None and copy.to_move is not None
     deal.play(deal.to_move, next(iter_cards(deal.legal_card_mask())))
     check_trick_state(deal)
     check_trick_state(copy)

@@ -64,6 +64,7 @@ def random_action(deal: Deal, rng: random.Random, kontra_said: set[int]) -> Acti
     """
     if deal.phase is Phase.AUCTION:
         seat = deal.to_move
+        assert seat is not None  # the auction always has a seat on turn
         ch = deal.choices(seat)
         if ch.may_pass and (rng.random() < PASS_BIAS or not ch.bids):
             return act.pass_(seat)
@@ -83,6 +84,7 @@ def random_action(deal: Deal, rng: random.Random, kontra_said: set[int]) -> Acti
         return rng.choice([a for a in options if a.kind is Kind.TRUMP])
     assert deal.phase is Phase.PLAY
     player = deal.leader if deal.in_chain else deal.to_move
+    assert player is not None  # the play always has a leader and a seat on turn
     if deal.in_chain:
         speakers = [s for s in range(3) if deal.choices(s).kontra_step]
         roll = rng.random()
@@ -204,6 +206,7 @@ def trump_of(deal: Deal) -> int | None:
 def reference_legal_now(deal: Deal) -> set[Card]:
     """The legal cards of the seat that plays next, by ``reference_legal``."""
     seat = deal.leader if deal.in_chain else deal.to_move
+    assert seat is not None  # asked during the play only
     trump = trump_of(deal)
     assert deal.contract is not None
     seven = None
@@ -330,6 +333,7 @@ def test_legal_cards_follow_the_rules_text(seed: int, dealer: int) -> None:
             assert set(iter_cards(deal.legal_card_mask())) == reference_legal_now(deal)
             return
         seat = deal.to_move
+        assert seat is not None  # the deal is not over
         want = reference_legal_now(deal)
         ch = deal.choices(seat)
         assert set(iter_cards(ch.cards)) == want
@@ -468,6 +472,7 @@ def illegal_candidates(deal: Deal, rng: random.Random) -> list[tuple[str, Action
         out.append(("after the end: play", act.play(rng.randrange(3), rng.randrange(32))))
         out.append(("after the end: kontra", act.kontra(rng.randrange(3), (rng.choice(parts),))))
         return out
+    assert deal.to_move is not None  # the deal is not over (handled above)
     if deal.phase is not Phase.PLAY:
         out.append(("card outside the play", act.play(deal.to_move, rng.choice(cards_of(deal.hands[deal.to_move])))))
         out.append(("kontra before the play", act.kontra(rng.randrange(3), (rng.choice(parts),))))
@@ -508,6 +513,7 @@ def illegal_candidates(deal: Deal, rng: random.Random) -> list[tuple[str, Action
             if standing.rung == 20:
                 out.append(("take at the top", act.take(seat)))
     elif deal.phase is Phase.TRUMP:
+        assert deal.declarer is not None  # the auction's end named the declarer
         other = rng.choice([s for s in range(3) if s != deal.declarer])
         out.append(("trump by a defender", act.trump(other, rng.randrange(3))))
         out.append(("hearts named", act.trump(deal.declarer, 3)))
@@ -517,10 +523,11 @@ def illegal_candidates(deal: Deal, rng: random.Random) -> list[tuple[str, Action
             out.append(("give-up of a bigger bid", act.give_up(deal.declarer)))
     else:
         contract = deal.contract
-        assert contract is not None
+        assert contract is not None and deal.declarer is not None  # the auction's end sets both
         own = [p for p, _ in contract.parts]
         foreign_parts = [p for p in parts if p not in own]
         player = deal.leader if deal.in_chain else deal.to_move
+        assert player is not None  # the play always has a leader and a seat on turn
         others = [s for s in range(3) if s != player]
         seat = rng.choice(others)
         if deal.hands[seat]:
@@ -748,6 +755,7 @@ def test_hidden_swap_reaches_the_play() -> None:
         if original.result is not None and original.result.given_up:
             continue
         viewer = original.declarer
+        assert viewer is not None  # a deal played to its end had an auction that named him
         at_start, places = swappable(original, viewer)
         late = {a.card for a in original.history if a.card is not None}
         late -= {t_card for t in original.tricks[:3] for t_card in t.cards}

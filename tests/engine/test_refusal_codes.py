@@ -364,7 +364,7 @@ def test_unknown_rule_codes_are_a_bug() -> None:
 def test_a_refusal_inside_a_match_record_names_deal_and_action() -> None:
     record = copy.deepcopy(tie_break_match())
     deal = deal_from_record({**record["deals"][3], "actions": record["deals"][3]["actions"][:2]})
-    assert deal.phase is Phase.AUCTION
+    assert deal.phase is Phase.AUCTION and deal.to_move is not None
     wrong = (deal.to_move + 1) % 3
     record["deals"][3]["actions"][2] = {"seat": wrong, "action": "pass"}
     with pytest.raises(IllegalAction) as info:

@@ -97,6 +97,7 @@ def play_out(deal: Deal) -> None:
     """Play the lowest legal card until the deal ends (a play by the trick-2 leader closes any chain)."""
     while deal.phase is Phase.PLAY:
         seat = deal.leader if deal.in_chain else deal.to_move
+        assert seat is not None  # the play always has a leader and a seat on turn
         deal.apply(act.play(seat, lowest(deal.choices(seat).cards)))
 
 
@@ -476,6 +477,7 @@ def test_ulti_declarer_keeps_the_7_until_it_is_the_only_legal_card() -> None:
     seen_alone = False
     while deal.phase is Phase.PLAY:
         seat = deal.to_move
+        assert seat is not None  # the play always has a seat on turn
         legal = deal.choices(seat).cards
         if seat == DECL and legal >> seven & 1:
             assert legal == 1 << seven

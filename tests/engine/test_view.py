@@ -75,6 +75,7 @@ def _reference_log(deal: Deal, viewer: int | None) -> list[dict[str, Any]]:
 def _reference_marriages(deal: Deal, seat: int) -> dict[str, int] | None:
     if not deal.start_hands or deal.trump == NO_TRUMP or deal.contract is None:
         return None
+    assert deal.leader is not None  # the play has started
     played = bool(deal.tricks) or (seat - deal.leader) % 3 < len(deal.trick)
     if not played:
         return None
@@ -131,7 +132,7 @@ def reference_view(deal: Deal, seat: int | None) -> dict[str, Any]:
         "dealer": deal.dealer,
         "opener": deal.opener,
         "phase": deal.phase.value,
-        "to_move": deal.to_move,
+        "to_move": -1 if deal.to_move is None else deal.to_move,  # the wire's "nobody" is -1, the engine's None
         "hands": hands,
         "hand_sizes": [count(h) for h in deal.hands],
         "log": _reference_log(deal, seat),
@@ -263,7 +264,7 @@ def test_views_of_a_copied_deal_follow_the_copy() -> None:
                 break
             deal.apply(random_legal_action(deal, rng, 0.3))
             deal.view(None)
-            deal.view(deal.to_move if deal.to_move >= 0 else 0)
+            deal.view(deal.to_move if deal.to_move is not None else 0)
         other = deal.copy()
         other_rng = random.Random(seed + 1000)
         while not (deal.is_over and other.is_over):
@@ -281,7 +282,7 @@ def test_a_deal_caught_up_with_its_advanced_copy_is_that_copy_and_its_views_stay
         deal = random_deal(seed)
         while not deal.is_over:
             deal.view(None)  # the views' caches are built as play goes, then kept across catching up
-            deal.view(deal.to_move if deal.to_move >= 0 else 0)
+            deal.view(deal.to_move if deal.to_move is not None else 0)
             checked = deal.copy()
             checked.apply(random_legal_action(checked, rng, 0.3))
             history = list(checked.history)

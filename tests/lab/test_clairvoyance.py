@@ -33,6 +33,7 @@ def test_the_clairvoyant_bot_gives_nothing_away_against_the_true_deal(seed: int)
     priced = 0
     while not deal.is_over:
         seat = deal.to_move
+        assert seat is not None  # the deal is not over
         view = deal.seat_view(seat)
         assert view.choices is not None
         cards = list(iter_cards(view.choices.cards))

@@ -19,6 +19,7 @@ def _first_card_decision() -> Deal:
 def test_worlds_that_hold_every_card_where_it_lies_score_near_certainty_and_above_worlds_that_do_not() -> None:
     deal = _first_card_decision()
     viewer = deal.to_move
+    assert viewer is not None  # the deal is not over
     truth = true_places(deal, viewer)
     assert set(truth.values()) <= {s for s in range(3) if s != viewer} | {TALON}
     true_world = World([deal.hands[0], deal.hands[1], deal.hands[2]], deal.talon)

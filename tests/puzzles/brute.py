@@ -19,22 +19,23 @@ def brute_value(deal: Deal) -> int:
     if deal.phase is Phase.DONE:
         assert deal.result is not None
         return deal.result.per_defender
-    assert deal.phase is Phase.PLAY
+    assert deal.phase is Phase.PLAY and deal.to_move is not None
     values = []
     for card in iter_cards(deal.legal_card_mask()):
         nxt = deal.copy()
-        nxt.apply(act.play(nxt.to_move, card))
+        nxt.apply(act.play(deal.to_move, card))
         values.append(brute_value(nxt))
     return max(values) if deal.to_move == deal.declarer else min(values)
 
 
 def brute_values(deal: Deal) -> dict[str, int]:
     """Each legal card of the seat on turn → the value for that seat (its own points per defender)."""
+    assert deal.to_move is not None  # a puzzle's deal is in its play
     sign = 1 if deal.to_move == deal.declarer else -1
     out = {}
     for card in iter_cards(deal.legal_card_mask()):
         nxt = deal.copy()
-        nxt.apply(act.play(nxt.to_move, card))
+        nxt.apply(act.play(deal.to_move, card))
         out[card_str(card)] = sign * brute_value(nxt)
     return out
 
@@ -42,6 +43,7 @@ def brute_values(deal: Deal) -> dict[str, int]:
 def play_codes(deal: Deal, codes: list[str]) -> None:
     """Play the cards ``codes`` in turn on ``deal``."""
     for code in codes:
+        assert deal.to_move is not None, f"{code} is played after the deal is over"
         deal.apply(act.play(deal.to_move, parse_card(code)))
 
 
@@ -74,7 +76,7 @@ class Table:
             winner = (leader + trick_winner_index(list(trick), trump)) % 3
             done = [*tricks, Trick(leader, (trick[0], trick[1], trick[2]), winner)]
             if len(done) == 10 or self._ended(done):
-                assert deal.contract is not None
+                assert deal.contract is not None and deal.declarer is not None
                 return settle(bid=deal.contract, declarer=deal.declarer, trump=trump, tricks=done,
                               start_hands=self.start_hands, talon=self.talon, multipliers=self.multipliers).per_defender
             return self._value(hands, (), winner, done)
@@ -92,6 +94,7 @@ class Table:
         """The contract's value (per defender, for the declarer) after the seat on turn plays ``card``."""
         deal = self.deal
         seat = deal.to_move
+        assert seat is not None and deal.leader is not None  # the deal is in its play
         after = list(self.hands)
         after[seat] &= ~(1 << card)
         return self._value(tuple(after), (*deal.trick, card), deal.leader, list(deal.tricks))

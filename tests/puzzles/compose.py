@@ -59,10 +59,13 @@ def position(text: str) -> Deal:
     deal = Deal(dealt, (declarer - 1) % 3)
     deal.apply(act.bid(declarer, bid, (talon[0], talon[1])))
     while deal.phase is Phase.AUCTION:
+        assert deal.to_move is not None  # the auction always has a seat on turn
         deal.apply(act.pass_(deal.to_move))
     if deal.phase is Phase.TRUMP:
         deal.apply(act.trump(declarer, SUIT_LETTERS.index(trump)))
     for card in played:
+        if deal.to_move is None:
+            raise ValueError(f"card {card_str(card)} is played after the deal is over")
         deal.apply(act.play(deal.to_move, card))
     if bid.kind is TrumpKind.MINOR and SUIT_LETTERS[deal.trump] != trump:
         raise ValueError(f"trump {trump} asked, the deal has {SUIT_LETTERS[deal.trump]}")

@@ -183,7 +183,7 @@ async def test_a_retried_command_is_answered_with_its_first_event(store: ActorSt
 
     await actor.run(begin)
     deal = actor.state.deal
-    assert deal is not None
+    assert deal is not None and deal.to_move is not None
     seat = deal.to_move
     move = action_to_json(RandomBot(random.Random(3)).act(deal.seat_view(seat)))
     move.pop("seat")
@@ -245,6 +245,7 @@ async def finish_deal(actor: TableActor, seed: int = 5) -> None:
             if deal.is_over:
                 return
             seat = deal.to_move
+            assert seat is not None  # the deal is not over
             if seat == 2:
                 await asyncio.sleep(0.005)
                 continue
@@ -360,6 +361,7 @@ async def test_a_failed_store_leaves_the_tables_deal_untouched() -> None:
         while deal.to_move == 2:  # the bot's turn: it moves by itself
             await asyncio.sleep(0.005)
     seat = deal.to_move
+    assert seat is not None  # the deal is not over
     move = action_to_json(RandomBot(random.Random(3)).act(deal.seat_view(seat)))
     move.pop("seat")
     seq, history, stored = actor.state.seq, list(deal.history), await store.events("t1")

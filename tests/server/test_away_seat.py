@@ -143,6 +143,7 @@ def test_the_bots_marks_come_back_from_the_stored_events() -> None:
         deal = state.deal
         assert deal is not None
         seat = deal.to_move
+        assert seat is not None  # the deal is not over
         payload = action_to_json(bot_action("random", deal.seat_view(seat), f"x{len(deal.history)}"))
         payload.pop("seat")
         by: Literal["player", "bot"] = "bot" if seat == 0 else "player"  # a bot plays for Anna, who is away
@@ -168,6 +169,7 @@ def test_the_bots_marks_come_back_from_the_stored_events() -> None:
             rebuilt.apply(tablerules.action_event(rebuilt, 0, payload, "player"))
             break
         seat = deal.to_move
+        assert seat is not None  # the deal is not over
         payload = action_to_json(bot_action("random", deal.seat_view(seat), f"y{len(deal.history)}"))
         payload.pop("seat")
         rebuilt.apply(tablerules.action_event(rebuilt, seat, payload, "player"))

@@ -113,7 +113,7 @@ def test_a_malformed_action_is_refused_with_todays_code_and_message() -> None:
         state.apply(event)
     state.apply(tablerules.next_deal_event(state))
     deal = state.deal
-    assert deal is not None
+    assert deal is not None and deal.to_move is not None
     on_turn = state.table_seat(deal.to_move)
     with pytest.raises(CommandError) as refused:
         tablerules.action_event(state, on_turn, read_action({"action": "dance"}), "player")

@@ -45,6 +45,7 @@ def _views_over_a_match(seed: int, deals: int = 6) -> list[dict[int | None, dict
             deal = state.deal
             assert deal is not None
             seat = deal.to_move
+            assert seat is not None  # the deal is not over
             payload = action_to_json(RandomBot(rng).act(deal.seat_view(seat)))
             payload.pop("seat")
             state.apply(tablerules.action_event(state, seat, payload, "player"))

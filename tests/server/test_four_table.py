@@ -279,10 +279,10 @@ def test_the_next_deal_does_not_wait_for_the_player_who_sat_the_deal_out() -> No
     rng = random.Random(9)
     deal = state.deal
     assert deal is not None
-    while not deal.is_over:
-        move = action_to_json(RandomBot(rng).act(deal.seat_view(deal.to_move)))
+    while (deal_seat := deal.to_move) is not None:  # None: the deal is over
+        move = action_to_json(RandomBot(rng).act(deal.seat_view(deal_seat)))
         move.pop("seat")
-        state.apply(tablerules.action_event(state, state.table_seat(deal.to_move), move, "player"))
+        state.apply(tablerules.action_event(state, state.table_seat(deal_seat), move, "player"))
     assert state.waiting_for_ready() == [1, 2, 3]  # seat 0 dealt and watched: the next deal does not wait for it
     for seat in (1, 2, 3):
         ready = tablerules.ready_event(state, seat)

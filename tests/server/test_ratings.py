@@ -108,6 +108,7 @@ async def play_people_to_the_end(actor: TableActor, seed: int = 5) -> None:
                 await asyncio.sleep(0.005)  # a bot's turn, or the next deal is due
                 continue
             seat = deal.to_move
+            assert seat is not None  # the deal is not over
             move = action_to_json(RandomBot(rng).act(deal.seat_view(seat)))
             move.pop("seat")
             await actor.act(seat, move)

@@ -120,6 +120,7 @@ def test_an_illegal_action_is_refused_with_the_engine_rule_and_its_values() -> N
     deal = state.deal
     assert deal is not None
     opener = deal.to_move
+    assert opener is not None  # the deal is not over
     with pytest.raises(CommandError) as error:
         tablerules.action_event(state, opener, {"action": "pass"}, "player")
     exc = error.value

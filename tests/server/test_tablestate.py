@@ -150,6 +150,7 @@ def test_actions_are_checked_for_turn_and_legality_without_changing_the_state() 
     deal = state.deal
     assert deal is not None
     on_turn = deal.to_move
+    assert on_turn is not None  # the deal is not over
     other = (on_turn + 1) % 3
     before = len(deal.history)
     refused("not_your_turn", tablerules.action_event, state, other, {"action": "pass"}, "player")
@@ -184,6 +185,7 @@ def play_deal_out(state: TableState, seed: int = 1) -> None:
     assert deal is not None
     while not deal.is_over:
         seat = deal.to_move
+        assert seat is not None  # the deal is not over
         move = action_to_json(RandomBot(rng).act(deal.seat_view(seat)))
         move.pop("seat")
         state.apply(tablerules.action_event(state, seat, move, "player"))
@@ -271,12 +273,12 @@ def test_a_repeated_kontra_decline_before_trick_1_is_not_stored_but_a_first_one_
         deal = state.deal
         assert deal is not None
         rng = random.Random(seed)
-        while not deal.is_over and not deal.choices(deal.to_move).kontra_step:
+        while deal.to_move is not None and not deal.choices(deal.to_move).kontra_step:  # None: the deal is over
             seat = deal.to_move
             move = action_to_json(RandomBot(rng).act(deal.seat_view(seat)))
             move.pop("seat")
             state.apply(tablerules.action_event(state, seat, move, "player"))
-        if deal.is_over:
+        if deal.to_move is None:  # the deal is over
             continue
         seat = deal.to_move
         first = tablerules.action_event(state, seat, {"action": "kontra", "parts": []}, "player")
@@ -316,6 +318,7 @@ def _a_legal_move(state: TableState) -> tuple[int, dict[str, Any]]:
     deal = state.deal
     assert deal is not None
     seat = deal.to_move
+    assert seat is not None  # the deal is not over
     move = action_to_json(RandomBot(random.Random(len(deal.history))).act(deal.seat_view(seat)))
     move.pop("seat")
     return seat, move

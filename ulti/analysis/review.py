@@ -162,7 +162,7 @@ def _decision(replay: Deal, index: int, action: Action, worlds: int, seed: int) 
     """Price ``action``, the one about to be applied to ``replay`` (left unchanged)."""
     seat = action.seat
     chosen = action_key(action)
-    declarer = replay.declarer if replay.declarer >= 0 else seat
+    declarer = replay.declarer if replay.declarer is not None else seat
     sign = 1 if seat == declarer else -1
     after = replay.copy()
     after.apply(action)
@@ -301,7 +301,7 @@ def dd_graph(deal: Deal) -> list[dict[str, Any]]:
 
 def assemble(deal: Deal, decisions: list[dict[str, Any]], worlds: int, seed: int) -> dict[str, Any]:
     """The analysis object of ``deal`` from its priced ``decisions`` (in index order)."""
-    assert deal.result is not None and deal.contract is not None
+    assert deal.result is not None and deal.contract is not None and deal.declarer is not None
     decisions = sorted(decisions, key=lambda d: d["index"])
     return {
         "format": FORMAT,

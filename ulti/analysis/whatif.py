@@ -50,7 +50,9 @@ def _value(deal: Deal) -> int:
 
 def _seat_to_play(deal: Deal) -> int:
     # during the kontra chain the next card is the trick-2 lead, which closes it
-    return deal.leader if deal.in_chain else deal.to_move
+    seat = deal.leader if deal.in_chain else deal.to_move
+    assert seat is not None  # asked during the play only, where both are set
+    return seat
 
 
 def what_if(deal: Deal, at: int, cards: Sequence[str]) -> dict[str, Any]:

@@ -61,6 +61,8 @@ def random_legal_action(deal: Deal, rng: random.Random, kontra_rate: float = 0.2
     It passes often so that auctions end, takes the talon sometimes, says kontra at ``kontra_rate``.
     """
     seat = deal.to_move
+    if seat is None:
+        raise ValueError("the deal is over: nobody is on turn")
     phase = deal.phase
     if phase is Phase.PLAY:
         if deal.in_chain or deal.kontra_time(seat):

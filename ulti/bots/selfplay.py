@@ -15,5 +15,6 @@ def play_deal(deal: Deal, bots: list[Bot]) -> None:
         if deal.is_over:
             return
         seat = deal.to_move
+        assert seat is not None  # a deal not over has a seat on turn
         deal.apply(bots[seat].act(deal.seat_view(seat)))
     raise RuntimeError("deal did not finish")

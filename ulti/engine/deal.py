@@ -92,7 +92,8 @@ class Deal:
         self.hands: list[CardSet] = list(masks)
         self.history: list[Action] = []
         self.phase = Phase.AUCTION
-        self.to_move = self.opener
+        # the seat on turn (None once the deal is over)
+        self.to_move: int | None = self.opener
         # auction
         self.talon: CardSet = 0
         self.talon_by: int | None = None  # the seat whose discards are the talon now
@@ -101,7 +102,7 @@ class Deal:
         self.passes = 0
         self.obliged = True  # the seat on turn holds 12 cards: must discard 2 and bid
         # after the auction
-        self.declarer = -1
+        self.declarer: int | None = None  # None until the auction ends
         self.contract: Bid | None = None
         self.trump = NO_TRUMP
         self.result: DealResult | None = None
@@ -109,7 +110,7 @@ class Deal:
         self.start_hands: tuple[CardSet, ...] = ()
         self.levels: dict[Part, int] = {}  # kontra level per part: multiplier 2**level
         self.trick: list[Card] = []
-        self.leader = -1
+        self.leader: int | None = None  # who led the current trick (None before the play)
         self.tricks: list[Trick] = []
         self.won = [0, 0, 0]
         self.seven = -1  # the trump 7 the declarer must hold back (ulti bids), else -1
@@ -246,6 +247,7 @@ class Deal:
         if self.phase is not _PLAY:
             return 0
         seat = self.leader if self.chain_level else self.to_move
+        assert seat is not None  # the play always has a seat on turn (and a leader during the chain)
         hand = self.hands[seat]
         if hand == self._legal_hand:
             return self._legal
@@ -330,6 +332,7 @@ class Deal:
         if self.phase is not Phase.AUCTION:
             raise IllegalAction("auction_over", action=what)
         if seat != self.to_move:
+            assert self.to_move is not None  # the auction always has a seat on turn
             raise IllegalAction("auction_turn", seat=seat, to_move=self.to_move)
 
     def _bid(self, seat: int, bid: Bid, discard: tuple[Card, Card] | None) -> None:
@@ -398,8 +401,10 @@ class Deal:
     def _name_trump(self, seat: int, suit: int) -> None:
         if self.phase is not Phase.TRUMP:
             raise IllegalAction("trump_not_now")
-        if seat != self.declarer:
-            raise IllegalAction("trump_not_declarer", seat=seat, declarer=self.declarer)
+        declarer = self.declarer
+        assert declarer is not None  # set when the auction ended, before the trump phase
+        if seat != declarer:
+            raise IllegalAction("trump_not_declarer", seat=seat, declarer=declarer)
         if suit not in MINOR_SUITS:
             raise IllegalAction("trump_minor_only", suit=SUIT_LETTERS[suit])
         self._start_play(suit)
@@ -407,12 +412,13 @@ class Deal:
     def _give_up(self, seat: int) -> None:
         if self.phase is not Phase.TRUMP or not self._may_give_up():
             raise IllegalAction("give_up_not_allowed")
-        if seat != self.declarer:
-            raise IllegalAction("give_up_not_declarer", seat=seat, declarer=self.declarer)
-        assert self.contract is not None
-        self.result = give_up_result(self.declarer, self.contract)
+        declarer = self.declarer
+        assert declarer is not None and self.contract is not None  # both set when the auction ended
+        if seat != declarer:
+            raise IllegalAction("give_up_not_declarer", seat=seat, declarer=declarer)
+        self.result = give_up_result(declarer, self.contract)
         self.phase = Phase.DONE
-        self.to_move = -1
+        self.to_move = None
 
     def _start_play(self, trump: int) -> None:
         assert self.contract is not None
@@ -438,8 +444,10 @@ class Deal:
         chain = self.chain_level
         if chain:
             if seat != self.leader:
+                assert self.leader is not None  # the play always has a leader
                 raise IllegalAction("chain_lead", seat=seat, leader=self.leader)
         elif seat != self.to_move:
+            assert self.to_move is not None  # the play always has a seat on turn
             raise IllegalAction("play_turn", seat=seat, to_move=self.to_move)
         hands = self.hands
         hand = hands[seat]
@@ -488,7 +496,9 @@ class Deal:
         winner = self._top_seat
         tricks = self.tricks
         c0, c1, c2 = self.trick
-        tricks.append(Trick(self.leader, (c0, c1, c2), winner))
+        leader = self.leader
+        assert leader is not None  # set when the play started
+        tricks.append(Trick(leader, (c0, c1, c2), winner))
         self.won[winner] += 1
         self.trick = []
         self._led = self._top = self._top_seat = -1
@@ -505,7 +515,7 @@ class Deal:
             self.to_move = self.declarer
 
     def _settle(self) -> None:
-        assert self.contract is not None
+        assert self.contract is not None and self.declarer is not None  # the play follows the auction
         self.result = settle(
             bid=self.contract,
             declarer=self.declarer,
@@ -516,7 +526,7 @@ class Deal:
             multipliers={p: 1 << level for p, level in self.levels.items()},
         )
         self.phase = Phase.DONE
-        self.to_move = -1
+        self.to_move = None
 
     # ------------------------------------------------------------------ enumeration
 
@@ -528,8 +538,8 @@ class Deal:
         """
         if seat is None:
             seat = self.to_move
-        if seat < 0:
-            return []
+            if seat is None:  # the deal is over: nobody is on turn
+                return []
         ch = self.choices(seat)
         out: list[Action] = []
         if ch.may_pass:

@@ -53,7 +53,9 @@ def marriage_announcement(deal: Deal, seat: int) -> Marriages | None:
     """The marriages ``seat`` announced with its card to trick 1 (trump contracts), else None."""
     if not deal.start_hands or deal.trump == NO_TRUMP or deal.contract is None:
         return None
-    played = bool(deal.tricks) or (seat - deal.leader) % 3 < len(deal.trick)
+    leader = deal.leader
+    assert leader is not None  # the play has started (start_hands are set)
+    played = bool(deal.tricks) or (seat - leader) % 3 < len(deal.trick)
     if not played:
         return None
     forty, twenties = marriages_of(deal.start_hands[seat], deal.trump)
@@ -189,7 +191,7 @@ class DealViews:
             deal.dealer,
             deal.opener,
             phase,
-            deal.to_move,
+            -1 if deal.to_move is None else deal.to_move,  # the wire keeps -1 for nobody (protocol/views.md §10.3)
             shown,  # hands
             (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count()),  # hand_sizes
             tuple(self._public_log(deal, seat)),  # log
@@ -206,7 +208,7 @@ class DealViews:
                     deal.declarer,
                     None if deal.trump == NO_TRUMP or phase is Phase.TRUMP else deal.trump,
                 )
-                if contract
+                if contract and deal.declarer is not None  # the auction's end sets both
                 else None
             ),
             tuple((p, deal.multiplier(p)) for p in ordered_parts(contract, deal.levels)) if contract else (),  # kontra
@@ -219,7 +221,8 @@ class DealViews:
                 if deal.chain_level and contract  # a chain opens in the play only, under a contract
                 else None
             ),
-            CurrentTrick(deal.leader, tuple(deal.trick)) if deal.start_hands else None,
+            # the play's start sets the leader (with start_hands), and it stays set
+            CurrentTrick(deal.leader, tuple(deal.trick)) if deal.leader is not None else None,
             tuple(played),  # tricks
             (won[0], won[1], won[2]),
             self._seat_marriages(deal),

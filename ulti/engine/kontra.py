@@ -122,9 +122,11 @@ def _why_no_kontra(deal: Deal, seat: int) -> IllegalAction:
 
 def _chain_speaker(deal: Deal) -> int:
     """The seat a live table asks next in the chain: the declarer, or the defenders in seat order."""
+    declarer = deal.declarer
+    assert declarer is not None  # a chain opens in the play only, after the auction named the declarer
     if deal.chain_level % 2 == 0:
-        return deal.declarer
-    first, second = (deal.declarer + 1) % 3, (deal.declarer + 2) % 3
+        return declarer
+    first, second = (declarer + 1) % 3, (declarer + 2) % 3
     return second if first in deal.chain_declined else first
 
 

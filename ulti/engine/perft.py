@@ -29,6 +29,7 @@ def perft(deal: Deal, depth: int) -> int:
     if depth == 0 or deal.phase is Phase.DONE:
         return 1
     seat = deal.to_move
+    assert seat is not None  # a deal not over has a seat on turn
     total = 0
     for card in iter_cards(deal.legal_card_mask()):
         child = deal.copy()

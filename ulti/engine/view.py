@@ -453,7 +453,8 @@ class SeatView:
     to the seat whose discards it holds (and to all once the deal is over); ``kontra`` pairs each
     raised part with its multiplier, in the contract's order; ``marriages[s]`` is what seat ``s``
     announced, ``None`` before its card to trick 1; ``dealt`` (the hands as dealt) is set once the deal
-    is over; ``choices`` is ``None`` for a spectator and when the seat may do nothing.
+    is over; ``choices`` is ``None`` for a spectator and when the seat may do nothing. ``to_move`` is -1
+    once the deal is over, as on the wire (docs/protocol/views.md §10.3), where ``Deal.to_move`` is ``None``.
     """
 
     seat: int | None

@@ -128,6 +128,7 @@ def fixed_auction(deal: Deal, bots: list[Bot]) -> list[Action]:
         if deal.is_over or deal.phase is Phase.PLAY:
             return actions
         seat = deal.to_move
+        assert seat is not None  # a deal not over has a seat on turn
         action = bots[seat].act(deal.seat_view(seat))
         deal.apply(action)
         actions.append(action)

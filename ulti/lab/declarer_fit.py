@@ -52,9 +52,9 @@ def declared(args: tuple[int, int]) -> dict[str, Any] | None:
     dealer = number % 3
     deal = Deal(deal_hands(rng, dealer), dealer)
     bots = [bot_for("strong", random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
-    while deal.phase is not Phase.PLAY and not deal.is_over:
-        deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))
-    if deal.is_over or deal.contract is None:
+    while deal.phase is not Phase.PLAY and (seat := deal.to_move) is not None:  # None: the deal is over
+        deal.apply(bots[seat].act(deal.seat_view(seat)))
+    if deal.is_over or deal.contract is None or deal.declarer is None:
         return None
     return {"n": number, "bid": deal.contract.code, "trump": deal.trump, "hand": deal.hands[deal.declarer]}
 

@@ -66,8 +66,8 @@ def from_level(level: str, deals: int, seed: int) -> Iterator[Example]:
         dealer = number % 3
         deal = Deal(deal_hands(rng, dealer), dealer)
         bots = [bot_for(level, random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
-        while deal.phase is not Phase.PLAY and not deal.is_over:
-            action = bots[deal.to_move].act(deal.seat_view(deal.to_move))
+        while deal.phase is not Phase.PLAY and (seat := deal.to_move) is not None:  # None: the deal is over
+            action = bots[seat].act(deal.seat_view(seat))
             example = _discard_of(deal, action, number)
             if example is not None:
                 yield example

@@ -73,7 +73,7 @@ def judge_decision(deal: Deal, make_judge: Callable[[], SearchBot]) -> list[Step
     """The value of each part the seat on turn may raise now, by a judge ``make_judge`` makes (None: no
     kontra decision here)."""
     seat = deal.to_move
-    if seat < 0:
+    if seat is None:  # the deal is over
         return None
     view = deal.seat_view(seat)
     _, ch = seat_and_choices(view)

@@ -100,6 +100,7 @@ def measure(
     out: dict[str, dict[tuple[str, float], list[float]]] = defaultdict(lambda: defaultdict(list))
     for number, deal in enumerate(decisions(deals, every)):
         viewer = deal.to_move
+        assert viewer is not None  # decisions() yields deals in their play
         know = analyse(deal.seat_view(viewer))
         truth = true_places(deal, viewer)
         if not truth:

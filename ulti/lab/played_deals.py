@@ -29,7 +29,9 @@ def played_by_level(level: str, deals: int, seed: int, to_first_card: bool = Fal
                 break
             if not to_first_card:
                 yield deal
-            deal.apply(bots[deal.to_move].act(deal.seat_view(deal.to_move)))
+            seat = deal.to_move
+            assert seat is not None  # a deal not over has a seat on turn
+            deal.apply(bots[seat].act(deal.seat_view(seat)))
 
 
 def played_from_records(path: str, every_set: bool = False, to_first_card: bool = False) -> Iterator[Deal]:

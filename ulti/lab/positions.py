@@ -54,6 +54,7 @@ def positions(deals: int, seed: int) -> list[SeatView]:
         bots = [HeuristicBot(random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
         while not deal.is_over:
             seat = deal.to_move
+            assert seat is not None  # a deal not over has a seat on turn
             view = deal.seat_view(seat)
             views.append(view)
             deal.apply(bots[seat].act(view))

@@ -116,6 +116,7 @@ def judge(deal: Deal, seed: str, move: int, worlds: int = WORLDS) -> Verdict:
     if deal.phase is not Phase.PLAY or deal.chain_level:
         return Verdict(NOT_CARD)
     seat = deal.to_move
+    assert seat is not None  # the play always has a seat on turn
     view = deal.seat_view(seat)
     ch = view.choices
     if ch is None or not ch.cards or ch.kontra is not None:

@@ -10,6 +10,7 @@ from ulti.bots.solver import Objective, Position, solve
 from ulti.engine import actions as act
 from ulti.engine.cards import Card, card_str, iter_cards
 from ulti.engine.deal import Deal
+from ulti.engine.errors import IllegalAction
 from ulti.engine.phase import Phase
 from ulti.engine.scoring import DealResult
 
@@ -25,7 +26,10 @@ def best_card(deal: Deal) -> Card:
 
 def play(deal: Deal, card: Card) -> None:
     """Play ``card`` for the seat on turn of ``deal``."""
-    deal.apply(act.play(deal.to_move, card))
+    seat = deal.to_move
+    if seat is None:  # the engine's refusal of any action once the deal is over
+        raise IllegalAction("deal_over")
+    deal.apply(act.play(seat, card))
 
 
 def replies(deal: Deal, seat: int) -> list[str]:

@@ -439,6 +439,7 @@ class TableActor:
         deal = state.deal
         if state.status != "playing" or deal is None or deal.is_over:
             return
+        assert deal.to_move is not None  # a deal not over has a seat on turn
         seat = state.table_seat(deal.to_move)  # at a table of four the deal's seat is played by another table seat
         if seat in state.bot_seats():
             self._task = asyncio.create_task(self._bot_move(seat, key))

@@ -150,6 +150,7 @@ class Position:
         """The position of ``deal`` in its play phase (mid-trick and during the kontra chain too)."""
         if deal.phase is not Phase.PLAY or deal.contract is None:
             raise ValueError(f"the deal is not in its play phase ({deal.phase.value})")
+        assert deal.leader is not None and deal.declarer is not None  # the play sets both
         taken = 0
         for trick in deal.tricks:
             if trick.winner == deal.declarer:
