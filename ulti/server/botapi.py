@@ -41,6 +41,7 @@ from ulti.accounts import AccountError
 from ulti.accounts.apitokens import BOT_PLAY, TABLE_READ, ApiTokens, check_scopes, check_token_name, is_api_token
 from ulti.accounts.names import name_key
 from ulti.server import sessions, tableviews
+from ulti.server.answers import Done
 from ulti.server.auth import new_id
 from ulti.server.bodies import body_as, checked, field_refusal, json_object, parse
 from ulti.server.botshapes import (
@@ -49,7 +50,6 @@ from ulti.server.botshapes import (
     BotAccount,
     Challenges,
     Claimed,
-    Done,
     EventLine,
     Numbered,
     Revoked,

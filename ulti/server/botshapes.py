@@ -127,12 +127,6 @@ class UpgradedNote(TypedDict):
 # ---------------------------------------------------------------- route answers
 
 
-class Done(TypedDict):
-    """A route that did what was asked and has nothing more to say."""
-
-    ok: Literal[True]
-
-
 class TokenRow(TypedDict):
     """One of the account's API tokens as its owner sees it listed (never the token itself)."""
 
