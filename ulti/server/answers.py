@@ -11,3 +11,15 @@ class Done(TypedDict):
     """A route that did what was asked and has nothing more to say: ``{"ok": true}``."""
 
     ok: Literal[True]
+
+
+class Seated(TypedDict):
+    """A seat taken: its number."""
+
+    seat: int
+
+
+class TableMade(TypedDict):
+    """A table made (a rematch's, say): its id."""
+
+    table_id: str

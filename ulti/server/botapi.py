@@ -41,7 +41,7 @@ from ulti.accounts import AccountError
 from ulti.accounts.apitokens import BOT_PLAY, TABLE_READ, ApiTokens, check_scopes, check_token_name, is_api_token
 from ulti.accounts.names import name_key
 from ulti.server import sessions, tableviews
-from ulti.server.answers import Done
+from ulti.server.answers import Done, Seated
 from ulti.server.auth import new_id
 from ulti.server.bodies import body_as, checked, field_refusal, json_object, parse
 from ulti.server.botshapes import (
@@ -55,7 +55,6 @@ from ulti.server.botshapes import (
     Revoked,
     RevokedNote,
     SeatableBots,
-    Seated,
     StreamError,
     SyncLine,
     TokenList,

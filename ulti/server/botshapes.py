@@ -202,12 +202,6 @@ class SeatableBots(TypedDict):
     bots: list[SeatableBot]
 
 
-class Seated(TypedDict):
-    """``POST /api/bot/tables/{id}/join``: the seat taken."""
-
-    seat: int
-
-
 class Numbered(TypedDict):
     """An act or a chat line through the API: its event number."""
 
