@@ -6,7 +6,7 @@ from, sets or clears the cookie and words refusals in the API's error shape.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
@@ -18,7 +18,7 @@ from ulti.accounts.passwords import check_password_rules
 from ulti.server import auth
 from ulti.server.account_erasure import ErasingStore, erase_player, unfinished_tables
 from ulti.server.bodies import checked, field_refusal, parse, refuse, store_of
-from ulti.server.errors import CommandError
+from ulti.server.errors import CommandError, WireError
 from ulti.server.httpguard import same_origin
 from ulti.server.hub import Hub
 from ulti.server.inputs import clean_name, decode_json
@@ -102,7 +102,7 @@ def _address(request: Request) -> str:
 def _refusal(request: Request, exc: AccountError) -> JSONResponse:
     """``exc`` in the API's error shape; a refusal that lifts by itself says when (body and Retry-After)."""
     _hub(request).metrics.refused_code(exc.code)
-    error: dict[str, Any] = {"code": exc.code, "message": exc.message}
+    error: WireError = {"code": exc.code, "message": exc.message}
     headers = {}
     if exc.retry_after is not None:
         error["args"] = {"retry_after": exc.retry_after}
@@ -172,7 +172,7 @@ def _device(request: Request) -> str | None:
     return request.cookies.get(devices.COOKIE)
 
 
-def _ended(payload: dict[str, Any]) -> JSONResponse:
+def _ended(payload: Mapping[str, object]) -> JSONResponse:
     response = JSONResponse(payload)
     response.delete_cookie(auth.COOKIE, httponly=True, samesite="lax")
     return response

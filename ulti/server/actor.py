@@ -98,7 +98,7 @@ class TableActor:
         self._task: asyncio.Task[None] | None = None  # the pending bot move, timeout or next deal
         self._absence: dict[int, asyncio.Task[None]] = {}
         self._scheduled: tuple[Any, ...] | None = None  # what the pending task is for
-        self._outgoing: list[tuple[int, dict[int | None, dict[str, Any]]]] = []
+        self._outgoing: list[Filtered] = []
         self._stored: list[tuple[int, Event]] = []  # this command's events, for other processes
         self.present: set[int] = set()  # seats whose player has a connection (in any process)
         self.closed = False

@@ -22,8 +22,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine, Sequence
-from typing import Any
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from typing import Any, Literal, NotRequired, TypedDict
 
 import orjson
 
@@ -58,6 +58,36 @@ AFTER_MATCH = "the analysis shows every hand: it is open to the table's players 
 LOGIN = "log in (a guest session will do) to have this computed: without a session only finished work is served"
 
 
+class Progress(TypedDict):
+    """How many of a deal's decisions are priced, of how many."""
+
+    done: int
+    total: int
+
+
+class AnalysisStatus(TypedDict):
+    """A deal's analysis job as the route answers it (docs/protocol/analysis.md): its status and progress,
+    the analysis once done (``ulti analyse --json``'s), the reason once failed (a coded refusal's JSON
+    in ``error`` too, which the page words)."""
+
+    status: str  # queued, running, done or failed
+    progress: Progress
+    analysis: NotRequired[Mapping[str, object] | None]
+    message: NotRequired[str]
+    error: NotRequired[Mapping[str, object]]
+
+
+class MatchAnalysis(TypedDict):
+    """Each seat's figures over a match's analysed deals (``ulti.analysis.review.match_totals``), and how
+    far the analyses are."""
+
+    status: Literal["done", "running"]
+    deals: int
+    analysed: list[int]
+    failed: int
+    seats: Sequence[Mapping[str, object]]
+
+
 def login_to_analyse() -> CommandError:
     """The refusal of a visitor without a session who would start long work."""
     return CommandError("login_to_analyse", LOGIN)
@@ -85,9 +115,9 @@ def check_match_access(state: TableState, player_id: str | None) -> list[int]:
     return [k for k, deal in enumerate(state.match.deals) if deal.is_over]
 
 
-def status_json(row: Any) -> dict[str, Any]:
+def status_json(row: Any) -> AnalysisStatus:
     """The route's answer for a stored job: its status and progress, and the analysis once done."""
-    out: dict[str, Any] = {"status": row.status, "progress": {"done": row.done, "total": row.total}}
+    out: AnalysisStatus = {"status": row.status, "progress": {"done": row.done, "total": row.total}}
     if row.status == "done":
         out["progress"]["done"] = row.total
         out["analysis"] = row.result_json()
@@ -95,8 +125,9 @@ def status_json(row: Any) -> dict[str, Any]:
         out["message"] = row.result or "the analysis failed"
         for prefix in (REFUSED, REFUSED_FOR_NOW):
             if out["message"].startswith(prefix):  # a coded refusal (no_worker): the page words it (errors.md)
-                out["error"] = orjson.loads(out["message"].removeprefix(prefix))
-                out["message"] = out["error"]["message"]
+                error = orjson.loads(out["message"].removeprefix(prefix))  # ``CommandError.to_json``'s
+                out["error"] = error
+                out["message"] = error["message"]
     return out
 
 
@@ -141,7 +172,7 @@ class AnalysisJobs:
         for told in self._told:
             told.cancel()
 
-    async def request(self, table_id: str, index: int, record: dict[str, Any], asker: Asker) -> dict[str, Any]:
+    async def request(self, table_id: str, index: int, record: dict[str, Any], asker: Asker) -> AnalysisStatus:
         """The analysis of a deal, or its job's status (queued now, within ``asker``'s quotas, if it never was
         or if it was refused for a reason that may not hold now)."""
         row = await self.store.analysis(table_id, index)
@@ -161,7 +192,7 @@ class AnalysisJobs:
     async def match(
         self, table_id: str, indices: list[int], record_of: Callable[[int], dict[str, Any]], asker: Asker,
         positions_of: Callable[[int], Sequence[int]] | None = None,
-    ) -> dict[str, Any]:
+    ) -> MatchAnalysis:
         """Each seat's figures over the analysed deals of a match (``indices``: its finished deals, whose
         records ``record_of`` gives); the deals not analysed yet are queued now, as many as ``asker``'s
         quotas allow, so that the figure completes (asked again, the rest are queued as room frees).
@@ -184,7 +215,7 @@ class AnalysisJobs:
         done = [k for k in sorted(indices) if statuses.get(k) == "done"]
         failed = sum(1 for k in indices if statuses.get(k) == "failed")
         key = ("match", table_id, tuple(done))
-        seats: list[dict[str, Any]] | None = self.desk.memo.get(key)
+        seats: Sequence[Mapping[str, object]] | None = self.desk.memo.get(key)
         if seats is None:
             positions = None if positions_of is None else [positions_of(k) for k in done]
             seats = match_totals(await self.store.analysis_results(table_id, done), positions)

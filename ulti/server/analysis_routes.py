@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 
 from ulti.engine.fourmatch import FourMatch
 from ulti.server import sessions, tablerecords
-from ulti.server.analysis import AnalysisJobs, check_access, check_match_access, explore
+from ulti.server.analysis import AnalysisJobs, AnalysisStatus, MatchAnalysis, check_access, check_match_access, explore
 from ulti.server.errors import CommandError
 from ulti.server.hub import Hub
 from ulti.server.inputs import check_id
@@ -35,9 +35,9 @@ async def _asker(request: Request) -> Asker:
     return Asker(None if who is None else who.player_id, address)
 
 
-@router.get("/api/tables/{table_id}/deals/{index}/analysis")
+@router.get("/api/tables/{table_id}/deals/{index}/analysis", response_model=dict[str, object])
 @shows_tables
-async def deal_analysis(request: Request, table_id: str, index: int) -> dict[str, Any]:
+async def deal_analysis(request: Request, table_id: str, index: int) -> AnalysisStatus:
     """The analysis of finished deal ``index``, or its job's status and progress (queued on first asking)."""
     check_id(table_id, "table id")
     asker = await _asker(request)  # counted before any other work
@@ -50,9 +50,9 @@ async def deal_analysis(request: Request, table_id: str, index: int) -> dict[str
     return await jobs.request(table_id, index, record, asker)
 
 
-@router.get("/api/tables/{table_id}/analysis")
+@router.get("/api/tables/{table_id}/analysis", response_model=dict[str, object])
 @shows_tables
-async def match_analysis(request: Request, table_id: str) -> dict[str, Any]:
+async def match_analysis(request: Request, table_id: str) -> MatchAnalysis:
     """Each seat's accuracy and cost over the analysed deals of the match (the others are queued now)."""
     check_id(table_id, "table id")
     asker = await _asker(request)  # counted before any other work

@@ -14,8 +14,9 @@ stored, so a restarted director computes the same waiting players and the same e
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol, TypedDict
 
+from ulti.server.tournamentshapes import CreatedEvent, ResultRecorded
 from ulti.tournaments.arena import arena_tables
 from ulti.tournaments.log import Tournament, still_playing
 from ulti.tournaments.standings import compute_lines
@@ -26,7 +27,7 @@ class Loaded(Protocol):
     tournaments' module, which asks this one, is not imported back)."""
 
     @property
-    def created(self) -> dict[str, Any]:
+    def created(self) -> CreatedEvent:
         """Event 0: the settings and the server's own choices."""
         ...
 
@@ -34,7 +35,7 @@ class Loaded(Protocol):
         """When each player registered (ms), by player number."""
         ...
 
-    def results_at(self) -> list[tuple[dict[str, Any], int]]:
+    def results_at(self) -> list[tuple[ResultRecorded, int]]:
         """Each ``result_recorded`` event with the time it was stored (ms), in the log's order."""
         ...
 
@@ -130,7 +131,18 @@ def _with_bots(players: Sequence[int]) -> Table:
     return (a, b, c)
 
 
-def arena_view(loaded: Loaded, state: Tournament, now_ms: int) -> dict[str, Any]:
+class ArenaView(TypedDict):
+    """An arena on the tournament page: its end (ms; None before the start), the server's clock, the wait
+    before bots, who waits for a table and who plays one (player numbers)."""
+
+    ends_at: int | None
+    now: int
+    bot_wait_seconds: int
+    waiting: list[int]
+    playing: list[int]
+
+
+def arena_view(loaded: Loaded, state: Tournament, now_ms: int) -> ArenaView:
     """What the page shows of an arena: its end time, the wait before bots, who waits for a table."""
     return {"ends_at": ends_at(loaded, state), "now": now_ms,
             "bot_wait_seconds": loaded.created.get("bot_wait_seconds", BOT_WAIT_SECONDS),

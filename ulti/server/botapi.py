@@ -15,6 +15,10 @@ personal token (``Authorization: Bearer ulti_…``). Nothing here is a second ta
 Each line of a stream is one JSON object; an empty line is a keep-alive. Revoking a token ends its
 streams at once in this process and, through Redis, in the others; every stream also checks now and
 then that its token still exists, in case a message was lost.
+
+What the routes and streams send is typed in ``botshapes.py``; a route that returns one of those shapes
+declares ``response_model=dict[str, object]`` (a plain JSON object, as before), so that FastAPI sends the
+same bytes and publishes the same schema whatever the Python type says.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import asyncio
 import signal
 import threading
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from types import FrameType
 from typing import Annotated, Any, Protocol
@@ -37,8 +41,27 @@ from ulti.accounts import AccountError
 from ulti.accounts.apitokens import BOT_PLAY, TABLE_READ, ApiTokens, check_scopes, check_token_name, is_api_token
 from ulti.accounts.names import name_key
 from ulti.server import sessions, tableviews
+from ulti.server.answers import Done, Seated
 from ulti.server.auth import new_id
 from ulti.server.bodies import body_as, checked, field_refusal, json_object, parse
+from ulti.server.botshapes import (
+    AccountEvent,
+    AccountNote,
+    BotAccount,
+    Challenges,
+    Claimed,
+    EventLine,
+    Numbered,
+    Revoked,
+    RevokedNote,
+    SeatableBots,
+    StreamError,
+    SyncLine,
+    TokenList,
+    Upgraded,
+    UpgradedNote,
+    Welcome,
+)
 from ulti.server.commands import Join, Play, Say
 from ulti.server.errors import CommandError
 from ulti.server.events import Event, parse_event
@@ -62,7 +85,9 @@ NDJSON = "application/x-ndjson"
 #: the Redis channel of account events and revocations (several processes, cluster.py)
 CHANNEL = "ulti:botapi"
 #: what a stream sends when its token is revoked, before it ends
-REVOKED = {"type": "error", "code": "token_revoked", "message": "this API token was revoked: the stream ends"}
+REVOKED: StreamError = {
+    "type": "error", "code": "token_revoked", "message": "this API token was revoked: the stream ends"
+}
 #: headers of every stream: nginx must pass each line on at once, nobody may cache it
 STREAM_HEADERS = {"x-accel-buffering": "no", "cache-control": "no-store"}
 
@@ -73,9 +98,9 @@ class OpenStream:
 
     token_id: str
     player_id: str
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    outbox: asyncio.Queue[Mapping[str, object] | None] = field(default_factory=asyncio.Queue)
 
-    def end(self, message: dict[str, Any] | None = None) -> None:
+    def end(self, message: StreamError | None = None) -> None:
         """End the stream, after ``message`` if given."""
         if message is not None:
             self.outbox.put_nowait(message)
@@ -101,7 +126,9 @@ class BotApi:
 
     # ---------------------------------------------------------------- streams
 
-    def open(self, who: sessions.Identity, outbox: asyncio.Queue[dict[str, Any] | None] | None = None) -> OpenStream:
+    def open(
+        self, who: sessions.Identity, outbox: asyncio.Queue[Mapping[str, object] | None] | None = None
+    ) -> OpenStream:
         """Count a new stream of ``who``'s token, or refuse one over the limit (``too_many_connections``)."""
         assert who.token_id is not None
         held = self.streams[who.token_id]
@@ -143,13 +170,14 @@ class BotApi:
 
     # ---------------------------------------------------------------- account events
 
-    def tell(self, player_id: str, message: dict[str, Any]) -> None:
+    def tell(self, player_id: str, message: AccountEvent) -> None:
         """Send ``message`` to the account's event streams, here and in the other processes."""
         self._deliver(player_id, message)
         if self.hub.cluster is not None:
-            self._spawn(self.hub.cluster.publish(CHANNEL, {"kind": "account", "player": player_id, "message": message}))
+            note: AccountNote = {"kind": "account", "player": player_id, "message": message}
+            self._spawn(self.hub.cluster.publish(CHANNEL, note))
 
-    def _deliver(self, player_id: str, message: dict[str, Any]) -> None:
+    def _deliver(self, player_id: str, message: Mapping[str, object]) -> None:
         for stream in list(self.listeners.get(player_id, ())):
             stream.outbox.put_nowait(message)
 
@@ -168,7 +196,8 @@ class BotApi:
                                       "totals": state.match.totals(), "winner": state.match.winner()})
 
     async def on_cluster(self, data: dict[str, Any]) -> None:
-        """A message of another process: an account event to deliver here, or a revoked token."""
+        """A message of another process (raw JSON of an ``AccountNote``, a ``RevokedNote`` or an
+        ``UpgradedNote``): an account event to deliver here, a revoked token, an upgraded account."""
         if data.get("kind") == "account":
             self._deliver(str(data["player"]), dict(data["message"]))
         elif data.get("kind") == "revoked":
@@ -187,7 +216,7 @@ class BotApi:
         if self.tokens is not None:
             self.tokens.forget_account(player_id)
 
-    def announce(self, payload: dict[str, Any]) -> None:
+    def announce(self, payload: RevokedNote | UpgradedNote) -> None:
         """Tell the other processes (a revocation, an upgrade)."""
         if self.hub.cluster is not None:
             self._spawn(self.hub.cluster.publish(CHANNEL, payload))
@@ -311,7 +340,7 @@ def _refusal(request: Request, exc: AccountError) -> JSONResponse:
     return JSONResponse({"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status)
 
 
-def _line(message: dict[str, Any]) -> bytes:
+def _line(message: Mapping[str, object]) -> bytes:
     return orjson.dumps({k: v for k, v in message.items() if k != "_t"}) + b"\n"
 
 
@@ -324,7 +353,7 @@ def _since(request: Request) -> int | None:
     return int(value)
 
 
-def _command_id(body: dict[str, Any]) -> Any:
+def _command_id(body: Mapping[str, object]) -> object:
     # no id: a fresh one (then a retried request is refused as a repeat of the action, not done twice)
     return body.get("id", "api-" + new_id())
 
@@ -360,9 +389,9 @@ async def create_token(request: Request) -> JSONResponse:
     return JSONResponse({"id": token_id, "token": token})
 
 
-@router.get("/api/account/tokens")
+@router.get("/api/account/tokens", response_model=dict[str, object])
 @shows_no_table("the account's API tokens")
-async def list_tokens(request: Request) -> dict[str, Any]:
+async def list_tokens(request: Request) -> TokenList:
     """The account's tokens (never the tokens themselves), and whether it is a bot account."""
     who = await _account(request)
     listed = await sessions.api_tokens_of(request.app).listed(who.player_id)
@@ -376,9 +405,9 @@ async def list_tokens(request: Request) -> dict[str, Any]:
     }
 
 
-@router.delete("/api/account/tokens/{token_id}")
+@router.delete("/api/account/tokens/{token_id}", response_model=dict[str, object])
 @shows_no_table("revokes a token")
-async def revoke_token(request: Request, token_id: str) -> dict[str, Any]:
+async def revoke_token(request: Request, token_id: str) -> Revoked:
     """Revoke a token: refused from now on, its open streams end (in every process)."""
     who = await _account(request)
     check_id(token_id, "token id")
@@ -393,17 +422,17 @@ async def revoke_token(request: Request, token_id: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- the bot account
 
 
-@router.get("/api/bot/account")
+@router.get("/api/bot/account", response_model=dict[str, object])
 @shows_no_table("the bot account itself")
-async def bot_account(request: Request) -> dict[str, Any]:
+async def bot_account(request: Request) -> BotAccount:
     """Who the token belongs to: id, name, whether it is a bot account, the token's scopes."""
     who = await _caller(request, BOT_PLAY, TABLE_READ)
     return {"id": who.player_id, "name": who.name, "bot": who.bot, "scopes": list(who.scopes)}
 
 
-@router.post("/api/bot/account/upgrade")
+@router.post("/api/bot/account/upgrade", response_model=dict[str, object])
 @shows_no_table("makes the account a bot account")
-async def upgrade(request: Request) -> dict[str, Any]:
+async def upgrade(request: Request) -> Upgraded:
     """Turn the token's account into a bot account, if it has never sat at a table."""
     who = await _caller(request, BOT_PLAY)
     store = _api(request).store
@@ -419,9 +448,9 @@ async def upgrade(request: Request) -> dict[str, Any]:
     return {"ok": True, "bot": True}
 
 
-@router.post("/api/tables/{table_id}/invite_bot")
+@router.post("/api/tables/{table_id}/invite_bot", response_model=dict[str, object])
 @shows_no_table("invites a bot account to a seat")
-async def invite_bot(request: Request, table_id: str) -> dict[str, Any]:
+async def invite_bot(request: Request, table_id: str) -> Done:
     """The host invites a bot account (by name) to an open seat or one kept for an invited player.
 
     The bot is told on its event stream (``invited``, with the seat's invite token) and joins with
@@ -455,9 +484,9 @@ async def invite_bot(request: Request, table_id: str) -> dict[str, Any]:
     return {"ok": True}
 
 
-@router.post("/api/account/bots")
+@router.post("/api/account/bots", response_model=dict[str, object])
 @shows_no_table("records that the account owns a bot account")
-async def claim_bot(request: Request) -> dict[str, Any]:
+async def claim_bot(request: Request) -> Claimed:
     """The logged-in account owns the bot account whose API token ``{"token"}`` it presents (the proof
     of control): the waiting room then lists that bot to its tables' host."""
     who = await _account(request)
@@ -474,9 +503,9 @@ async def claim_bot(request: Request) -> dict[str, Any]:
     return {"ok": True, "bot": {"id": owner.player_id, "name": owner.name}}
 
 
-@router.post("/api/bot/account/challenges")
+@router.post("/api/bot/account/challenges", response_model=dict[str, object])
 @shows_no_table("the bot's own choice to be offered to every host")
-async def accept_challenges(request: Request) -> dict[str, Any]:
+async def accept_challenges(request: Request) -> Challenges:
     """The bot offers itself (``{"accept": true}``) to every host's waiting room, or stops (false)."""
     who = await _bot(request)
     refusal = field_refusal("bad_request", {"accept": "accept must be true or false"})
@@ -485,9 +514,9 @@ async def accept_challenges(request: Request) -> dict[str, Any]:
     return {"ok": True, "challenges": accept}
 
 
-@router.get("/api/bots/seatable")
+@router.get("/api/bots/seatable", response_model=dict[str, object])
 @shows_no_table("names of bot accounts a host may invite")
-async def seatable_bots(request: Request) -> dict[str, Any]:
+async def seatable_bots(request: Request) -> SeatableBots:
     """The bot accounts the caller may seat from a waiting room: its own, then those accepting challenges."""
     who = await sessions.identity_of(request)
     bots = await _api(request).store.bots_for_host(who.player_id)
@@ -510,9 +539,8 @@ async def account_stream(request: Request) -> StreamingResponse:
     stream = api.open(who)
     api.listeners[who.player_id].add(stream)
     try:
-        first: list[dict[str, Any]] = [
-            {"type": "welcome", "player": {"id": who.player_id, "name": who.name, "bot": who.bot}}
-        ]
+        welcome: Welcome = {"type": "welcome", "player": {"id": who.player_id, "name": who.name, "bot": who.bot}}
+        first: list[AccountEvent] = [welcome]
         for table in await api.store.tables_of_player(who.player_id):
             if table["status"] == "playing":
                 first.append({"type": "match_started", "table": table["table_id"], "seat": table["seat"]})
@@ -522,7 +550,7 @@ async def account_stream(request: Request) -> StreamingResponse:
     return StreamingResponse(_lines(api, stream, first), media_type=NDJSON, headers=STREAM_HEADERS)
 
 
-async def _lines(api: BotApi, stream: OpenStream, first: list[dict[str, Any]]) -> AsyncIterator[bytes]:
+async def _lines(api: BotApi, stream: OpenStream, first: list[AccountEvent]) -> AsyncIterator[bytes]:
     """The lines of an account's event stream."""
     try:
         for message in first:
@@ -533,7 +561,7 @@ async def _lines(api: BotApi, stream: OpenStream, first: list[dict[str, Any]]) -
         api.release(stream)
 
 
-async def _messages(api: BotApi, stream: OpenStream) -> AsyncIterator[dict[str, Any] | None]:
+async def _messages(api: BotApi, stream: OpenStream) -> AsyncIterator[Mapping[str, object] | None]:
     """A stream's messages as they come, None for a keep-alive; ends when the stream is ended."""
     idle = 0
     while True:
@@ -575,7 +603,8 @@ async def table_stream(request: Request, table_id: str) -> StreamingResponse:
         seq = source.state.seq
         if since is None:
             seat = source.state.seat_of(who.player_id)
-            first = [{"type": "sync", "seq": seq, "state": hub.table_view(source, seat)}]
+            sync: SyncLine = {"type": "sync", "seq": seq, "state": hub.table_view(source, seat)}
+            first: list[SyncLine] | list[EventLine] = [sync]
         elif since > seq:
             raise CommandError("bad_request", f"since={since} is beyond the table's last event ({seq})")
         else:
@@ -589,7 +618,7 @@ async def table_stream(request: Request, table_id: str) -> StreamingResponse:
 
 
 async def _table_lines(
-    api: BotApi, stream: OpenStream, conn: Connection, table_id: str, first: list[dict[str, Any]], last: int
+    api: BotApi, stream: OpenStream, conn: Connection, table_id: str, first: list[SyncLine] | list[EventLine], last: int
 ) -> AsyncIterator[bytes]:
     """The lines of a table stream: ``first``, then each event after ``last`` once, in order."""
     try:
@@ -601,7 +630,8 @@ async def _table_lines(
             elif item.get("type") == "error":
                 yield _line(item)
             elif item.get("type") == "event":
-                seq = int(item["seq"])
+                seq = item["seq"]
+                assert isinstance(seq, int)  # every event the hub sends carries its number
                 if seq <= last:
                     continue  # already in the sync or the replay
                 if seq > last + 1:
@@ -621,10 +651,10 @@ def _spawn_disconnect(api: BotApi, conn: Connection) -> None:
     api._spawn(api.hub.disconnected(conn))
 
 
-async def _replay(store: TableLog, table_id: str, player_id: str, after: int, upto: int) -> list[dict[str, Any]]:
+async def _replay(store: TableLog, table_id: str, player_id: str, after: int, upto: int) -> list[EventLine]:
     """Events ``after + 1`` to ``upto`` of a table as ``player_id``'s seat saw them, rebuilt from the log."""
     state = TableState(table_id)
-    out: list[dict[str, Any]] = []
+    out: list[EventLine] = []
     for raw in await store.events(table_id):
         if state.seq >= upto:
             break
@@ -644,9 +674,9 @@ async def _replay(store: TableLog, table_id: str, player_id: str, after: int, up
 # ---------------------------------------------------------------- playing
 
 
-@router.post("/api/bot/tables/{table_id}/join")
+@router.post("/api/bot/tables/{table_id}/join", response_model=dict[str, object])
 @shows_no_table("takes a seat: answers its number")
-async def join(request: Request, table_id: str) -> dict[str, Any]:
+async def join(request: Request, table_id: str) -> Seated:
     """The bot takes ``seat`` (an open seat, or an invite seat with its ``invite`` token)."""
     who = await _bot(request)
     check_id(table_id, "table id")
@@ -655,9 +685,9 @@ async def join(request: Request, table_id: str) -> dict[str, Any]:
     return {"seat": int(await _hub(request).execute(table_id, join))}
 
 
-@router.post("/api/bot/tables/{table_id}/leave")
+@router.post("/api/bot/tables/{table_id}/leave", response_model=dict[str, object])
 @shows_no_table("gives up a seat")
-async def leave(request: Request, table_id: str) -> dict[str, Any]:
+async def leave(request: Request, table_id: str) -> Done:
     """The bot stands up from a table whose match has not started."""
     who = await _bot(request)
     check_id(table_id, "table id")
@@ -665,9 +695,9 @@ async def leave(request: Request, table_id: str) -> dict[str, Any]:
     return {"ok": True}
 
 
-@router.post("/api/bot/tables/{table_id}/act")
+@router.post("/api/bot/tables/{table_id}/act", response_model=dict[str, object])
 @shows_no_table("a game action: answers its event number")
-async def act(request: Request, table_id: str) -> dict[str, Any]:
+async def act(request: Request, table_id: str) -> Numbered:
     """A game action ``{"action": {...}, "id": ...}`` (the WebSocket's ``act`` without ``type``): its event number."""
     who = await _bot(request)
     check_id(table_id, "table id")
@@ -678,9 +708,9 @@ async def act(request: Request, table_id: str) -> dict[str, Any]:
     return {"seq": await _hub(request).execute(table_id, play)}
 
 
-@router.post("/api/bot/tables/{table_id}/chat")
+@router.post("/api/bot/tables/{table_id}/chat", response_model=dict[str, object])
 @shows_no_table("a chat line: answers its event number")
-async def chat(request: Request, table_id: str) -> dict[str, Any]:
+async def chat(request: Request, table_id: str) -> Numbered:
     """A chat line ``{"phrase": key}`` (during a deal only preset phrases) or ``{"text": ...}`` between deals."""
     who = await _bot(request)
     check_id(table_id, "table id")

@@ -9,7 +9,7 @@ from ulti.server.actor import TableActor
 from ulti.server.cluster import Cluster
 from ulti.server.events import Event, parse_event
 from ulti.server.hubcore import Replica, Spawn, TableRegistry, load_state
-from ulti.server.patches import view_patch
+from ulti.server.patches import Patch, view_patch
 from ulti.server.seam import Filtered, TableSource
 from ulti.server.visibility import live_to_onlookers
 from ulti.store.ports import TableLog
@@ -131,7 +131,7 @@ class Broadcaster:
         state = source.state
         table_id = source.table_id
         views: dict[int | None, dict[str, Any]] = {}
-        patches: dict[tuple[int | None, int], dict[str, Any]] = {}
+        patches: dict[tuple[int | None, int], Patch] = {}
         table: dict[str, Any] | None = None  # the table part: one for all the views of this moment
         for conn in self.tables.connections.watching(table_id):
             seat = state.seat_of(conn.player_id)
@@ -148,7 +148,7 @@ class Broadcaster:
                 for seq, filtered in events:
                     if seat in filtered:
                         # the first event sent carries the change; the others of one command share its view
-                        change = {} if sent else patch
+                        change: Patch = {} if sent else patch
                         conn.send({"type": "event", "seq": seq, "event": filtered[seat], "patch": change})
                         sent = True
                 if sent:

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import itertools
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -140,7 +140,7 @@ class Cluster:
 
     # ---------------------------------------------------------------- messages
 
-    async def request(self, owner: str, payload: dict[str, Any], timeout: float = 5.0) -> dict[str, Any]:
+    async def request(self, owner: str, payload: Mapping[str, object], timeout: float = 5.0) -> dict[str, Any]:
         """Send ``payload`` to process ``owner`` and wait for its reply."""
         request_id = f"{self.process_id}:{next(self._ids)}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
@@ -156,11 +156,11 @@ class Cluster:
         finally:
             self._waiting.pop(request_id, None)
 
-    async def publish_table(self, table_id: str, payload: dict[str, Any]) -> None:
+    async def publish_table(self, table_id: str, payload: Mapping[str, object]) -> None:
         """Publish a table's event to every process watching it."""
         await self.redis.publish(TABLE_PREFIX + table_id, json.dumps({"origin": self.process_id, **payload}))
 
-    async def publish_lobby(self, payload: dict[str, Any]) -> None:
+    async def publish_lobby(self, payload: Mapping[str, object]) -> None:
         """Tell every process about a lobby change (the ids of the changed tables) or a lobby chat line."""
         await self.redis.publish(LOBBY_CHANNEL, json.dumps({"origin": self.process_id, **payload}))
 
@@ -169,7 +169,7 @@ class Cluster:
         self.on_channel[channel] = handler
         await self._pubsub.subscribe(channel)
 
-    async def publish(self, channel: str, payload: dict[str, Any]) -> None:
+    async def publish(self, channel: str, payload: Mapping[str, object]) -> None:
         """Tell every process listening on ``channel`` (this one skips its own messages)."""
         await self.redis.publish(channel, json.dumps({"origin": self.process_id, **payload}))
 

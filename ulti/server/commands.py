@@ -216,9 +216,10 @@ def command_name(command: Command) -> str:
     return command.kind
 
 
-def command_to_json(command: Command) -> dict[str, Any]:
-    """``command`` as a JSON object (for the hop to the table's owner through Redis)."""
-    body: dict[str, Any] = {"command": command_name(command)}
+def command_to_json(command: Command) -> dict[str, object]:
+    """``command`` as a JSON object (for the hop to the table's owner through Redis): its fields' values,
+    which only need to be JSON, and the action in its record form."""
+    body: dict[str, object] = {"command": command_name(command)}
     for field in fields(command):
         body[field.name] = getattr(command, field.name)
     if isinstance(command, Play):

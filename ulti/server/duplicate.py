@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import orjson
 
@@ -47,7 +47,18 @@ STALE_SECONDS = 60.0
 IDLE_SCAN_SECONDS = 20.0
 
 
-def par_spec(state: TableState, index: int) -> dict[str, Any] | None:
+class ParSpec(TypedDict):
+    """What a par replay needs, as its job stores it: the deal's hands and dealer, the player's seat, each
+    seat's bot level (the par's for the player's), and the seed the bots' seeds come from."""
+
+    hands: list[list[str]]
+    dealer: int
+    seat: int
+    levels: list[str]
+    seed: str
+
+
+def par_spec(state: TableState, index: int) -> ParSpec | None:
     """What the par replay of finished deal ``index`` needs (None: no par for this deal or table)."""
     seat = state.duplicate_seat()
     match = state.match
@@ -64,7 +75,7 @@ def par_spec(state: TableState, index: int) -> dict[str, Any] | None:
             "seed": f"{state.seed}:par:{index}"}
 
 
-def par_event(index: int, spec: dict[str, Any], deal: Deal) -> Par:
+def par_event(index: int, spec: ParSpec, deal: Deal) -> Par:
     """The ``par`` event of a finished replay."""
     assert deal.result is not None
     result = deal.result.to_json()
@@ -72,12 +83,11 @@ def par_event(index: int, spec: dict[str, Any], deal: Deal) -> Par:
             "scores": list(deal.result.scores), "bid": result.get("bid"), "declarer": result.get("declarer")}
 
 
-async def play_par(spec: dict[str, Any], think: Callable[[str, SeatView, str], Awaitable[Action]],
+async def play_par(spec: ParSpec, think: Callable[[str, SeatView, str], Awaitable[Action]],
                    alive: Callable[[], Any] | None = None) -> Deal:
     """Play the deal of ``spec`` to its end, each decision by its seat's bot: ``think(level, view, seed)``."""
     deal = Deal([[parse_card(c) for c in hand] for hand in spec["hands"]], spec["dealer"])
-    while not deal.is_over:
-        seat = deal.to_move
+    while (seat := deal.to_move) is not None:
         level = spec["levels"][seat]
         seed = f"{spec['seed']}:{len(deal.history)}"
         # one decision per call: a what-if line or a hint queued behind it waits for one decision only

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -26,9 +27,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from ulti.duplicates import build_duplicate_record
 from ulti.duplicates.matchpoints import deal_matchpoints, standings
 from ulti.server import sessions, tablerecords, tableviews
+from ulti.server.answers import Done
 from ulti.server.auth import new_id
 from ulti.server.bodies import field_refusal, parse, store_of
 from ulti.server.commands import Join, Start
+from ulti.server.duplicateshapes import CrossTable, DealEntry, DealLine, EventMade, EventSeat, ParAnswer
 from ulti.server.errors import CommandError
 from ulti.server.hub import Hub
 from ulti.server.inputs import check_id, decode_json
@@ -71,7 +74,7 @@ async def _body(request: Request) -> dict[str, Any]:
     return body
 
 
-def _json(payload: dict[str, Any]) -> Response:
+def _json(payload: Mapping[str, object]) -> Response:
     # orjson: the cross-table of 20 tables is a few hundred results
     return Response(orjson.dumps(payload), media_type="application/json")
 
@@ -94,7 +97,7 @@ async def check_duplicate_lobby_chat(hub: Hub, store: DuplicateBook, player_id: 
 # ---------------------------------------------------------------- the cross-table
 
 
-def deal_line(state: TableState, number: int, index: int) -> dict[str, Any] | None:
+def deal_line(state: TableState, number: int, index: int) -> DealLine | None:
     """Table ``number``'s result on deal ``index`` (None if it has not finished it)."""
     match = state.match
     if match is None or index >= len(match.deals) or match.deals[index].result is None:
@@ -115,7 +118,7 @@ def deal_line(state: TableState, number: int, index: int) -> dict[str, Any] | No
     }
 
 
-def cross_table(row: DuplicateRow, states: list[TableState], access: Sight) -> dict[str, Any]:
+def cross_table(row: DuplicateRow, states: list[TableState], access: Sight) -> CrossTable:
     """The event as ``access`` lets its viewer see it: tables, per deal each table's result and matchpoints,
     and the standings over the deals shown whole.
 
@@ -126,11 +129,11 @@ def cross_table(row: DuplicateRow, states: list[TableState], access: Sight) -> d
     whole = row.deals if access.deals is None else min(access.deals, row.deals)
     own = access.duplicate_table
     visible = max(whole, deals_finished(states[own - 1]) if own is not None else 0)
-    deals: list[dict[str, Any]] = []
+    deals: list[DealEntry] = []
     counted: list[dict[int, list[int]]] = []
     for index in range(row.deals):
         done = [(n, line) for n, s in enumerate(states, 1) if (line := deal_line(s, n, index)) is not None]
-        entry: dict[str, Any] = {"index": index, "visible": index < visible, "finished": len(done)}
+        entry: DealEntry = {"index": index, "visible": index < visible, "finished": len(done)}
         if index < visible:
             shown = done if index < whole else [(n, line) for n, line in done if n == own]
             results = {n: line["scores"] for n, line in shown}
@@ -146,7 +149,7 @@ def cross_table(row: DuplicateRow, states: list[TableState], access: Sight) -> d
         for seat in range(3)
         if s.seats[seat].kind in ("player", "bot")
     }
-    you = None
+    you: EventSeat | None = None
     if access.duplicate_table is not None:
         own_table = access.duplicate_table
         you = {"table": own_table, "table_id": states[own_table - 1].table_id, "seat": access.seat}
@@ -207,9 +210,9 @@ JOIN_REFUSAL = field_refusal("bad_request", {
 })
 
 
-@router.post("/api/events")
+@router.post("/api/events", response_model=dict[str, object])
 @shows_no_table("creates an event: answers its ids")
-async def create_event(request: Request) -> dict[str, Any]:
+async def create_event(request: Request) -> EventMade:
     """Create an event: its tables (all seats open), dealt from one secret seed."""
     who = await sessions.identity_of(request)
     chosen = parse(EventBody, await _body(request), EVENT_REFUSAL)
@@ -256,9 +259,9 @@ async def get_event(request: Request, event_id: str) -> Response:
     return _json(cross_table(row, states, duplicate_sight(states, await viewer_of(request))))
 
 
-@router.post("/api/events/{event_id}/join")
+@router.post("/api/events/{event_id}/join", response_model=dict[str, object])
 @shows_no_table("takes a seat: answers its table and seat")
-async def join_event(request: Request, event_id: str) -> dict[str, Any]:
+async def join_event(request: Request, event_id: str) -> EventSeat:
     """Take a seat at one of the event's tables: the one asked for (``table``, ``seat``) or the first free one."""
     check_id(event_id, "event id")
     who = await sessions.identity_of(request)
@@ -289,9 +292,9 @@ async def join_event(request: Request, event_id: str) -> dict[str, Any]:
     return {"table": n, "table_id": row.table_ids[n - 1], "seat": int(seat)}
 
 
-@router.post("/api/events/{event_id}/leave")
+@router.post("/api/events/{event_id}/leave", response_model=dict[str, object])
 @shows_no_table("gives up a seat")
-async def leave_event(request: Request, event_id: str) -> dict[str, Any]:
+async def leave_event(request: Request, event_id: str) -> Done:
     """Give up one's seat before the event starts (afterwards a bot plays for a player who leaves)."""
     check_id(event_id, "event id")
     who = await sessions.identity_of(request)
@@ -304,9 +307,9 @@ async def leave_event(request: Request, event_id: str) -> dict[str, Any]:
     raise CommandError("not_seated", "you do not sit at this event's tables")
 
 
-@router.post("/api/events/{event_id}/start")
+@router.post("/api/events/{event_id}/start", response_model=dict[str, object])
 @shows_no_table("starts the tables")
-async def start_event(request: Request, event_id: str) -> dict[str, Any]:
+async def start_event(request: Request, event_id: str) -> Done:
     """The host starts every table: bots of the event's level fill the empty seats. Safe to repeat."""
     check_id(event_id, "event id")
     who = await sessions.identity_of(request)
@@ -337,9 +340,9 @@ async def event_record(request: Request, event_id: str) -> Response:
     return _json(build_duplicate_record(row.duplicate_id, row.deals, first, matches, bots, seed=row.seed))
 
 
-@router.get("/api/tables/{table_id}/deals/{index}/par")
+@router.get("/api/tables/{table_id}/deals/{index}/par", response_model=dict[str, object])
 @shows_tables
-async def par_record(request: Request, table_id: str, index: int) -> dict[str, Any]:
+async def par_record(request: Request, table_id: str, index: int) -> ParAnswer:
     """Solo duplicate: the par of finished deal ``index`` (the strong bot's replay), or its status."""
     check_id(table_id, "table id")
     hub = _hub(request)

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, NotRequired, TypedDict
 
 from ulti.engine.errors import IllegalAction
+
+
+class WireError(TypedDict):
+    """A refusal as the wire carries it (docs/protocol/errors.md §16): the code, the message, a rule's
+    code for a game action the rules refuse, and the values the message names."""
+
+    code: str
+    message: str
+    rule: NotRequired[str]
+    args: NotRequired[Mapping[str, object]]
 
 
 class CommandError(Exception):
@@ -30,9 +41,9 @@ class CommandError(Exception):
         """The refusal of a game action by the engine's rule ``exc.rule``."""
         return cls("illegal", exc.message, rule=exc.rule, params=exc.params)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> WireError:
         """``{"code", "message"}``, with ``rule`` and ``args`` for a rule's refusal, ``args`` when it has values."""
-        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        out: WireError = {"code": self.code, "message": self.message}
         if self.rule is not None:
             out["rule"] = self.rule
             out["args"] = dict(self.params)
@@ -41,8 +52,8 @@ class CommandError(Exception):
         return out
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> CommandError:
-        """The error ``to_json`` gave (a refusal answered by another process)."""
-        args = data.get("args")
+    def from_json(cls, data: Mapping[str, object]) -> CommandError:
+        """The error ``to_json`` gave (a refusal answered by another process: JSON, so read with care)."""
+        args, rule = data.get("args"), data.get("rule")
         params = args if isinstance(args, dict) else None
-        return cls(str(data["code"]), str(data["message"]), rule=data.get("rule"), params=params)
+        return cls(str(data["code"]), str(data["message"]), rule=None if rule is None else str(rule), params=params)

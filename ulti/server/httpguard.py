@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 import orjson
 from starlette.requests import cookie_parser
 
+from ulti.server.errors import WireError
 from ulti.server.inputs import BadInput, decode_json
 
 Scope = MutableMapping[str, Any]
@@ -158,7 +159,7 @@ class RequestGuard:
 
     def _refusal(
         self, scope: Scope, headers: dict[str, str], session_cookie: bool
-    ) -> tuple[int, str, str, dict[str, Any] | None] | None:
+    ) -> tuple[int, str, str, dict[str, int] | None] | None:
         length = headers.get("content-length")
         if length is not None and (not (length.isascii() and length.isdigit()) or int(length) > self.max_body_bytes):
             limit = self.max_body_bytes
@@ -178,10 +179,10 @@ class RequestGuard:
                 return 403, "bad_origin", "a request authenticated by the session cookie must come from this site", None
         return None
 
-    async def _answer(self, send: Send, status: int, code: str, message: str, args: dict[str, Any] | None) -> None:
+    async def _answer(self, send: Send, status: int, code: str, message: str, args: dict[str, int] | None) -> None:
         if self.on_refusal is not None:
             self.on_refusal(code)
-        error: dict[str, Any] = {"code": code, "message": message}
+        error: WireError = {"code": code, "message": message}
         if args:
             error["args"] = args  # the values the page words the refusal with (docs/protocol/errors.md §16)
         body = orjson.dumps({"error": error})

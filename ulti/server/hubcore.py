@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Awaitable, Callable, Collection, Iterator
+from collections.abc import Awaitable, Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,7 +42,8 @@ class Connection:
 
     player_id: str
     name: str
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    #: the messages to send, each a JSON object of one of the protocol's shapes (None: close the socket)
+    outbox: asyncio.Queue[Mapping[str, object] | None] = field(default_factory=asyncio.Queue)
     table_id: str | None = None
     watches_lobby: bool = False
     #: the ``patch`` event form (docs/protocol/events.md §9.1): events carry what changed since ``base``
@@ -56,7 +57,7 @@ class Connection:
     #: a bot API table stream (``botapi.py``): not a person, so not counted online in the lobby
     program: bool = False
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Mapping[str, object]) -> None:
         """Queue ``message`` for this client; a client that stops reading is cut off, not waited for."""
         if self.outbox.qsize() < OUTBOX_LIMIT:
             self.outbox.put_nowait(message)

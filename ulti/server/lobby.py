@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import Callable, Collection
-from typing import Any
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any, Literal, TypedDict
 
 from ulti.server import tableviews
 from ulti.server.cluster import Cluster
@@ -32,6 +32,15 @@ def has_people(summary: dict[str, Any]) -> bool:
     if summary.get("status") == "open":
         return True
     return any(s.get("kind") == "player" and not s.get("away") and not s.get("bot") for s in summary["seats"])
+
+
+class LobbyUpdate(TypedDict):
+    """The ``lobby_update`` push (docs/protocol/messages.md): the changed tables' summaries, and the ids
+    of those no longer listed."""
+
+    type: Literal["lobby_update"]
+    tables: Sequence[Mapping[str, object]]
+    removed: list[str]
 
 
 class Lobby:
@@ -63,7 +72,7 @@ class Lobby:
             rows = [tableviews.summary_row(s) for s in reversed(states)]
         return listed([r for r in rows if has_people(r)])
 
-    async def lobby_update(self, changed: Collection[str]) -> dict[str, Any]:
+    async def lobby_update(self, changed: Collection[str]) -> LobbyUpdate:
         """The lobby push for the tables ``changed``: their summaries if listed, else their ids in ``removed``.
 
         Only what changed travels (a summary is about 300 bytes; the whole list of 300 tables is 88 KB).

@@ -30,7 +30,7 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         """One JSON line."""
-        data: dict[str, Any] = {
+        data: dict[str, object] = {  # a JSON line: any fields the caller gave beside these
             "ts": round(time.time(), 3),
             "level": record.levelname.lower(),
             "msg": record.getMessage().rstrip(),

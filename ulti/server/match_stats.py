@@ -8,7 +8,7 @@ over many matches, so every figure is a count or a sum, never an average.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TypedDict
 
 from ulti.engine.actions import Action, Kind
 from ulti.engine.contracts import Part
@@ -17,7 +17,35 @@ from ulti.engine.match import Match
 from ulti.engine.scoring import DealResult
 
 
-def empty_stats() -> dict[str, Any]:
+class DeclaredCounts(TypedDict):
+    """One part of contracts the seat declared: how often played, made, and played at a kontra or higher."""
+
+    played: int
+    made: int
+    kontrad: int
+
+
+class KontraCounts(TypedDict):
+    """One part the seat, defending, said kontra on: how often, and how often the defenders won it."""
+
+    given: int
+    won: int
+
+
+class SeatStats(TypedDict):
+    """A seat's statistics over a match (docs/protocol/players.md §20.4), by part code in ``declared``
+    and ``kontra``."""
+
+    deals: int
+    declarer_deals: int
+    declarer_points: int
+    defender_deals: int
+    defender_points: int
+    declared: dict[str, DeclaredCounts]
+    kontra: dict[str, KontraCounts]
+
+
+def empty_stats() -> SeatStats:
     """The statistics of a seat that has played no deal.
 
     >>> empty_stats()["declared"]
@@ -34,7 +62,7 @@ def empty_stats() -> dict[str, Any]:
     }
 
 
-def match_stats(match: Match | FourMatch) -> list[dict[str, Any]]:
+def match_stats(match: Match | FourMatch) -> list[SeatStats]:
     """The statistics of each seat (three, or four at a table of four) over the finished deals of ``match``.
 
     - ``declared[part]``: every part of a contract the seat declared counts on its own: ``played``,
@@ -53,7 +81,7 @@ def match_stats(match: Match | FourMatch) -> list[dict[str, Any]]:
     return deals_stats((deal.result, deal.history) for deal in match.deals if deal.result is not None)
 
 
-def deals_stats(deals: Iterable[tuple[DealResult, Sequence[Action]]]) -> list[dict[str, Any]]:
+def deals_stats(deals: Iterable[tuple[DealResult, Sequence[Action]]]) -> list[SeatStats]:
     """``match_stats`` of finished deals given as (result, action history) pairs."""
     stats = [empty_stats() for _ in range(3)]
     for result, history in deals:
@@ -62,16 +90,19 @@ def deals_stats(deals: Iterable[tuple[DealResult, Sequence[Action]]]) -> list[di
 
 
 def _add_deal(
-    stats: list[dict[str, Any]], result: DealResult, history: Sequence[Action], seats: Sequence[int] = (0, 1, 2)
+    stats: list[SeatStats], result: DealResult, history: Sequence[Action], seats: Sequence[int] = (0, 1, 2)
 ) -> None:
     """Add one deal to ``stats``; ``seats[s]`` is the index in ``stats`` of the player of the deal's seat ``s``."""
     declarer = result.declarer
     for seat in range(3):
         seat_stats = stats[seats[seat]]
         seat_stats["deals"] += 1
-        side = "declarer" if seat == declarer else "defender"
-        seat_stats[f"{side}_deals"] += 1
-        seat_stats[f"{side}_points"] += result.scores[seat]
+        if seat == declarer:
+            seat_stats["declarer_deals"] += 1
+            seat_stats["declarer_points"] += result.scores[seat]
+        else:
+            seat_stats["defender_deals"] += 1
+            seat_stats["defender_points"] += result.scores[seat]
 
     # (part, made, kontra'd) of each part of the declared contract
     if result.given_up:
@@ -94,6 +125,6 @@ def _add_deal(
     for seat, seat_parts in said.items():
         kontra = stats[seats[seat]]["kontra"]
         for part in sorted(seat_parts, key=list(Part).index):
-            entry = kontra.setdefault(part.value, {"given": 0, "won": 0})
-            entry["given"] += 1
-            entry["won"] += int(not declarer_won.get(part, True))
+            counts = kontra.setdefault(part.value, {"given": 0, "won": 0})
+            counts["given"] += 1
+            counts["won"] += int(not declarer_won.get(part, True))

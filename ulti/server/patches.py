@@ -18,16 +18,26 @@ the old and new views share by reference costs nothing to compare. Pure function
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TypedDict, cast
+
+
+class Patch(TypedDict, total=False):
+    """What changed in a view: values set (or added) by path, lists grown by path, paths removed."""
+
+    set: dict[str, object]
+    append: dict[str, list[object]]
+    unset: list[str]
+
 
 #: the view's keys whose object is compared key by key (its own keys then get dotted paths)
 _NESTED = ("deal",)
 
 
-def view_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+def view_patch(old: Mapping[str, object], new: Mapping[str, object]) -> Patch:
     """The patch that turns view ``old`` into view ``new`` (both left unchanged)."""
-    changed: dict[str, Any] = {}
-    appended: dict[str, list[Any]] = {}
+    changed: dict[str, object] = {}
+    appended: dict[str, list[object]] = {}
     removed: list[str] = []
     _diff(old, new, "", changed, appended, removed)
     for key in _NESTED:
@@ -35,7 +45,7 @@ def view_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
         if key in changed and isinstance(before, dict) and isinstance(after, dict):
             del changed[key]
             _diff(before, after, key + ".", changed, appended, removed)
-    patch: dict[str, Any] = {}
+    patch: Patch = {}
     if changed:
         patch["set"] = changed
     if appended:
@@ -46,8 +56,8 @@ def view_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 
 
 def _diff(
-    old: dict[str, Any], new: dict[str, Any], prefix: str,
-    changed: dict[str, Any], appended: dict[str, list[Any]], removed: list[str],
+    old: Mapping[str, object], new: Mapping[str, object], prefix: str,
+    changed: dict[str, object], appended: dict[str, list[object]], removed: list[str],
 ) -> None:
     for key, value in new.items():
         if key not in old:
@@ -63,27 +73,29 @@ def _diff(
     removed.extend(prefix + key for key in old if key not in new)
 
 
-def apply_patch(state: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
-    """The view after ``patch``: a new object (``state`` and what it holds are left unchanged)."""
+def apply_patch(state: Mapping[str, object], patch: Patch) -> dict[str, object]:
+    """The view after ``patch``: a new object (``state`` and what it holds are left unchanged).
+
+    A dotted path's head names an object of the view and an appended path a list: ``view_patch`` makes
+    no other (the casts below say so, they check nothing)."""
     result = dict(state)
     copied: set[str] = set()
 
-    def parent(path: str) -> tuple[dict[str, Any], str]:
+    def parent(path: str) -> tuple[dict[str, object], str]:
         head, dot, key = path.partition(".")
         if not dot:
             return result, head
         if head not in copied:
-            result[head] = dict(result[head])
+            result[head] = dict(cast("Mapping[str, object]", result[head]))
             copied.add(head)
-        inner: dict[str, Any] = result[head]
-        return inner, key
+        return cast("dict[str, object]", result[head]), key
 
     for path, value in patch.get("set", {}).items():
         target, key = parent(path)
         target[key] = value
     for path, items in patch.get("append", {}).items():
         target, key = parent(path)
-        target[key] = [*target[key], *items]
+        target[key] = [*cast("list[object]", target[key]), *items]
     for path in patch.get("unset", ()):
         target, key = parent(path)
         target.pop(key, None)

@@ -7,8 +7,8 @@ a client sends, and looked up by its account key (``Anna`` and ``ANNA`` are one 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import orjson
 from fastapi import APIRouter, Request
@@ -20,6 +20,16 @@ from ulti.engine.contracts import Part
 from ulti.server.bodies import store_of
 from ulti.server.errors import CommandError
 from ulti.server.inputs import MAX_NAME, clean_text
+from ulti.server.playershapes import (
+    BoardRow,
+    Leaderboard,
+    Profile,
+    ProfileRating,
+    Rating,
+    RecentMatchJson,
+    Side,
+    Stats,
+)
 from ulti.server.sessions import resolve, token_of
 from ulti.server.visibility import shows_no_table
 from ulti.store.ports import PlayerProfile, PlayerReads, PlayerStats, RatedPlayer, RecentMatch
@@ -35,7 +45,7 @@ def _store(request: Request) -> PlayerReads:
     return store_of(request)
 
 
-def _json(payload: dict[str, Any]) -> Response:
+def _json(payload: Mapping[str, object]) -> Response:
     return Response(orjson.dumps(payload), media_type="application/json")
 
 
@@ -49,16 +59,16 @@ def lookup_key(value: str) -> str:
     return name_key(clean_text(value, "name", MAX_NAME, code="bad_name"))
 
 
-def rating_json(mu: float | None, rated_matches: int) -> dict[str, Any]:
+def rating_json(mu: float | None, rated_matches: int) -> Rating:
     """``{"value", "provisional"}``: a player with no rating shows the newcomer's 1500, provisional."""
     value = shown_rating(NEWCOMER.mu if mu is None else mu)
     return {"value": value, "provisional": is_provisional(rated_matches)}
 
 
-def stats_json(stats: PlayerStats) -> dict[str, Any]:
+def stats_json(stats: PlayerStats) -> Stats:
     """The summed statistics: deals, the declarer's and the defenders' average, and each contract family."""
 
-    def side(deals: int, points: int) -> dict[str, Any]:
+    def side(deals: int, points: int) -> Side:
         return {"deals": deals, "points": points, "average": round(points / deals, 2) if deals else None}
 
     known = [p for p in PART_ORDER if p in stats.parts]
@@ -81,7 +91,7 @@ def stats_json(stats: PlayerStats) -> dict[str, Any]:
     }
 
 
-def recent_json(match: RecentMatch) -> dict[str, Any]:
+def recent_json(match: RecentMatch) -> RecentMatchJson:
     """One of the last matches, with the link to its replay."""
     change = (
         match.rating_after - match.rating_before
@@ -108,11 +118,15 @@ def recent_json(match: RecentMatch) -> dict[str, Any]:
     }
 
 
-def profile_json(profile: PlayerProfile, rank: int | None) -> dict[str, Any]:
+def profile_json(profile: PlayerProfile, rank: int | None) -> Profile:
     """The body of ``GET /api/players/{name}``."""
-    rating = rating_json(profile.mu, profile.rated_matches)
-    rating["rated_matches"] = profile.rated_matches
-    rating["history"] = [{"at": at, "value": value} for at, value in profile.history]
+    shown = rating_json(profile.mu, profile.rated_matches)
+    rating: ProfileRating = {
+        "value": shown["value"],
+        "provisional": shown["provisional"],
+        "rated_matches": profile.rated_matches,
+        "history": [{"at": at, "value": value} for at, value in profile.history],
+    }
     return {
         "name": profile.name,
         "bot": profile.is_bot,
@@ -127,7 +141,7 @@ def profile_json(profile: PlayerProfile, rank: int | None) -> dict[str, Any]:
     }
 
 
-def board_json(rank: int | None, name: str, mu: float | None, rated_matches: int, bot: bool) -> dict[str, Any]:
+def board_json(rank: int | None, name: str, mu: float | None, rated_matches: int, bot: bool) -> BoardRow:
     """One row of the leaderboard: ``{"rank", "name", "rating", "provisional", "bot", "matches"}``."""
     rating = rating_json(mu, rated_matches)
     return {
@@ -159,7 +173,7 @@ async def leaderboard(request: Request) -> Response:
     """The top rated accounts, and (with a session) where the asking player stands."""
     store = _store(request)
     board = await store.leaderboard()
-    me: dict[str, Any] | None = None
+    me: BoardRow | None = None
     who = await resolve(request.app, token_of(request))
     if who is not None:
         mine = next((row for row in board if row.player_id == who.player_id), None)
@@ -170,10 +184,11 @@ async def leaderboard(request: Request) -> Response:
             mu, rated_matches = stored if stored is not None else (None, 0)
             me = board_json(await store.rank_of(who.player_id), who.name, mu, rated_matches, False)
         me["account"] = who.kind == "account"
-    return _json({"players": [_row(row) for row in board], "me": me})
+    answer: Leaderboard = {"players": [_row(row) for row in board], "me": me}
+    return _json(answer)
 
 
-def _row(row: RatedPlayer) -> dict[str, Any]:
+def _row(row: RatedPlayer) -> BoardRow:
     return board_json(row.rank, row.name, row.mu, row.rated_matches, row.is_bot)
 
 

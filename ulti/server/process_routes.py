@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, TypedDict
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -16,9 +16,20 @@ router = APIRouter()
 metrics_router = APIRouter()
 
 
-@router.get("/healthz")
+class Health(TypedDict):
+    """``GET /healthz``: this process's tables and connections, its id in a cluster, and whether long
+    work waits for workers that are not there."""
+
+    ok: Literal[True]
+    tables: int
+    connections: int
+    process: str | None
+    long_work_workers_missing: bool
+
+
+@router.get("/healthz", response_model=dict[str, object])
 @shows_no_table("the process's health: counts of tables and connections, whether long work has workers")
-async def healthz(request: Request) -> dict[str, Any]:
+async def healthz(request: Request) -> Health:
     hub = hub_of(request)
     queue = hub.desk.work.queue
     return {

@@ -19,7 +19,6 @@ import asyncio
 import datetime
 import hashlib
 import random
-from typing import Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -31,6 +30,18 @@ from ulti.puzzles.themes import PHASES, THEMES
 from ulti.server import sessions
 from ulti.server.errors import CommandError
 from ulti.server.inputs import check_id
+from ulti.server.puzzleshapes import (
+    History,
+    Judged,
+    Mistakes,
+    MoveEnded,
+    MoveOpen,
+    PuzzlePlayer,
+    PuzzleState,
+    PuzzleSummary,
+    RatingChange,
+    Themes,
+)
 from ulti.server.visibility import shows_no_table
 from ulti.store.ports import PlayerRating, PuzzleBook, PuzzleRater, PuzzleRatingChange, PuzzleRow, RatedEnd
 
@@ -64,7 +75,7 @@ async def _puzzle_row(request: Request, puzzle_id: str) -> PuzzleRow:
     return row
 
 
-def _player_json(rating: PlayerRating) -> dict[str, Any]:
+def _player_json(rating: PlayerRating) -> PuzzlePlayer:
     return {
         "rating": Rating(rating.mu, rating.sigma).shown,
         "attempts": rating.attempts,
@@ -72,7 +83,7 @@ def _player_json(rating: PlayerRating) -> dict[str, Any]:
     }
 
 
-def _summary(row: PuzzleRow) -> dict[str, Any]:
+def _summary(row: PuzzleRow) -> PuzzleSummary:
     """A puzzle as a list shows it: no position, no answer."""
     return {
         "id": row.id, "themes": [t for t in row.themes.split(",") if t], "phase": row.phase, "rating": row.shown,
@@ -80,26 +91,27 @@ def _summary(row: PuzzleRow) -> dict[str, Any]:
     }
 
 
-async def _state(
-    request: Request, row: PuzzleRow, player_id: str, extra: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """The puzzle as its solver sees it now: the view before their next move of the open attempt (or a new one)."""
+async def _state(request: Request, row: PuzzleRow, player_id: str, daily: str | None = None) -> PuzzleState:
+    """The puzzle as its solver sees it now: the view before their next move of the open attempt (or a new one);
+    ``daily``: the daily puzzle's date, said last."""
     store = puzzles_of(request)
     puzzle = row.puzzle()
     open_attempt = await store.open_attempt(player_id, row.id)
     cards = open_attempt.cards if open_attempt is not None else []
-    return {
+    state: PuzzleState = {
         "puzzle": {**_summary(row), "seat": puzzle["seat"], "moves": len(puzzle["moves"])},
         "attempt": {"status": "open" if open_attempt is not None else "new", "move": len(cards), "cards": cards},
         "view": view(puzzle, cards),
         "player": _player_json(await store.player_rating(player_id)),
-        **(extra or {}),
     }
+    if daily is not None:
+        state["daily"] = daily
+    return state
 
 
-@router.get("/api/puzzles/themes")
+@router.get("/api/puzzles/themes", response_model=dict[str, object])
 @shows_no_table("the names of the puzzles' themes and phases")
-async def puzzle_themes() -> dict[str, Any]:
+async def puzzle_themes() -> Themes:
     """Every theme and phase a player may choose, named in English and Hungarian."""
     return {
         "themes": [{"name": k, "en": en, "hu": hu} for k, (en, hu) in THEMES.items()],
@@ -107,9 +119,9 @@ async def puzzle_themes() -> dict[str, Any]:
     }
 
 
-@router.get("/api/puzzles/next")
+@router.get("/api/puzzles/next", response_model=dict[str, object])
 @shows_no_table(SHOWS)
-async def next_puzzle(request: Request, theme: str | None = None, phase: str | None = None) -> dict[str, Any]:
+async def next_puzzle(request: Request, theme: str | None = None, phase: str | None = None) -> PuzzleState:
     """A puzzle the player has not tried, near their puzzle rating, of ``theme`` and ``phase`` if given."""
     if theme is not None and theme not in THEMES:
         raise CommandError("bad_request", f"theme: must be one of {', '.join(THEMES)}")
@@ -136,21 +148,21 @@ def daily_pick(day: str) -> int:
     return int.from_bytes(hashlib.sha256(f"ulti-daily-puzzle:{day}".encode()).digest()[:8], "big")
 
 
-@router.get("/api/puzzles/daily")
+@router.get("/api/puzzles/daily", response_model=dict[str, object])
 @shows_no_table(SHOWS)
-async def daily_puzzle(request: Request) -> dict[str, Any]:
+async def daily_puzzle(request: Request) -> PuzzleState:
     """The daily puzzle: the same for everyone on a UTC day (drawn among the puzzles stored before it began)."""
     who = await sessions.identity_of(request)
     day, midnight = utc_day()
     row = await puzzles_of(request).daily(midnight, daily_pick(day))
     if row is None:
         raise CommandError("not_found", "no puzzle is stored yet")
-    return await _state(request, row, who.player_id, {"daily": day})
+    return await _state(request, row, who.player_id, daily=day)
 
 
-@router.get("/api/puzzles/history")
+@router.get("/api/puzzles/history", response_model=dict[str, object])
 @shows_no_table("the session's own puzzle attempts and rating")
-async def puzzle_history(request: Request) -> dict[str, Any]:
+async def puzzle_history(request: Request) -> History:
     """The player's latest attempts (newest first) and their puzzle rating."""
     who = await sessions.identity_of(request)
     store = puzzles_of(request)
@@ -161,9 +173,9 @@ async def puzzle_history(request: Request) -> dict[str, Any]:
     }
 
 
-@router.get("/api/puzzles/mistakes")
+@router.get("/api/puzzles/mistakes", response_model=dict[str, object])
 @shows_no_table("the puzzles cut from the session's own analysed deals")
-async def my_mistakes(request: Request) -> dict[str, Any]:
+async def my_mistakes(request: Request) -> Mistakes:
     """The puzzles cut from the player's own mistakes in their analysed deals, newest first, and which of
     them the player has solved since."""
     who = await sessions.identity_of(request)
@@ -173,17 +185,17 @@ async def my_mistakes(request: Request) -> dict[str, Any]:
     return {"puzzles": [{**_summary(r), "status": done.get(r.id, "new")} for r in rows]}
 
 
-@router.get("/api/puzzles/{puzzle_id}")
+@router.get("/api/puzzles/{puzzle_id}", response_model=dict[str, object])
 @shows_no_table(SHOWS)
-async def puzzle_by_id(request: Request, puzzle_id: str) -> dict[str, Any]:
+async def puzzle_by_id(request: Request, puzzle_id: str) -> PuzzleState:
     """Puzzle ``puzzle_id`` as the player sees it before their next move."""
     who = await sessions.identity_of(request)
     row = await _puzzle_row(request, puzzle_id)
     return await _state(request, row, who.player_id)
 
 
-def _outcome_json(outcome: Outcome) -> dict[str, Any]:
-    out: dict[str, Any] = {
+def _outcome_json(outcome: Outcome) -> Judged:
+    out: Judged = {
         "correct": outcome.correct,
         "card": outcome.card,
         "answer": outcome.answer,
@@ -208,7 +220,7 @@ def _rater(solved: bool) -> PuzzleRater:
     return rate
 
 
-def _rating_json(end: RatedEnd, player: PlayerRating) -> dict[str, Any]:
+def _rating_json(end: RatedEnd, player: PlayerRating) -> RatingChange:
     """The rating change an ended attempt reports (an unrated one: no change)."""
     if end.shown is None:
         now = Rating(player.mu, player.sigma).shown
@@ -218,9 +230,9 @@ def _rating_json(end: RatedEnd, player: PlayerRating) -> dict[str, Any]:
             "puzzle_before": puzzle_before, "puzzle_after": puzzle_after}
 
 
-@router.post("/api/puzzles/{puzzle_id}/move")
+@router.post("/api/puzzles/{puzzle_id}/move", response_model=dict[str, object])
 @shows_no_table(SHOWS)
-async def puzzle_move(request: Request, puzzle_id: str, body: MoveBody) -> dict[str, Any]:
+async def puzzle_move(request: Request, puzzle_id: str, body: MoveBody) -> MoveOpen | MoveEnded:
     """Judge the player's card at their next move of the puzzle; see docs/protocol/puzzles.md for the answer."""
     who = await sessions.identity_of(request)
     row = await _puzzle_row(request, puzzle_id)

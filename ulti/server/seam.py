@@ -9,13 +9,14 @@ Here: an event filtered per seat, and ``TableSource``, what views are made from 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from ulti.server.tablestate import TableState
 
 #: an event as each watching seat (None: spectators) may see it, with its number
-Filtered = tuple[int, dict[int | None, dict[str, Any]]]
+Filtered = tuple[int, dict[int | None, Mapping[str, object]]]
 
 
 class TableSource(Protocol):

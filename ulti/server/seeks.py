@@ -20,7 +20,7 @@ import json
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict
 
 from ulti.server.auth import new_id
 from ulti.server.errors import CommandError
@@ -45,6 +45,25 @@ PEOPLE_PREFIX = "ulti:people:"
 _RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end"
 
 
+class PublicSeek(TypedDict):
+    """A seek as every lobby watcher sees it: who, how many deals, how long they wait, when bots fill in (ms)."""
+
+    player: str
+    name: str
+    deals: int
+    wait: int
+    due: int
+
+
+class LobbyPeople(TypedDict):
+    """The ``lobby_people`` message (docs/protocol/messages.md): people online and playing, the open seeks."""
+
+    type: Literal["lobby_people"]
+    online: int
+    playing: int
+    seeks: list[PublicSeek]
+
+
 @dataclass(frozen=True)
 class Seek:
     """One person's wish for a game."""
@@ -62,7 +81,7 @@ class Seek:
         """When the seats nobody took go to bots (epoch seconds)."""
         return self.since + self.wait
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> PublicSeek:
         """What every lobby watcher sees of it (never the connection's token)."""
         return {"player": self.player_id, "name": self.name, "deals": self.deals, "wait": self.wait,
                 "due": int(self.due * 1000)}
@@ -247,7 +266,7 @@ class Matchmaker:
         self._playing = playing
         cluster = hub.cluster
         self.book: SeekBook = LocalBook() if cluster is None else RedisBook(cluster.redis, cluster.process_id)
-        self._last: dict[str, Any] | None = None  # the last lobby_people pushed
+        self._last: LobbyPeople | None = None  # the last lobby_people pushed
         self._wake = asyncio.Event()
 
     # ---------------------------------------------------------------- seekers
@@ -295,7 +314,7 @@ class Matchmaker:
                     playing.update(data.get("playing", []))
         return len(online), len(playing)
 
-    async def snapshot(self) -> dict[str, Any]:
+    async def snapshot(self) -> LobbyPeople:
         """The ``lobby_people`` message now: the counts and the open seeks, oldest first."""
         online, playing = await self.people()
         seeks = sorted(await self.book.all(), key=lambda s: s.since)

@@ -6,7 +6,7 @@ Accounts have their own routes (``account_routes.py``); a guest's session is a s
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Protocol
+from typing import Annotated, NotRequired, Protocol, TypedDict
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -58,11 +58,41 @@ async def new_session(request: Request) -> JSONResponse:
     return response
 
 
-@router.get("/api/me")
+class SessionRating(TypedDict):
+    """An account's rating as shown, whether still provisional, and its rated matches."""
+
+    value: int
+    provisional: bool
+    matches: int
+
+
+class Me(TypedDict):
+    """``GET /api/me``: the session's player, and an account's rating."""
+
+    id: str
+    name: str
+    kind: str  # guest or account
+    rating: NotRequired[SessionRating]
+
+
+class PlayerName(TypedDict):
+    """A player by id and name."""
+
+    id: str
+    name: str
+
+
+class WhoAmI(TypedDict):
+    """``GET /api/whoami``: the session's player, None without a valid session."""
+
+    player: PlayerName | None
+
+
+@router.get("/api/me", response_model=dict[str, object])
 @shows_no_table("the session's own name and rating")
-async def me(request: Request) -> dict[str, Any]:
+async def me(request: Request) -> Me:
     who = await sessions.identity_of(request)
-    me: dict[str, Any] = {"id": who.player_id, "name": who.name, "kind": who.kind}
+    me: Me = {"id": who.player_id, "name": who.name, "kind": who.kind}
     if who.kind == "account":
         # an account that has played no rated match shows a newcomer's rating
         stored = await _store(request).skill_of(who.player_id)
@@ -71,9 +101,9 @@ async def me(request: Request) -> dict[str, Any]:
     return me
 
 
-@router.get("/api/whoami")
+@router.get("/api/whoami", response_model=dict[str, object])
 @shows_no_table("the session's own name")
-async def whoami(request: Request) -> dict[str, Any]:
+async def whoami(request: Request) -> WhoAmI:
     """The session's player, or null without a valid session: a page asks it on a first visit
     without getting a 401 (which browsers log as a console error)."""
     try:

@@ -13,7 +13,7 @@ import contextlib
 import logging
 import time
 from collections.abc import MutableMapping
-from typing import Any, assert_never
+from typing import Any, Literal, NotRequired, TypedDict, assert_never
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -116,6 +116,22 @@ async def _refuse_socket(websocket: WebSocket, exc: CommandError) -> None:
         await websocket.close(code=1008, reason=exc.code)
 
 
+class SocketPlayer(TypedDict):
+    """Who the socket's session is."""
+
+    id: str
+    name: str
+
+
+class SocketWelcome(TypedDict):
+    """The socket's first message (docs/protocol/connection.md): who it is, and ``events: "patch"`` when
+    it asked for the patch form."""
+
+    type: Literal["welcome"]
+    player: SocketPlayer
+    events: NotRequired[Literal["patch"]]
+
+
 async def _serve_player(
     hub: Hub, store: DuplicateBook, websocket: WebSocket, settings: Settings, conn: Connection
 ) -> None:
@@ -123,7 +139,7 @@ async def _serve_player(
     hub.connections.add(conn)
     writer = asyncio.create_task(_write(websocket, conn))
     bucket = hub.throttle.bucket(conn.player_id)
-    welcome: dict[str, Any] = {"type": "welcome", "player": {"id": conn.player_id, "name": conn.name}}
+    welcome: SocketWelcome = {"type": "welcome", "player": {"id": conn.player_id, "name": conn.name}}
     if conn.patches:
         welcome["events"] = "patch"  # the server knows the patch form (docs/protocol/events.md §9.1)
     conn.send(welcome)

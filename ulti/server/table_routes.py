@@ -8,7 +8,7 @@ before answering anything about a table (``visibility.py``) and shapes the answe
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 import orjson
 from fastapi import APIRouter, Request
@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from ulti.engine.contracts import BIDS, KONTRA_STEP_NAMES, Bid
 from ulti.engine.replay import replay_record
 from ulti.server import sessions, tablerecords
+from ulti.server.answers import Done, Seated, TableMade
 from ulti.server.bodies import body_as, field_refusal, hub_of, json_object, store_of
 from ulti.server.duplicate_routes import viewer_of
 from ulti.server.inputs import check_id
@@ -96,9 +97,9 @@ async def tables(request: Request) -> dict[str, Any]:
     return {"tables": await hub_of(request).open_tables()}  # through visibility.listed (lobby.py)
 
 
-@router.post("/api/tables")
+@router.post("/api/tables", response_model=dict[str, object])
 @shows_no_table("creates a table: answers its id and invite links")
-async def create_table(request: Request) -> dict[str, Any]:
+async def create_table(request: Request) -> NewTable:
     who = await sessions.identity_of(request)
     body = await json_object(request)
     hub_of(request).throttle.new_table(who.player_id)  # counted before the settings are read, refused or not
@@ -122,9 +123,9 @@ async def table(request: Request, table_id: str) -> dict[str, Any]:
     return view
 
 
-@router.post("/api/tables/{table_id}/join")
+@router.post("/api/tables/{table_id}/join", response_model=dict[str, object])
 @shows_no_table("takes a seat: answers its number")
-async def join(request: Request, table_id: str) -> dict[str, Any]:
+async def join(request: Request, table_id: str) -> Seated:
     check_id(table_id, "table id")
     who = await sessions.identity_of(request)
     body = await body_as(request, JoinBody, SEAT_REFUSAL)
@@ -132,36 +133,36 @@ async def join(request: Request, table_id: str) -> dict[str, Any]:
     return {"seat": seat}
 
 
-@router.post("/api/tables/{table_id}/leave")
+@router.post("/api/tables/{table_id}/leave", response_model=dict[str, object])
 @shows_no_table("gives up a seat")
-async def leave(request: Request, table_id: str) -> dict[str, Any]:
+async def leave(request: Request, table_id: str) -> Done:
     check_id(table_id, "table id")
     player_id, _ = await player_of(request)
     await hub_of(request).leave(table_id, player_id)
     return {"ok": True}
 
 
-@router.post("/api/tables/{table_id}/resign")
+@router.post("/api/tables/{table_id}/resign", response_model=dict[str, object])
 @shows_no_table("resigns the match: a bot plays the seat to the end")
-async def resign(request: Request, table_id: str) -> dict[str, Any]:
+async def resign(request: Request, table_id: str) -> Done:
     check_id(table_id, "table id")
     player_id, _ = await player_of(request)
     await hub_of(request).resign(table_id, player_id)
     return {"ok": True}
 
 
-@router.post("/api/tables/{table_id}/rematch")
+@router.post("/api/tables/{table_id}/rematch", response_model=dict[str, object])
 @shows_no_table("asks for or accepts the rematch of a finished match: answers the new table's id")
-async def rematch(request: Request, table_id: str) -> dict[str, Any]:
+async def rematch(request: Request, table_id: str) -> TableMade:
     check_id(table_id, "table id")
     who = await sessions.identity_of(request)
     new_id = await hub_of(request).rematch(table_id, who.player_id, who.name, who.kind == "account")
     return {"table_id": new_id}
 
 
-@router.post("/api/tables/{table_id}/bot")
+@router.post("/api/tables/{table_id}/bot", response_model=dict[str, object])
 @shows_no_table("seats a bot")
-async def add_bot(request: Request, table_id: str) -> dict[str, Any]:
+async def add_bot(request: Request, table_id: str) -> Done:
     check_id(table_id, "table id")
     player_id, _ = await player_of(request)
     body = await body_as(request, BotBody, SEAT_REFUSAL)
@@ -169,9 +170,9 @@ async def add_bot(request: Request, table_id: str) -> dict[str, Any]:
     return {"ok": True}
 
 
-@router.post("/api/tables/{table_id}/start")
+@router.post("/api/tables/{table_id}/start", response_model=dict[str, object])
 @shows_no_table("starts the match")
-async def start(request: Request, table_id: str) -> dict[str, Any]:
+async def start(request: Request, table_id: str) -> Done:
     check_id(table_id, "table id")
     player_id, _ = await player_of(request)
     body = await body_as(request, StartBody)
@@ -213,13 +214,47 @@ async def deal_replay(request: Request, table_id: str, index: int) -> Response:
     return Response(orjson.dumps({"frames": replay_record(record)}), media_type="application/json")
 
 
-@router.get("/api/bids")
+@router.get("/api/bids", response_model=dict[str, object])
 @shows_no_table("the rules' table of bids")
-async def bid_table() -> dict[str, Any]:
+async def bid_table() -> BidTable:
     return {"bids": [bid_json(b) for b in BIDS], "kontra_steps": list(KONTRA_STEP_NAMES[1:])}
 
 
-def bid_json(bid: Bid) -> dict[str, Any]:
+class NewTable(TypedDict):
+    """``POST /api/tables``: the new table's id and its invite seats' tokens, by seat number."""
+
+    table_id: str
+    invites: dict[str, str | None]
+
+
+class BidPart(TypedDict):
+    """One part of a bid and its value per defender."""
+
+    part: str
+    value: int
+
+
+class BidJson(TypedDict):
+    """A bid as the page shows it in the ladder."""
+
+    code: str
+    name_en: str
+    name_hu: str
+    rung: int
+    value: int
+    kind: str
+    open: bool
+    parts: list[BidPart]
+
+
+class BidTable(TypedDict):
+    """``GET /api/bids``: every bid, lowest first, and the kontra steps' names after the first."""
+
+    bids: list[BidJson]
+    kontra_steps: list[str]
+
+
+def bid_json(bid: Bid) -> BidJson:
     """A bid as the page shows it in the ladder."""
     return {
         "code": bid.code,

@@ -8,7 +8,7 @@ visibility policy's (``visibility.totals_shown``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Literal, cast
 
 from ulti.engine.fourmatch import FOUR_SEATS, FourMatch
@@ -202,7 +202,7 @@ def played_for_view(state: TableState, seat: int) -> list[PlayedFor]:
     return [{"deal": k, "action": action_to_json(deals[k].history[i])} for k, i in state.played_for.get(seat, [])]
 
 
-def public_event(state: TableState, event: Event, seat: int | None) -> dict[str, Any]:
+def public_event(state: TableState, event: Event, seat: int | None) -> Mapping[str, object]:
     """``event`` as ``seat`` may see it (after it has been applied)."""
     if event["type"] == "deal":
         return {"type": "deal", "index": event["index"]}

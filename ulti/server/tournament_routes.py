@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, NotRequired, Protocol, TypedDict
 
 import orjson
 from fastapi import APIRouter, Request
@@ -22,7 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ulti.accounts.apitokens import BOT_PLAY
 from ulti.accounts.names import name_key
 from ulti.server import sessions, tablerecords
-from ulti.server.arena import BOT_WAIT_SECONDS, arena_view
+from ulti.server.answers import Done
+from ulti.server.arena import BOT_WAIT_SECONDS, ArenaView, arena_view
 from ulti.server.auth import new_id
 from ulti.server.bodies import store_of
 from ulti.server.duplicate_routes import viewer_of
@@ -31,6 +33,7 @@ from ulti.server.hub import Hub
 from ulti.server.inputs import check_id, decode_json
 from ulti.server.tablestate import BOT_LEVELS
 from ulti.server.tournaments import Directors, Loaded, created_event, status_of, table_of, withdrawal
+from ulti.server.tournamentshapes import PlayerEvent, Registered, ResultCorrected, TableInRound
 from ulti.server.visibility import (
     duplicate_row,
     duplicate_sight,
@@ -129,7 +132,7 @@ def _directors(request: Request) -> Directors:
     return directors
 
 
-def _json(payload: dict[str, Any]) -> Response:
+def _json(payload: Mapping[str, object]) -> Response:
     return Response(orjson.dumps(payload), media_type="application/json")
 
 
@@ -172,7 +175,7 @@ def _shown_state(loaded: Loaded, hidden: set[int]) -> Tournament:
                    if not (b.get("type") in ("result_recorded", "result_corrected") and b.get("round") in hidden)])
 
 
-def _settings_shown(state: Tournament, loaded: Loaded) -> dict[str, Any]:
+def _settings_shown(state: Tournament, loaded: Loaded) -> dict[str, object]:
     """The settings; the seed (which fixes a sport ulti round's cards and the first draw) once it is over."""
     shown = state.settings.to_json()
     if status_of(state, loaded) not in ("finished", "published"):
@@ -202,7 +205,56 @@ async def _seen(request: Request, tournament_id: str) -> Seen:
     return Seen(loaded, state, viewer, hidden, _shown_state(loaded, hidden) if hidden else state)
 
 
-def tournament_view(seen: Seen, tournament_id: str) -> dict[str, Any]:
+class YouInTournament(TypedDict):
+    """The viewer's own line on the tournament page: number, status, table, and an arena's wait."""
+
+    player: int
+    status: str
+    table: TableInRound | None
+    waiting: NotRequired[bool]
+
+
+class TournamentView(TypedDict):
+    """``GET /api/tournaments/{id}``: everything the tournament page shows (docs/protocol/tournaments.md).
+
+    The rounds, players and standings are ``ulti.tournaments``' record JSON (docs/record.md)."""
+
+    id: str
+    name: str
+    host: str
+    host_name: str
+    is_host: bool
+    level: str | None
+    break_seconds: int | None
+    status: str
+    paused: bool
+    settings: Mapping[str, object]
+    players: Sequence[Mapping[str, object]]
+    rounds: Sequence[Mapping[str, object]]
+    round: int
+    next_round_at: int | None
+    tie_breaks: Sequence[Mapping[str, str]]
+    standings: Sequence[Mapping[str, object]]
+    you: YouInTournament | None
+    record: str | None
+    corrections: list[ResultCorrected]
+    arena: NotRequired[ArenaView]
+    team_standings: NotRequired[Sequence[Mapping[str, object]]]
+
+
+class TournamentMade(TypedDict):
+    """``POST /api/tournaments``: the new tournament's id."""
+
+    tournament_id: str
+
+
+class PlayerNumber(TypedDict):
+    """A registration: the player's number (None if the log did not take it)."""
+
+    player: int | None
+
+
+def tournament_view(seen: Seen, tournament_id: str) -> TournamentView:
     """The tournament page's data: settings, players, schedule, the current round's tables, standings."""
     loaded, state, viewer, hidden, shown = seen.loaded, seen.state, seen.viewer, seen.hidden, seen.shown
     created = loaded.created
@@ -220,14 +272,14 @@ def tournament_view(seen: Seen, tournament_id: str) -> dict[str, Any]:
     next_at = None
     if status == "running" and ended is not None and not state.paused and state.settings.format != "arena":
         next_at = ended + int(created.get("break_seconds", 0) * 1000)
-    you = None
+    you: YouInTournament | None = None
     if viewer is not None:
         mine = loaded.number_of(viewer)
         if mine is not None:
             you = {"player": mine, "status": state.players[mine].status, "table": table_of(loaded, state, viewer)}
             if arena is not None:
                 you["waiting"] = status == "running" and mine in arena["waiting"]
-    out: dict[str, Any] = {
+    out: TournamentView = {
         "id": tournament_id, "name": created.get("name"), "host": created.get("host"),
         "host_name": created.get("host_name"), "is_host": viewer is not None and viewer == created.get("host"),
         "level": created.get("level"), "break_seconds": created.get("break_seconds"),
@@ -248,9 +300,9 @@ def tournament_view(seen: Seen, tournament_id: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- routes
 
 
-@router.post("/api/tournaments")
+@router.post("/api/tournaments", response_model=dict[str, object])
 @shows_no_table("creates a tournament: answers its id")
-async def create_tournament(request: Request) -> dict[str, Any]:
+async def create_tournament(request: Request) -> TournamentMade:
     """Create a tournament (the caller is its host, the director)."""
     who = await sessions.identity_of(request)
     body: CreateBody = await _body(request, CreateBody)
@@ -367,7 +419,7 @@ async def tournament_record(request: Request, tournament_id: str) -> Response:
 
 
 def _registration(loaded: Loaded, state: Tournament, player_id: str, name: str, bot: bool, body: RegisterBody,
-                  rating: float | None) -> dict[str, Any] | None:
+                  rating: float | None) -> Registered | None:
     created = loaded.created
     if loaded.number_of(player_id) is not None:
         return None  # registered already: asking again changes nothing
@@ -376,7 +428,7 @@ def _registration(loaded: Loaded, state: Tournament, player_id: str, name: str, 
         raise CommandError("not_invited", "this tournament is by invitation: the host has not invited you")
     if bot and entry != "bots":
         raise CommandError("bots_not_allowed", "this tournament admits no bot accounts")
-    event: dict[str, Any] = {"type": "registered", "name": name, "account": player_id, "bot": bot, "rating": rating}
+    event: Registered = {"type": "registered", "name": name, "account": player_id, "bot": bot, "rating": rating}
     if body.team is not None:
         event["team"] = body.team
     if body.letter is not None:
@@ -390,9 +442,9 @@ async def _rating(store: PlayerReads, player_id: str) -> float | None:
     return None if found is None else round(found.mu, 3)
 
 
-@router.post("/api/tournaments/{tournament_id}/register")
+@router.post("/api/tournaments/{tournament_id}/register", response_model=dict[str, object])
 @shows_no_table("registers the caller")
-async def register(request: Request, tournament_id: str) -> dict[str, Any]:
+async def register(request: Request, tournament_id: str) -> PlayerNumber:
     """Register for the tournament (before it starts, or later where the host allows late entry)."""
     check_id(tournament_id, "tournament id")
     who = await sessions.identity_of(request)
@@ -410,9 +462,9 @@ async def register(request: Request, tournament_id: str) -> dict[str, Any]:
     return {"player": loaded.number_of(who.player_id)}
 
 
-@router.post("/api/bot/tournaments/{tournament_id}/register")
+@router.post("/api/bot/tournaments/{tournament_id}/register", response_model=dict[str, object])
 @shows_no_table("registers the token's bot account")
-async def register_bot(request: Request, tournament_id: str) -> dict[str, Any]:
+async def register_bot(request: Request, tournament_id: str) -> PlayerNumber:
     """A bot account registers through the bot API (a tournament open to bots); it is told of its tables
     on its event stream (``tournament_table``, then ``match_started``) and plays them like any table."""
     check_id(tournament_id, "tournament id")
@@ -435,16 +487,16 @@ async def _own_number(request: Request, directors: Directors, tournament_id: str
     return number, who.player_id
 
 
-@router.post("/api/tournaments/{tournament_id}/checkin")
+@router.post("/api/tournaments/{tournament_id}/checkin", response_model=dict[str, object])
 @shows_no_table("checks the caller in")
-async def check_in(request: Request, tournament_id: str) -> dict[str, Any]:
+async def check_in(request: Request, tournament_id: str) -> Done:
     """Check in before the start (players who registered and did not check in are left out of round 1
     as soon as anyone has checked in)."""
     check_id(tournament_id, "tournament id")
     directors = _directors(request)
     number, _ = await _own_number(request, directors, tournament_id)
 
-    def make(_loaded: Loaded, state: Tournament) -> dict[str, Any] | None:
+    def make(_loaded: Loaded, state: Tournament) -> PlayerEvent | None:
         if state.players[number].status == "checked_in":
             return None
         return {"type": "checked_in", "player": number}
@@ -453,9 +505,9 @@ async def check_in(request: Request, tournament_id: str) -> dict[str, Any]:
     return {"ok": True}
 
 
-@router.post("/api/tournaments/{tournament_id}/withdraw")
+@router.post("/api/tournaments/{tournament_id}/withdraw", response_model=dict[str, object])
 @shows_no_table("withdraws the caller")
-async def withdraw(request: Request, tournament_id: str) -> dict[str, Any]:
+async def withdraw(request: Request, tournament_id: str) -> Done:
     """Withdraw: a bot plays the seat of the table under way to its end; no later round seats the player."""
     check_id(tournament_id, "tournament id")
     directors = _directors(request)
@@ -465,9 +517,9 @@ async def withdraw(request: Request, tournament_id: str) -> dict[str, Any]:
     return {"ok": True}
 
 
-@router.post("/api/tournaments/{tournament_id}/desk")
+@router.post("/api/tournaments/{tournament_id}/desk", response_model=dict[str, object])
 @shows_no_table("the director's desk: changes the tournament")
-async def desk(request: Request, tournament_id: str) -> dict[str, Any]:
+async def desk(request: Request, tournament_id: str) -> Done:
     """The host's desk: start, pause, resume, add or remove a player, replace one by a bot, correct a
     result (with a reason), publish. Each is an event of the log."""
     check_id(tournament_id, "tournament id")
@@ -523,7 +575,7 @@ async def desk(request: Request, tournament_id: str) -> dict[str, Any]:
     return {"ok": True}
 
 
-def _built_in_bot(loaded: Loaded, state: Tournament) -> dict[str, Any]:
+def _built_in_bot(loaded: Loaded, state: Tournament) -> Registered:
     """A built-in bot as a player (no account): the tournament's bots play its seats, and it has a line
     in the standings like anyone. It needs no check-in: it is there whenever the tournament starts."""
     number = loaded.built_in_bots() + 1

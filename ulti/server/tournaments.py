@@ -35,15 +35,25 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from ulti.engine.fourmatch import FourMatch
 from ulti.server.arena import BOT_WAIT_SECONDS, arena_status, next_wave
 from ulti.server.auth import new_id
+from ulti.server.botshapes import AccountEvent
 from ulti.server.commands import Join, Left, Start
 from ulti.server.errors import CommandError
 from ulti.server.logs import log
 from ulti.server.table_settings import InviteSeat, OpenSeat, SeatChoice, TableSettings
+from ulti.server.tournamentshapes import (
+    CreatedEvent,
+    Registered,
+    ResultCorrected,
+    ResultRecorded,
+    RoundSeated,
+    TableInRound,
+    Withdrew,
+)
 from ulti.store.ports import (
     TOURNAMENT_ROUND_PREFIX,
     DuplicateBook,
@@ -71,6 +81,10 @@ APPEND_ATTEMPTS = 8
 DONE_ALREADY = ("already_seated", "seat_taken", "table_started")
 #: how many of a round's tables are being created, filled and started at one time
 TABLES_AT_ONCE = 16
+
+#: what ``Directors.append`` asks for the next event: given the log and its state, the event (a JSON object
+#: for the log's rules to check, such as a ``tournamentshapes.LogEvent``) or None for nothing to append
+MakeEvent = Callable[["Loaded", Tournament], Mapping[str, object] | None]
 
 
 def status_of(state: Tournament, loaded: Loaded) -> str:
@@ -103,7 +117,9 @@ class Loaded:
 
     Events are added with ``add`` (never by appending to ``bodies``), which also indexes them, so that
     the lookups below (a round's tables, a player's number, when the round ended, ...) answer at once
-    instead of scanning the log each time they are asked.
+    instead of scanning the log each time they are asked. ``bodies`` are the events as the store keeps
+    them (JSON); the lookups answer them typed (``tournamentshapes``), as the log's rules checked each
+    before it was stored.
     """
 
     bodies: list[dict[str, Any]] = field(default_factory=list)
@@ -118,16 +134,17 @@ class Loaded:
         for body, at in zip(self.bodies, self.times, strict=True):
             self._index.add(body, at)
 
-    def add(self, body: dict[str, Any], at: int) -> None:
+    def add(self, body: Mapping[str, object], at: int) -> None:
         """Add the next event of the log, stored at ``at`` (ms)."""
-        self.bodies.append(body)
+        stored = dict(body)  # as the store gives it back: a plain JSON object
+        self.bodies.append(stored)
         self.times.append(at)
-        self._index.add(body, at)
+        self._index.add(stored, at)
 
     @property
-    def created(self) -> dict[str, Any]:
+    def created(self) -> CreatedEvent:
         """Event 0: the settings and the server's own choices (host, name, bot level, break)."""
-        return self.bodies[0]
+        return cast(CreatedEvent, self.bodies[0])
 
     def state(self) -> Tournament:
         """The log folded into the tournament's state (shared by every reader of this log: never changed
@@ -144,7 +161,7 @@ class Loaded:
         seated = self._index.seated.get(round_number)
         return [] if seated is None else list(seated.get("table_ids") or [])
 
-    def seated_event(self, round_number: int) -> dict[str, Any]:
+    def seated_event(self, round_number: int) -> RoundSeated:
         """The ``round_seated`` event of round ``round_number`` (KeyError if it is not seated)."""
         return self._index.seated[round_number]
 
@@ -168,11 +185,11 @@ class Loaded:
         """When each player registered (ms), by player number."""
         return list(self._index.registered_at)
 
-    def results_at(self) -> list[tuple[dict[str, Any], int]]:
+    def results_at(self) -> list[tuple[ResultRecorded, int]]:
         """Each ``result_recorded`` event with the time it was stored (ms), in the log's order."""
         return list(self._index.results)
 
-    def corrections(self) -> list[dict[str, Any]]:
+    def corrections(self) -> list[ResultCorrected]:
         """The ``result_corrected`` events, in the log's order."""
         return list(self._index.corrections)
 
@@ -190,22 +207,23 @@ class Loaded:
 
 @dataclass
 class _Index:
-    """What ``Loaded``'s lookups need, gathered as each event is added."""
+    """What ``Loaded``'s lookups need, gathered as each event is added (each of the kind its ``type`` says:
+    the log's rules checked it before it was stored)."""
 
-    seated: dict[int, dict[str, Any]] = field(default_factory=dict)  # round number -> its round_seated event
+    seated: dict[int, RoundSeated] = field(default_factory=dict)  # round number -> its round_seated event
     accounts: list[str | None] = field(default_factory=list)  # by player number
     numbers: dict[str, int] = field(default_factory=dict)  # account -> player number (its first registration)
     registered_at: list[int] = field(default_factory=list)  # by player number
-    results: list[tuple[dict[str, Any], int]] = field(default_factory=list)
-    corrections: list[dict[str, Any]] = field(default_factory=list)
+    results: list[tuple[ResultRecorded, int]] = field(default_factory=list)
+    corrections: list[ResultCorrected] = field(default_factory=list)
     first_seated_at: int | None = None
     last_seated_or_result_at: int | None = None
 
-    def add(self, body: dict[str, Any], at: int) -> None:
+    def add(self, body: Mapping[str, object], at: int) -> None:
         """Index one event of the log, stored at ``at`` (ms)."""
         kind = body.get("type")
         if kind == "registered":
-            account = body.get("account")
+            account = cast(Registered, body).get("account")
             if account is not None:
                 self.numbers.setdefault(account, len(self.accounts))
             self.accounts.append(account)
@@ -213,13 +231,13 @@ class _Index:
         elif kind == "round_seated":
             number = body.get("round")
             if isinstance(number, int):
-                self.seated.setdefault(number, body)
+                self.seated.setdefault(number, cast(RoundSeated, body))
             if self.first_seated_at is None:
                 self.first_seated_at = at
         elif kind == "result_corrected":
-            self.corrections.append(body)
+            self.corrections.append(cast(ResultCorrected, body))
         if kind == "result_recorded":
-            self.results.append((body, at))
+            self.results.append((cast(ResultRecorded, body), at))
         if kind in ("result_recorded", "round_seated"):
             last = self.last_seated_or_result_at
             self.last_seated_or_result_at = at if last is None else max(last, at)
@@ -237,7 +255,7 @@ class Directors:
         self.hub = hub
         self.store = store
         self.poll_seconds = poll_seconds
-        self.tell: Callable[[str, dict[str, Any]], None] | None = None
+        self.tell: Callable[[str, AccountEvent], None] | None = None
         self._logs: dict[str, Loaded] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._task: asyncio.Task[None] | None = None
@@ -271,8 +289,7 @@ class Directors:
             raise CommandError("not_found", f"no tournament {tournament_id!r}")
         return loaded
 
-    async def append(self, tournament_id: str, make: Callable[[Loaded, Tournament], dict[str, Any] | None],
-                     at: int | None = None) -> Loaded:
+    async def append(self, tournament_id: str, make: MakeEvent, at: int | None = None) -> Loaded:
         """Append the event ``make(log, state)`` returns (None: nothing to append) once it replays cleanly,
         stored with the time ``at`` when given (an event decided by the clock, such as an arena's wave, is
         stored at the time it was decided, so that the log's times agree with the decision).
@@ -370,7 +387,7 @@ class Directors:
     async def _seat_arena(self, tournament_id: str) -> None:
         """Seat the arena's next wave, if anyone is due a table (``ulti.server.arena.next_wave``)."""
 
-        def make(loaded: Loaded, state: Tournament) -> dict[str, Any] | None:
+        def make(loaded: Loaded, state: Tournament) -> RoundSeated | None:
             wait = int(loaded.created.get("bot_wait_seconds", BOT_WAIT_SECONDS))
             tables = next_wave(loaded, state, now, wait)
             seated[0] = _seated(len(state.rounds) + 1, tables) if tables else None
@@ -379,7 +396,7 @@ class Directors:
         # the wave is stored with the time it was decided at: stamped when stored, a wave decided just
         # before the end could carry a time after it (the log is replayed in between)
         now = int(time.time() * 1000)
-        seated: list[dict[str, Any] | None] = [None]  # what the last call of ``make`` asked to append
+        seated: list[RoundSeated | None] = [None]  # what the last call of ``make`` asked to append
         loaded = await self.append(tournament_id, make, at=now)
         if seated[0] is not None:
             await self._ensure_tables(tournament_id, loaded, seated[0]["round"])
@@ -404,7 +421,7 @@ class Directors:
             await self._seat_next(tournament_id)
 
     async def _seat_next(self, tournament_id: str) -> None:
-        def make(loaded: Loaded, state: Tournament) -> dict[str, Any] | None:
+        def make(loaded: Loaded, state: Tournament) -> RoundSeated | None:
             if status_of(state, loaded) in ("finished", "published") or state.paused:
                 return None
             if state.rounds and not state.rounds[-1].complete:
@@ -515,14 +532,16 @@ class Directors:
             if table.status != "finished" or table.match is None:
                 continue
             deals = state.settings.deals_per_round
-            result: dict[str, Any] = {"type": "result_recorded", "round": number, "table": t,
+            result: ResultRecorded = {"type": "result_recorded", "round": number, "table": t,
                                       "points": list(table.match.totals()), "match": table_id}
             if state.settings.format == "duplicate":
                 result["deals"] = [list(d.result.scores) for d in table.match.deals[:deals] if d.result is not None]
             if isinstance(table.match, FourMatch):
                 # a table of four: each deal's four scores (0 for the one sitting out), tie-break deals too,
                 # so that they total the points (ulti/tournaments/log.py checks both)
-                result["deals"] = [table.match.deal_scores(k) for k in range(len(table.match.deals))]
+                scores = [table.match.deal_scores(k) for k in range(len(table.match.deals))]
+                # a finished match has every deal's scores (and the log would refuse a deal without them)
+                result["deals"] = cast("list[list[int]]", scores)
 
             await self.append(tournament_id, _once(number, t, result))
 
@@ -546,11 +565,11 @@ class Directors:
                         await self.hub.resign(table_id, account)
 
 
-def _seated(number: int, tables: Sequence[Sequence[int | None]], duplicate: str | None = None) -> dict[str, Any]:
+def _seated(number: int, tables: Sequence[Sequence[int | None]], duplicate: str | None = None) -> RoundSeated:
     """Round ``number``'s ``round_seated`` event, naming its tables' ids (and a sport ulti round's event)
     before any of them is made."""
-    seated: dict[str, Any] = {"type": "round_seated", "round": number, "tables": [list(t) for t in tables],
-                              "table_ids": [new_id() for _ in tables]}
+    seated: RoundSeated = {"type": "round_seated", "round": number, "tables": [list(t) for t in tables],
+                           "table_ids": [new_id() for _ in tables]}
     if duplicate is not None:
         seated["event"] = duplicate  # the log's key, as stored
     return seated
@@ -562,23 +581,23 @@ def round_duplicate_id(tournament_id: str, number: int) -> str:
     return f"{TOURNAMENT_ROUND_PREFIX}{tournament_id}-{number}"
 
 
-def _once(number: int, table: int, result: dict[str, Any]) -> Callable[[Loaded, Tournament], dict[str, Any] | None]:
+def _once(number: int, table: int, result: ResultRecorded) -> Callable[[Loaded, Tournament], ResultRecorded | None]:
     """The result of table ``table`` of round ``number``, unless the log has one already."""
 
-    def make(_loaded: Loaded, state: Tournament) -> dict[str, Any] | None:
+    def make(_loaded: Loaded, state: Tournament) -> ResultRecorded | None:
         return None if table in state.rounds[number - 1].results else result
 
     return make
 
 
 def withdrawal(number: int, reason: str, unchecked_only: bool = False
-               ) -> Callable[[Loaded, Tournament], dict[str, Any] | None]:
+               ) -> Callable[[Loaded, Tournament], Withdrew | None]:
     """Player ``number``'s ``withdrew`` event with its ``reason`` (nothing if they have withdrawn already).
 
     ``unchecked_only``: only if the tournament has not started and the player registered but did not
     check in (a built-in bot, with no account, needs no check-in)."""
 
-    def make(loaded: Loaded, state: Tournament) -> dict[str, Any] | None:
+    def make(loaded: Loaded, state: Tournament) -> Withdrew | None:
         player = state.players[number]
         if player.status == "withdrawn":
             return None
@@ -595,7 +614,7 @@ def _start_due(state: Tournament) -> bool:
     return start is not None and time.time() >= start
 
 
-def table_of(loaded: Loaded, state: Tournament, account: str) -> dict[str, Any] | None:
+def table_of(loaded: Loaded, state: Tournament, account: str) -> TableInRound | None:
     """Where ``account`` sits in the current round: round, table number, table id and seat (None: nowhere).
 
     In an arena, the player's latest table, whichever wave seated it."""
@@ -615,7 +634,7 @@ def table_of(loaded: Loaded, state: Tournament, account: str) -> dict[str, Any] 
 
 
 def created_event(host: str, host_name: str, name: str, settings: Mapping[str, Any], level: str,
-                  break_seconds: int, invited: list[str]) -> dict[str, Any]:
+                  break_seconds: int, invited: list[str]) -> CreatedEvent:
     """Event 0 of a new tournament's log: the settings, and the server's own choices beside them."""
     return {"type": "created", "settings": dict(settings), "host": host, "host_name": host_name, "name": name,
             "level": level, "break_seconds": break_seconds, "invited": invited}
