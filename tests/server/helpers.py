@@ -7,6 +7,9 @@ import random
 import time
 from typing import Any
 
+from fastapi import FastAPI
+from starlette.routing import BaseRoute
+
 from ulti.bots.random_bot import RandomBot
 from ulti.client import GameClient
 from ulti.engine.record import action_to_json
@@ -47,3 +50,19 @@ async def play_first_deal_randomly(host: GameClient, seed: int) -> None:
         action.pop("seat")
         await host.act(action)
     assert first_deal_done(host)
+
+
+def every_route(app: FastAPI) -> list[BaseRoute]:
+    """Every route of ``app``, included routers' routes among them (FastAPI keeps those in a wrapper)."""
+    found: list[BaseRoute] = []
+
+    def walk(routes: list[BaseRoute]) -> None:
+        for route in routes:
+            inner = getattr(getattr(route, "original_router", None), "routes", None)
+            if inner is not None:
+                walk(inner)
+            else:
+                found.append(route)
+
+    walk(list(app.routes))
+    return found

@@ -13,9 +13,9 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI
 from fastapi.routing import APIRoute
-from starlette.routing import BaseRoute
 from typing_extensions import TypedDict  # pydantic reads typing's only on Python >= 3.12
 
+from tests.server.helpers import every_route
 from ulti.server.app import create_app
 from ulti.server.config import Settings
 
@@ -25,18 +25,7 @@ PASSED_THROUGH: tuple[object, ...] = (None, dict[str, object], dict[str, Any])
 
 def api_routes(app: FastAPI) -> list[APIRoute]:
     """Every FastAPI route of ``app``, included routers' routes among them."""
-    found: list[APIRoute] = []
-
-    def walk(routes: list[BaseRoute]) -> None:
-        for route in routes:
-            inner = getattr(getattr(route, "original_router", None), "routes", None)
-            if inner is not None:
-                walk(inner)
-            elif isinstance(route, APIRoute):
-                found.append(route)
-
-    walk(list(app.routes))
-    return found
+    return [route for route in every_route(app) if isinstance(route, APIRoute)]
 
 
 def reshaping(app: FastAPI) -> list[str]:

@@ -21,11 +21,11 @@ from typing import Any
 import httpx2
 import pytest
 from fastapi import FastAPI, Request
-from starlette.routing import BaseRoute, Mount
+from starlette.routing import Mount
 
 from tests.server.botapi_helpers import new_account
 from tests.server.conftest import ServerProcess
-from tests.server.helpers import until
+from tests.server.helpers import every_route, until
 from ulti.client import GameClient, ServerError
 from ulti.server import tablerecords
 from ulti.server.app import create_app
@@ -39,26 +39,10 @@ FRAMEWORK_PATHS = {"/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"}
 CARD = re.compile(r'"[789TJQKA][CSDH]"')
 
 
-def _routes(app: FastAPI) -> list[BaseRoute]:
-    """Every route of ``app``, included routers' routes among them (FastAPI keeps those in a wrapper)."""
-    found: list[BaseRoute] = []
-
-    def walk(routes: list[BaseRoute]) -> None:
-        for route in routes:
-            inner = getattr(getattr(route, "original_router", None), "routes", None)
-            if inner is not None:
-                walk(inner)
-            else:
-                found.append(route)
-
-    walk(list(app.routes))
-    return found
-
-
 def undeclared(app: FastAPI) -> list[str]:
     """The routes of ``app`` that do not say what they show (the static web files excepted: no table in them)."""
     missing = []
-    for route in _routes(app):
+    for route in every_route(app):
         path = getattr(route, "path", "?")
         if path in FRAMEWORK_PATHS or (isinstance(route, Mount) and route.name == "web"):
             continue
@@ -70,7 +54,7 @@ def undeclared(app: FastAPI) -> list[str]:
 def get_paths(app: FastAPI) -> list[str]:
     """The path templates of ``app``'s GET routes (the framework's own pages left out)."""
     paths = []
-    for route in _routes(app):
+    for route in every_route(app):
         if "GET" in (getattr(route, "methods", None) or ()) and route.path not in FRAMEWORK_PATHS:  # type: ignore[attr-defined]
             paths.append(route.path)  # type: ignore[attr-defined]
     return paths

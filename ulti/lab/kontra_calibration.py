@@ -29,6 +29,7 @@ import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
 from ulti.bots.families import family
 from ulti.bots.interface import seat_and_choices
@@ -67,6 +68,14 @@ class _Asked:
 
     at: int
     estimates: list[StepEstimate]
+
+
+def make_judge(level: str, seed: str) -> SearchBot:
+    """A bot of ``level`` drawing from ``seed``; it must search (only a searching bot values a kontra step)."""
+    judge = bot_for(level, random.Random(seed))
+    if not isinstance(judge, SearchBot):
+        raise ValueError(f"--judge {level!r} is not a searching bot: it values no kontra step")
+    return judge
 
 
 def judge_decision(deal: Deal, make_judge: Callable[[], SearchBot]) -> list[StepEstimate] | None:
@@ -135,20 +144,11 @@ def calibrate(deals: Iterable[Deal], judge_level: str, seed: int) -> tuple[list[
             steps.extend(settle(current, asked))
             chains[max(current.levels.values(), default=0)] += 1
 
-    def judge_for(number: int) -> Callable[[], SearchBot]:
-        def make() -> SearchBot:
-            judge = bot_for(judge_level, random.Random(f"{seed}:judge:{number}"))
-            if not isinstance(judge, SearchBot):
-                raise ValueError(f"--judge {judge_level!r} is not a searching bot: it values no kontra step")
-            return judge
-
-        return make
-
     for number, deal in enumerate(deals):
         if deal is not current:
             close()
             current, asked = deal, []
-        estimates = judge_decision(deal, judge_for(number))
+        estimates = judge_decision(deal, partial(make_judge, judge_level, f"{seed}:judge:{number}"))
         if estimates:
             asked.append(_Asked(len(deal.history), estimates))
     close()

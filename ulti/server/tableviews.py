@@ -161,8 +161,7 @@ def view(state: TableState, seat: int | None) -> TableView:
     parts = state.view_parts
     if parts is None or parts[0] != key:
         parts = state.view_parts = (key, summary(state), match_view(state))
-    at_four = state.four and match is not None
-    four: FourPart = {"four": four_view(state, seat)} if at_four else {}
+    four: FourPart = {"four": four_view(state, seat)} if state.four and match is not None else {}
     rematch: RematchPart = {"rematch": state.rematch.copy()} if state.rematch is not None else {}
     notes: NotesPart = {"bot_notes": {str(i): note for i, note in state.bot_notes.items()}} if state.learner else {}
     played_for: PlayedForPart = (
@@ -175,7 +174,7 @@ def view(state: TableState, seat: int | None) -> TableView:
         "match": parts[2],
         "deal_index": len(match.deals) - 1 if match and match.deals else None,
         # at a table of four the player sitting a deal out sees it as a spectator does: no hidden card
-        "deal": (deal.view(state.engine_seat(seat) if at_four else seat)) if deal is not None else None,
+        "deal": deal.view(state.engine_seat(seat)) if deal is not None else None,
         **four,
         "next_deal": (
             {"ready": sorted(state.ready), "waiting": state.waiting_for_ready()} if state.ready_for_next else None

@@ -509,9 +509,9 @@ class CardPlay:
             multiplier = know.multipliers.get(part, 1)
             stake = know.contract.part_value(part) * multiplier
             gain = self.parts.step_gain(know, part, base, raised[k])
-            if gain > margin * stake:
+            pays = gain > margin * stake
+            if pays:
                 chosen.append(part)
             if self.on_step is not None:
-                said = bool(chosen) and chosen[-1] is part
-                self.on_step(StepEstimate(know.seat, part, ch.kontra.step, multiplier, gain, stake, margin, said))
+                self.on_step(StepEstimate(know.seat, part, ch.kontra.step, multiplier, gain, stake, margin, pays))
         return tuple(chosen)
