@@ -3,6 +3,8 @@ with nothing lost (the round's tables are the ones the log named, each played on
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import sqlite3
 from pathlib import Path
@@ -13,6 +15,7 @@ import pytest
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import until
 from ulti.client import GameClient
+from ulti.server.results import CRASH_ENV
 from ulti.tournaments.record import score_tournament
 
 # a grace long enough that round 1 is still being played when the server is killed
@@ -113,4 +116,51 @@ async def test_round_seated_but_no_table_made_before_a_crash_gets_its_tables_on_
     assert [t["table_id"] for t in final["rounds"][0]["tables"]] == seated["table_ids"]
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 2
+    await host.close()
+
+
+@pytest.mark.asyncio
+async def test_a_table_killed_between_its_first_event_and_its_row_is_taken_from_its_log_on_restart(
+    server_factory: type[ServerProcess], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server dies by SIGKILL right after a round's first table stored its first event, before its
+    row in ``tables``: the resumed director finds the id's log begun, plays that table from its log (not
+    an empty one in its place) and the round ends with exactly the tables the log named."""
+    db = tmp_path / "t.db"
+    server = server_factory(db_url=f"sqlite+aiosqlite:///{db}", args=ARGS)
+    monkeypatch.setenv(CRASH_ENV, "table_begun")
+    server.start(tmp_path / "server.log")
+    monkeypatch.delenv(CRASH_ENV)
+    host = GameClient(server.base_url)
+    await host.login("Director")
+    tid = (await host.http("POST", "/api/tournaments", {
+        "name": "Begun", "rounds": 1, "deals_per_round": 6, "move_seconds": 5, "level": "random",
+        "break_seconds": 0,
+    }))["tournament_id"]
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add_bots", "count": 6})
+    with contextlib.suppress(Exception):  # the server dies while it answers
+        await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
+    assert server.proc is not None
+    async with asyncio.timeout(30):
+        while server.proc.poll() is None:
+            await asyncio.sleep(0.05)
+    with sqlite3.connect(db) as conn:
+        # the round's tables are made side by side: one or both first events share the commit
+        begun = dict(conn.execute("SELECT table_id, body FROM events WHERE seq = 1").fetchall())
+        assert begun and conn.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 0
+    server.start(tmp_path / "server.log")
+    final: dict[str, Any] = {}
+
+    async def over() -> bool:
+        nonlocal final
+        final = await host.http("GET", f"/api/tournaments/{tid}")
+        return bool(final["status"] == "finished")
+
+    await until(over, 120, "the resumed director plays the begun table and the round ends")
+    ids = [t["table_id"] for t in final["rounds"][0]["tables"]]
+    assert set(begun) <= set(ids)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == len(ids) == 2
+        kept = dict(conn.execute("SELECT table_id, body FROM events WHERE seq = 1").fetchall())
+    assert {t: kept[t] for t in begun} == begun  # their first events, as stored before the kill
     await host.close()

@@ -207,6 +207,8 @@ class TableActor:
         """Store ``event`` as the next one, apply it, tell every watcher. Call with the lock held."""
         seq = self.state.seq + 1
         await self.store.append(self.table_id, seq, event)
+        if seq == 1:
+            crash_point("table_begun")  # its first event stored, its row not yet saved
         self.state.apply(event)
         self.last_event_at = time.time()
         self.touch()

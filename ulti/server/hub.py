@@ -401,7 +401,16 @@ class Hub:
             if me is not None:
                 await self._sit(actor, me, player_id, name)
 
-        await actor.run(command)
+        try:
+            await actor.run(command)
+        except SeqConflict:
+            # The id's log has begun already: a process died after storing its first event and before
+            # saving its row (a tournament names its tables before making them), or another owner made
+            # it a moment ago. That log is the table; this empty actor must not stand in for it.
+            actor.close()
+            if self.actors.get(table_id) is actor:
+                del self.actors[table_id]
+            raise
         return table_id, invites
 
     def _table_seed(self, settings: TableSettings) -> tuple[int, bool]:

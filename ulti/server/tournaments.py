@@ -478,7 +478,8 @@ class Directors:
                                                else OpenSeat(kind="open") for p in players]
                     config = TableSettings(deals=settings.deals_per_round, move_seconds=settings.move_seconds,
                                            seats=seats, rated=settings.rated)
-                    with contextlib.suppress(SeqConflict):  # a table made by another owner a moment ago
+                    with contextlib.suppress(SeqConflict):  # begun already: by another owner a moment ago, or by
+                        # a process killed before it saved the table's row (its log is the table)
                         await self.hub.create_table(host, host_name, config, account=True, event=duplicate_key,
                                                     table_id=table_id)
                 elif statuses[table_id] != "open":
