@@ -14,6 +14,7 @@ import pytest
 
 from tests.server.conftest import ServerProcess
 from tests.server.helpers import until
+from tests.server.test_tournaments_api import view_when
 from ulti.client import GameClient
 from ulti.server.results import CRASH_ENV
 from ulti.tournaments.record import score_tournament
@@ -149,14 +150,8 @@ async def test_a_table_killed_between_its_first_event_and_its_row_is_taken_from_
         begun = dict(conn.execute("SELECT table_id, body FROM events WHERE seq = 1").fetchall())
         assert begun and conn.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 0
     server.start(tmp_path / "server.log")
-    final: dict[str, Any] = {}
-
-    async def over() -> bool:
-        nonlocal final
-        final = await host.http("GET", f"/api/tournaments/{tid}")
-        return bool(final["status"] == "finished")
-
-    await until(over, 120, "the resumed director plays the begun table and the round ends")
+    final = await view_when(host, tid, lambda v: v["status"] == "finished", 120,
+                            "the resumed director plays the begun table and the round ends")
     ids = [t["table_id"] for t in final["rounds"][0]["tables"]]
     assert set(begun) <= set(ids)
     with sqlite3.connect(db) as conn:
