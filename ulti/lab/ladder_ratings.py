@@ -1,0 +1,207 @@
+"""Bot levels rated as the site rates people: rated matches among the levels, one seat each.
+
+A level's rating is what a person would read beside it in the lobby, so it is measured the way a person's
+is: whole matches (``--deals`` 6, 9 or 12, tie-break deals included, the engine's ``Match``) at tables of
+three different levels, each match ranked by its final totals and rated with the site's own model
+(``ulti.accounts.ratings``: Plackett-Luce, every level starting as a newcomer at 1500). The tables take
+every ordered triple of the levels in turn, so each level meets each other one equally often, in every
+seat and as every match's first dealer. Deals and bots draw from the seed: a run is reproducible.
+
+Printed per level, best first: matches, the rating after the matches in order, the model's own interval
+(the rating's +-2 sigma), a 95% interval by bootstrap (the matches resampled and rated again in a
+shuffled order: what the rating would read after other matches of the same strength), the mean points per
+match, and whether the level's bootstrap interval overlaps the next one's.
+
+    python -m ulti.lab.ladder_ratings --levels beginner casual club expert [--matches 300] [--deals 6]
+                                      [--seed 1] [--workers 2] [--results-out FILE] [--results-in FILE]
+
+``--results-out`` keeps each match's levels and totals (JSON lines); ``--results-in`` rates such a file
+again without playing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+import statistics
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from typing import IO
+
+from ulti.accounts.ratings import NEWCOMER, Skill, match_ranks, rate_match, shown_rating
+from ulti.bots.selfplay import play_deal
+from ulti.engine.dealing import deal_hands
+from ulti.engine.match import MATCH_LENGTHS, Match
+from ulti.lab.configs import bot_for
+
+#: bootstrap resamples behind each level's interval
+BOOTSTRAP_ROUNDS = 200
+
+Seating = tuple[str, str, str]
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """One rated match: the level in each seat and each seat's final total."""
+
+    index: int
+    levels: Seating
+    totals: tuple[int, int, int]
+
+
+def seating(levels: Sequence[str], index: int) -> Seating:
+    """The levels of match ``index``'s seats: every ordered triple of distinct ``levels`` in turn.
+
+    >>> [seating(["a", "b", "c"], i) for i in (0, 1, 6)]
+    [('a', 'b', 'c'), ('a', 'c', 'b'), ('a', 'b', 'c')]
+    """
+    if len(set(levels)) != len(levels) or len(levels) < 3:
+        raise ValueError("rating needs three or more different levels")
+    triples = list(itertools.permutations(levels, 3))
+    a, b, c = triples[index % len(triples)]
+    return a, b, c
+
+
+def play_match(levels: Seating, deals: int, seed: int, index: int) -> MatchResult:
+    """Play match ``index`` of the run with ``seed``: ``levels`` by seat, ``deals`` deals and any tie-break
+    deals; the first dealer turns with the match's index so that no seat opens more often."""
+    rng = random.Random(f"{seed}:{index}")
+    match = Match(deals, first_dealer=index % 3)
+    bots = [bot_for(level, random.Random(f"{seed}:{index}:{seat}")) for seat, level in enumerate(levels)]
+    while not match.is_over:
+        deal = match.new_deal(deal_hands(rng, match.dealer_of(len(match.deals))))
+        play_deal(deal, bots)
+    a, b, c = match.totals()
+    return MatchResult(index, levels, (a, b, c))
+
+
+def play_matches(levels: Sequence[str], matches: int, deals: int, seed: int, workers: int) -> Iterator[MatchResult]:
+    """Play the run's ``matches`` on ``workers`` processes, yielding results in match order."""
+    seats = [seating(levels, i) for i in range(matches)]
+    play = partial(play_match, deals=deals, seed=seed)
+    if workers <= 1:
+        for i, seated in enumerate(seats):
+            yield play(seated, index=i)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(play_match, seats, [deals] * matches, [seed] * matches, range(matches), chunksize=1)
+
+
+def rate(results: Iterable[MatchResult]) -> dict[str, Skill]:
+    """Each level's skill after ``results`` in their order, every level starting as a newcomer."""
+    skills: dict[str, Skill] = {}
+    for result in results:
+        before = [skills.get(level, NEWCOMER) for level in result.levels]
+        after = rate_match(before, match_ranks(list(result.totals), [False, False, False]))
+        skills.update(zip(result.levels, after, strict=True))
+    return skills
+
+
+def bootstrap(results: Sequence[MatchResult], rounds: int, rng: random.Random) -> dict[str, tuple[int, int]]:
+    """Each level's 95% interval of the shown rating: ``rounds`` resamples of the matches (with
+    replacement, in a shuffled order), each rated from newcomers."""
+    shown: dict[str, list[int]] = {}
+    for _ in range(rounds):
+        sample = [rng.choice(results) for _ in results]
+        for level, skill in rate(sample).items():
+            shown.setdefault(level, []).append(skill.shown)
+    out = {}
+    for level, values in shown.items():
+        values.sort()
+        out[level] = (values[int(0.025 * (len(values) - 1))], values[int(0.975 * (len(values) - 1))])
+    return out
+
+
+@dataclass(frozen=True)
+class LevelRating:
+    """One level's line of the report."""
+
+    level: str
+    matches: int
+    shown: int
+    model_low: int
+    model_high: int
+    low: int
+    high: int
+    points: float
+
+
+def ratings(results: Sequence[MatchResult], rounds: int = BOOTSTRAP_ROUNDS, seed: int = 0) -> list[LevelRating]:
+    """Every level's rating from ``results``, best first (``rounds`` bootstrap resamples from ``seed``)."""
+    skills = rate(results)
+    intervals = bootstrap(results, rounds, random.Random(seed))
+    lines = []
+    for level, skill in skills.items():
+        points = [total for r in results for lv, total in zip(r.levels, r.totals, strict=True) if lv == level]
+        low, high = intervals[level]
+        lines.append(LevelRating(
+            level, len(points), skill.shown, shown_rating(skill.mu - 2 * skill.sigma),
+            shown_rating(skill.mu + 2 * skill.sigma), low, high, statistics.fmean(points),
+        ))
+    return sorted(lines, key=lambda line: -line.shown)
+
+
+def report(lines: Sequence[LevelRating]) -> list[str]:
+    """The printed table: a line per level, best first, with whether its interval overlaps the next's."""
+    out = [f"{'level':<18} {'matches':>7} {'rating':>6} {'model +-2 sigma':>16} {'bootstrap 95%':>14} "
+           f"{'points/match':>12}  apart from the next"]
+    for k, line in enumerate(lines):
+        below = lines[k + 1] if k + 1 < len(lines) else None
+        apart = "" if below is None else ("yes" if below.high < line.low else "no: the intervals overlap")
+        out.append(f"{line.level:<18} {line.matches:>7} {line.shown:>6} {line.model_low:>7}..{line.model_high:<7} "
+                   f"{line.low:>6}..{line.high:<6} {line.points:>+12.2f}  {apart}")
+    return out
+
+
+def write_results(results: Iterable[MatchResult], out: IO[str]) -> None:
+    """Each match as a JSON line (its index, levels by seat and totals)."""
+    for result in results:
+        out.write(json.dumps({"index": result.index, "levels": result.levels, "totals": result.totals}) + "\n")
+
+
+def read_results(lines: Iterable[str]) -> list[MatchResult]:
+    """The matches ``write_results`` wrote."""
+    results = []
+    for line in lines:
+        if line.strip():
+            row = json.loads(line)
+            a, b, c = row["levels"]
+            x, y, z = row["totals"]
+            results.append(MatchResult(int(row["index"]), (a, b, c), (int(x), int(y), int(z))))
+    return results
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Play (or read) the rated matches among the levels and print their ratings."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--levels", nargs="+", default=[])
+    parser.add_argument("--matches", type=int, default=300)
+    parser.add_argument("--deals", type=int, default=6, choices=MATCH_LENGTHS)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--results-out")
+    parser.add_argument("--results-in")
+    args = parser.parse_args(argv)
+    if args.results_in:
+        with open(args.results_in) as file:
+            results = read_results(file)
+    else:
+        results = []
+        for result in play_matches(args.levels, args.matches, args.deals, args.seed, args.workers):
+            results.append(result)
+            print(f"\rmatches {len(results)}/{args.matches}", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+        if args.results_out:
+            with open(args.results_out, "w") as file:
+                write_results(results, file)
+    print(f"{len(results)} rated matches, seed {args.seed}")
+    print("\n".join(report(ratings(results, seed=args.seed))))
+
+
+if __name__ == "__main__":
+    main()
