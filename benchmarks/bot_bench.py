@@ -1,11 +1,12 @@
-"""Strong and expert bot speed (``make bench``): seconds per card decision and per auction decision, one core.
+"""The searching bots' speed (``make bench``): seconds per card decision and per auction decision, one core.
 
 A fixed set of positions (fixed seeds): deals played by heuristic bots, every view in which a seat had
 to play a card (the kontra steps are timed as card decisions, being decided at the same time) and
-every auction view (discard and bid, take or pass). The strong bot, then the expert bot, then the expert
-without its reading of the unseen talon (``read_talon=False``: what the reading costs, as the ratio of the
-two in this run), at their default settings (a fixed number of worlds per decision; the time budgets are
-only safety stops, whose count is printed) decide each once. Printed: median, p95 and max CPU seconds;
+every auction view (discard and bid, take or pass). Every level that searches (``ulti.bots.levels``: the
+ladder's rungs, the strong bot, the expert bot), then the expert without its reading of the unseen talon
+(``read_talon=False``: what the reading costs, as the ratio of the two in this run), at their default
+settings (a fixed number of worlds per decision; the time budgets are only safety stops, whose count is
+printed) decide each once. Printed: median, p95 and max CPU seconds;
 the card figures also for decisions with a real choice (at least two legal cards).
 
 Then the declarer's opening lead in each contract family (``--leads`` declarer-friendly deals per
@@ -60,6 +61,7 @@ from pathlib import Path
 from benchmarks.cores import pin_to_one_core
 from benchmarks.git_tree import ROOT, MissingCommit, tree_at
 from ulti.bots.expert import expert_bot
+from ulti.bots.levels import LEVELS, bot_for_level
 from ulti.bots.solver import clear_table
 from ulti.bots.strong import SearchBot, strong_bot
 from ulti.bots.strong.play import CardWork
@@ -177,6 +179,13 @@ def decision_report(name: str, bot: SearchBot, views: list[SeatView], args: argp
 
 
 
+def searching_level(name: str, rng: random.Random) -> SearchBot:
+    """The bot of level ``name``, a searching one (``decision_report`` reads its safety stops)."""
+    bot = bot_for_level(name, rng)
+    assert isinstance(bot, SearchBot)
+    return bot
+
+
 def versions_report(commit: str, args: argparse.Namespace) -> None:
     """Time ``strong`` and ``expert`` now and at ``commit`` on the same views, alternating, and print the
     medians and ratios (``--against``)."""
@@ -280,14 +289,12 @@ def main() -> None:
         return
     args.deals = 20 if args.deals is None else args.deals
     views = positions(args.deals, args.seed)
-    cards = {
-        name: decision_report(name, make(random.Random(args.seed)), views, args)
-        for name, make in (
-            ("Strong", strong_bot),
-            ("Expert", expert_bot),
-            ("Expert without the talon", partial(expert_bot, read_talon=False)),
-        )
-    }
+    # every level that searches (the ladder's rungs, strong, expert), then the expert without its reading
+    makers: list[tuple[str, Callable[[random.Random], SearchBot]]] = [
+        (name.capitalize(), partial(searching_level, name)) for name, level in LEVELS.items() if level.searches
+    ]
+    makers.append(("Expert without the talon", partial(expert_bot, read_talon=False)))
+    cards = {name: decision_report(name, make(random.Random(args.seed)), views, args) for name, make in makers}
     # what the expert's reading of the unseen talon costs, both sides timed in this run
     reading, blind = cards["Expert"], cards["Expert without the talon"]
     median_ratio = statistics.median(reading) / statistics.median(blind)
