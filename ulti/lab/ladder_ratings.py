@@ -15,13 +15,14 @@ match, and whether the level's bootstrap interval overlaps the next one's.
     python -m ulti.lab.ladder_ratings --levels beginner casual club expert [--matches 300] [--deals 6]
                                       [--seed 1] [--workers 2] [--results-out FILE] [--results-in FILE]
 
-``--results-out`` keeps each match's levels and totals (JSON lines); ``--results-in`` rates such a file
-again without playing.
+``--results-out`` keeps each match's levels and totals as it ends (JSON lines); ``--results-in`` rates such
+a file again without playing (a run stopped early included).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import random
@@ -192,13 +193,16 @@ def main(argv: Sequence[str] | None = None) -> None:
             results = read_results(file)
     else:
         results = []
-        for result in play_matches(args.levels, args.matches, args.deals, args.seed, args.workers):
-            results.append(result)
-            print(f"\rmatches {len(results)}/{args.matches}", end="", file=sys.stderr, flush=True)
+        # each match is kept as it ends: a long run stopped early still leaves its matches to rate
+        with contextlib.ExitStack() as stack:
+            out = stack.enter_context(open(args.results_out, "w")) if args.results_out else None
+            for result in play_matches(args.levels, args.matches, args.deals, args.seed, args.workers):
+                results.append(result)
+                if out is not None:
+                    write_results([result], out)
+                    out.flush()
+                print(f"\rmatches {len(results)}/{args.matches}", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
-        if args.results_out:
-            with open(args.results_out, "w") as file:
-                write_results(results, file)
     print(f"{len(results)} rated matches, seed {args.seed}")
     print("\n".join(report(ratings(results, seed=args.seed))))
 
