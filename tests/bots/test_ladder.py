@@ -108,6 +108,19 @@ talon AS AH
 7S KS QS | JS KC 8S | TS QC 9S | KH QH 7H | JH JC 8H | TH TC 9H | AD KD 7D | QD TD 8D | 9D JD
 """
 
+# Simple game, spades, seat 0 declares and plays third to trick 9 (seat 1 leads AD, seat 2 throws 8C) holding
+# TD 7D. The trick is lost anyway. Seat 2 showed out of diamonds in trick 5 and every trump is out, so seat
+# 1's last card is KD: kept, the TD beats it in the last trick (50 against 40: the game is won); given to
+# this trick, the defenders take 20 here and the last trick (30 against 60: lost).
+KEEP_THE_TEN = """
+M-S S by 0
+talon 7C 7H
+0: TD 7D
+1: KD
+2: 9C
+AS 7S 8S | AH 8H 9H | AC JC QC | JH TH KH | 9D 9S 8D | TC QH KC | TS JD JS | QS QD KS | AD 8C
+"""
+
 
 @pytest.mark.parametrize("level", LADDER)
 def test_no_level_throws_away_an_ace_that_wins_its_trick_for_free_at_the_end_of_a_simple_game(level: str) -> None:
@@ -123,10 +136,17 @@ def test_no_betli_declarer_keeps_the_ace_that_must_win_the_last_trick(level: str
     assert {_card_of(level, deal, seed) for seed in range(12)} == {"AC"}
 
 
+@pytest.mark.parametrize("level", LADDER)
+def test_no_level_gives_its_ten_to_a_trick_lost_anyway_when_it_wins_the_last(level: str) -> None:
+    deal = position(KEEP_THE_TEN)
+    assert deal.to_move == 0
+    assert {_card_of(level, deal, seed) for seed in range(12)} == {"7D"}
+
+
 def test_the_hand_made_mistakes_cost_more_than_any_level_may_give_away() -> None:
     # what makes the positions above sensible-play tests: the wrong card loses in every world the bot sees,
     # by more than the highest rung's limit (so no draw may choose it)
-    for text, wrong in ((CASH_THE_ACE, "7C"), (BETLI_THROWS_ITS_ACE, "7C")):
+    for text, wrong in ((CASH_THE_ACE, "7C"), (BETLI_THROWS_ITS_ACE, "7C"), (KEEP_THE_TEN, "TD")):
         deal = position(text)
         bot = ladder_bot(random.Random(3), "club")
         view = deal.seat_view(0)
