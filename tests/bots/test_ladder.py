@@ -13,6 +13,7 @@ from ulti.bots.ladder import RUNGS, Temper, choice_odds, class_losses, draw, exp
 from ulti.bots.levels import BOT_LEVELS, LEVELS, bot_for_level
 from ulti.bots.random_bot import random_legal_action
 from ulti.bots.sampling import analyse
+from ulti.bots.strong import Settings
 from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import card_str
 from ulti.engine.deal import Deal
@@ -183,3 +184,15 @@ def test_a_lower_rung_gives_away_more_per_decision() -> None:
     ]
     losses = {name: sum(expected_loss(t, 8, 0, RUNGS[name].temper) for t in tables) / len(tables) for name in LADDER}
     assert losses["beginner"] > losses["casual"] > losses["club"] > 0
+
+
+def test_lower_rungs_solve_fewer_worlds_and_take_the_talon_and_say_kontra_more_rarely() -> None:
+    strong = Settings()
+    ladder = [RUNGS[name].settings() for name in LADDER]
+    for lower, higher in zip(ladder, [*ladder[1:], strong], strict=True):
+        assert lower.samples < higher.samples and lower.auction_samples <= higher.auction_samples
+        assert lower.take_margin > higher.take_margin
+        assert lower.kontra_margin > higher.kontra_margin
+        assert lower.chain_margin > higher.chain_margin
+        assert lower.late_chain_margin > higher.late_chain_margin
+    assert RUNGS["beginner"].settings(samples=4).samples == 4  # a setting given overrides the rung's
