@@ -51,7 +51,7 @@ def measure(level: str, views: list[SeatView], seed: int) -> Mistakes:
     """The mistakes of a bot of ``level`` (a ladder rung) seeded ``seed`` deciding each of ``views`` once."""
     bot = bot_for(level, random.Random(seed))
     chooser = bot.play.chooser if isinstance(bot, SearchBot) else None
-    if not isinstance(chooser, HumanChooser):
+    if not isinstance(bot, SearchBot) or not isinstance(chooser, HumanChooser):
         raise ValueError(f"{level} is not a ladder rung (beginner, casual or club)")
     played: list[float] = []
     expected: list[float] = []
