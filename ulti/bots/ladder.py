@@ -69,7 +69,7 @@ class Rung:
 
 #: The rungs from the lowest up (the strong bot: 32 worlds, take 0.5, kontra 0.3 / 0.5 / 0.9, no mistakes).
 RUNGS: dict[str, Rung] = {
-    "beginner": Rung(Temper(0.35, 1.0), 8, 4, 1.0, 0.9, 1.5, 2.5),
+    "beginner": Rung(Temper(0.7, 1.0), 8, 4, 1.0, 0.9, 1.5, 2.5),
     "casual": Rung(Temper(0.2, 0.6), 12, 6, 0.8, 0.6, 1.0, 1.8),
     "club": Rung(Temper(0.08, 0.3), 24, 8, 0.6, 0.4, 0.7, 1.2),
 }
