@@ -44,6 +44,10 @@ LEVELS: dict[str, Level] = {
     for level in (
         Level("random", "ulti.bots.random_bot:RandomBot", searches=False),
         Level("heuristic", "ulti.bots.heuristic:HeuristicBot", searches=False),
+        # the ladder's rungs below the expert (ulti.bots.ladder), offered once their ratings are measured
+        Level("beginner", "ulti.bots.ladder:ladder_bot", {"rung": "beginner"}, at_tables=False),
+        Level("casual", "ulti.bots.ladder:ladder_bot", {"rung": "casual"}, at_tables=False),
+        Level("club", "ulti.bots.ladder:ladder_bot", {"rung": "club"}, at_tables=False),
         Level("strong", "ulti.bots.strong:strong_bot"),
         Level("expert", "ulti.bots.expert:expert_bot"),
     )

@@ -409,6 +409,9 @@ class CardPlay:
         self.last_table: CardTable | None = None
         #: told each part of each kontra decision as valued (the laboratory's calibration listens; None: nobody)
         self.on_step: Callable[[StepEstimate], None] | None = None
+        #: the class a card decision plays from its settled table (None: the best, ``CardTable.decide``; the
+        #: ladder's levels choose with human-sized mistakes, ``ulti.bots.ladder``)
+        self.chooser: Callable[[CardTable], int] | None = None
 
     def likelihood(self, view: SeatView, know: Knowledge) -> Likelihood | None:
         """The likelihood the worlds of a card or kontra decision from ``view`` are weighed by (``know``: the
@@ -457,7 +460,7 @@ class CardPlay:
             return heuristic
         table.settle()
         self.last_table = table
-        chosen = table.decide()
+        chosen = table.decide() if self.chooser is None else self.chooser(table)
         # a class's cards play alike in every world: the heuristic's own card if its class is chosen,
         # else the class's lowest card (cheapest to give)
         return heuristic if chosen == home else groups[chosen][0]
