@@ -70,6 +70,9 @@ async def test_a_name_that_normalisation_makes_longer_than_its_key_column_is_ref
 async def test_ordinary_names_with_accents_and_bot_inside_a_word_are_accepted(server: ServerProcess) -> None:
     for name in ("Árvíztűrő", "Botond", "Talbot", "Kiss-Nagy Éva"):
         assert (await post(server, "/api/session", {"name": name})).status_code == 200, name
+    # a level no table offers (the ladder's, not yet rated) names no bot a person meets
+    for name in ("Chess Club Joe", "Casual Kati", "Beginner Bea"):
+        assert (await post(server, "/api/session", {"name": name})).status_code == 200, name
     for name in ("Árvíztűrő Tükörfúrógép", "Abbot"):
         response = await post(server, "/api/account/register", {"name": name, "password": PASSWORD})
         assert response.status_code == 200, response.text

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from ulti.accounts.names import MAX_KEY, holds_phrase
-from ulti.bots.levels import LEVELS
+from ulti.bots.levels import BOT_LEVELS
 from ulti.engine.cards import card_label, card_str
 from ulti.server.errors import CommandError
 
@@ -35,11 +35,13 @@ _CARD_WORDS = {card_str(c) for c in range(32)} | {card_label(c) for c in range(3
     form for code in (card_str(c) for c in range(32))
     for rank in ("10" if code[0] == "T" else code[0],) for form in (rank + code[1], code[1] + rank)
 }
-#: words no player's name may hold (``names.holds_phrase``: as words, by skeleton): "Bot" and every bot level
-BOT_WORDS = ("bot", *LEVELS)
+#: words no player's name may hold (``names.holds_phrase``: as words, by skeleton): "Bot" and every level
+#: tables seat, whose bots people meet ("Bot · strong"). A level no table offers yet (the ladder's, until
+#: their ratings are measured) is no bot's name anywhere, so "Chess Club Joe" stays a name.
+BOT_WORDS = ("bot", *BOT_LEVELS)
 #: names no player may take: they would read as the server, a bot or a removed account
 RESERVED_NAMES = ("bot", "server", "system", "admin", "moderator", "deleted player", "ulti",
-                  *(f"bot {level}" for level in LEVELS))
+                  *(f"bot {level}" for level in BOT_LEVELS))
 # Letters that look alike across scripts (Cyrillic and Greek capitals and small letters that render
 # like Latin ones) and digits that read as letters: two names equal after this map read the same.
 _LOOKALIKES = str.maketrans(
