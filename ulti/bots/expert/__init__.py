@@ -18,6 +18,8 @@ In its card play and kontra decisions the expert:
 
 As a defender it values a kontra step with the declarer's answer in view (``chain_gain``: where the raise
 loses, the declarer, who sees its own hand, says the next step) and never answers the declarer's rekontra.
+With ``step_value="calibrated"`` (the laboratory's ``expert-calibrated``) every step of either side is
+valued instead by what such steps brought played out, the opponents' answer in view (``step_values``).
 Its auction is the strong bot's, but a declaration is valued by what its family's declarations bring when
 played out (``played_values``), not by the double-dummy mean alone.
 

@@ -1,18 +1,19 @@
 """What a kontra step brings when the deal is played out: the expert's calibrated step values.
 
 The double-dummy gain of raising a part one step (``standing_gain`` over the expert's worlds, in stakes of
-the part before the step) foretells the step's result badly: seats that see every card win the part more
-often than seats that play it out, and a step said invites the opponents' next step. ``STEP_LINES`` holds,
-per step and contract family (``POOLED``: every family, for a family with too few steps), the straight line
-from that predicted gain to what such steps realised when the expert's own card play settled them (+1 stake
-the seat's side won the part, -1 lost); a step without a line is never said (no data, no raise).
-``ANSWER_COSTS`` holds, per step, what the opponents' answers (their next step, said by this same rule) took
-from such steps on average: a raise answered is doubled again. A step is said when its line's value less
-its answer cost beats ``STEP_MARGIN``.
+the part before the step) foretells some steps badly: a defender's kontra on a betli or a durchmars and its
+szubkontra win the part far less often played out than in worlds whose cards every seat sees, and a step
+said invites the opponents' next step. ``STEP_LINES`` holds, per step and contract family (``POOLED``: every
+family, for a family with too few steps), the straight line from that predicted gain to what such steps
+realised when the expert's own card play settled them (+1 stake the seat's side won the part, -1 lost); a
+step the data hardly offered takes the line of its side's step before it, and a side without a line never
+raises (no data, no raise). ``ANSWER_COSTS`` holds, per step, what the opponents' answers (their next step,
+said by this same rule) took from such steps on average: a raise answered is doubled again. A step is said
+when its line's value less its answer cost beats ``STEP_MARGIN``.
 
-The numbers are fitted by ``ulti.lab.step_fit`` to the steps of expert deals valued by the
-``expert-standing`` judge (its docstring has the commands; docs/lab-journal.md the runs and the check on
-another seed). Refit them after changing the expert's card play or worlds.
+The numbers are fitted by ``ulti.lab.step_fit`` (its docstring has the commands) to the steps of 300 deals
+of ``expert-v1`` bots, seed 2718, valued by the ``expert-standing`` judge, and checked on seed 2719
+(docs/lab-journal.md). Refit them after changing the expert's card play or worlds.
 """
 
 from __future__ import annotations
