@@ -19,6 +19,7 @@ from ulti.bots.expert.step_values import (
     calibrated_gain,
     step_of,
 )
+from ulti.bots.levels import bot_for_level
 from ulti.bots.sampling import Knowledge, analyse
 from ulti.bots.strong import SearchBot
 from ulti.engine.contracts import KONTRA_STEP_NAMES, Part
@@ -105,3 +106,10 @@ def test_the_calibrated_expert_decides_reproducibly_from_a_seed() -> None:
     assert len(actions) == 1  # the same seed, the same choice
     bot = expert_bot(random.Random(3), step_value="calibrated")
     assert bot.settings.kontra_margin == bot.settings.chain_margin == bot.settings.late_chain_margin == STEP_MARGIN
+
+
+def test_the_expert_at_tables_values_its_steps_calibrated() -> None:
+    """Adopted (docs/lab-journal.md): the table level is the calibrated expert; ``expert-v1`` the one before."""
+    tabled = bot_for_level("expert", random.Random(0))
+    assert isinstance(tabled, SearchBot) and tabled.parts.step_gain is calibrated_gain
+    assert tabled.settings.kontra_margin == STEP_MARGIN

@@ -125,7 +125,7 @@ def calibrated_gain(know: Knowledge, part: Part, base: Sequence[float], raised: 
     """The expert's ``StepGain`` part: the seat's gain from raising ``part`` one step, in per_defender units,
     as the fitted values say it is played out (``FITTED.value`` of the plain gain in stakes, times the
     stake): minus infinity for a step without a line. The margin is the bot's settings'
-    (``expert_bot`` sets them to ``STEP_MARGIN``)."""
+    (``expert_settings`` sets them to ``STEP_MARGIN``)."""
     assert know.contract is not None
     multiplier = know.multipliers.get(part, 1)
     stake = know.contract.part_value(part) * multiplier
