@@ -11,6 +11,7 @@ from ulti.bots.expert import (
     evidence_weight,
     expert_bot,
     expert_parts,
+    expert_settings,
     read_evidence,
     weighted_by_evidence,
 )
@@ -19,7 +20,7 @@ from ulti.bots.families import family
 from ulti.bots.heuristic import HeuristicBot
 from ulti.bots.levels import BOT_LEVELS, bot_for_level
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World, analyse
-from ulti.bots.strong import STRONG_PARTS, SearchBot, Settings, declarer_weight, strong_bot
+from ulti.bots.strong import STRONG_PARTS, SearchBot, declarer_weight, strong_bot
 from ulti.engine.actions import Kind
 from ulti.engine.cards import CardSet, mask_of, parse_card
 from ulti.engine.contracts import parse_bid
@@ -260,7 +261,8 @@ def test_the_expert_is_the_strong_bots_search_composed_with_the_expert_parts() -
     # worlds takes the expert's actions, from the same seed, through a whole deal
     deal = Deal(deal_hands(random.Random(21), 0), 0)
     expert = [expert_bot(random.Random(s), samples=8, auction_samples=3) for s in range(3)]
-    composed = [SearchBot(random.Random(s), expert_parts(), Settings(samples=8, auction_samples=3)) for s in range(3)]
+    settings = expert_settings(samples=8, auction_samples=3)
+    composed = [SearchBot(random.Random(s), expert_parts(), settings) for s in range(3)]
     strong = [strong_bot(random.Random(s), samples=8, auction_samples=3) for s in range(3)]
     differs = False
     while (seat := deal.to_move) is not None:  # None: the deal is over

@@ -8,6 +8,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -32,6 +33,7 @@ from ulti.engine.contracts import Part
 from ulti.engine.deal import Deal
 from ulti.engine.record import deal_from_record
 from ulti.engine.view import SeatView
+from ulti.lab.configs import bot_for
 
 #: An arena deal (expert against strong, seed 2026, set 1): seat 1 declares H-SU (hearts simple and ulti),
 #: seat 2 says kontra on both, the declarer answers rekontra on both after trick 1, and seat 2 is to say
@@ -177,3 +179,18 @@ def test_the_coachs_kontra_values_for_a_defender_price_the_declarers_answer() ->
         assert answer["values"][key] == round(sum(priced) / len(priced), 3)
     lost = [key for key, values in raw.samples.items() if any(v < b for b, v in zip(base, values, strict=True))]
     assert lost and all(answer["values"][key] < round(raw.mean(key), 3) for key in lost)
+
+
+def test_expert_v1_is_the_expert_with_the_answered_step_value() -> None:
+    """The laboratory keeps the expert whose defenders price the declarer's answer and never answer a
+    rekontra, to measure the calibrated steps against."""
+    v1 = bot_for("expert-v1", random.Random(0))
+    assert isinstance(v1, SearchBot) and v1.play.parts.step_gain is answered_gain
+    assert expert_bot(random.Random(0), step_value="answered").play.parts.step_gain is answered_gain
+    judge = bot_for("expert-standing", random.Random(0))
+    assert isinstance(judge, SearchBot) and judge.play.parts.step_gain is standing_gain
+
+
+def test_an_unknown_step_value_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="unknown step_value 'hopeful'"):
+        expert_bot(random.Random(0), step_value="hopeful")

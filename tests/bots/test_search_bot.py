@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ulti.bots.expert import EXPERT_SAMPLES, expert_bot, expert_parts
+from ulti.bots.expert import EXPERT_SAMPLES, expert_bot, expert_parts, expert_settings
 from ulti.bots.levels import bot_for_level
 from ulti.bots.parts import Likelihood, SearchParts, rejection_drawer, standing_gain
 from ulti.bots.sampling import Knowledge, Sampler, World
@@ -21,7 +21,7 @@ def test_strong_and_expert_are_one_class_made_with_their_parts_and_settings() ->
     strong, expert = bot_for_level("strong", random.Random(0)), bot_for_level("expert", random.Random(0))
     assert type(strong) is SearchBot and type(expert) is SearchBot
     assert strong.parts == STRONG_PARTS and strong.settings == Settings()
-    assert expert.parts == expert_parts() and expert.settings == Settings(samples=EXPERT_SAMPLES)
+    assert expert.parts == expert_parts() and expert.settings == expert_settings(EXPERT_SAMPLES)
     # the halves share the bot's settings, parts and safety stop: nothing to keep in step by hand
     for bot in (strong, expert):
         assert bot.play.parts is bot.auction.parts is bot.parts
@@ -76,7 +76,7 @@ def test_a_configuration_is_parts_and_settings_not_a_subclass() -> None:
     # the expert made by hand from its parts and settings takes the expert's actions from the same seed
     views = positions(2, 8)
     made = expert_bot(random.Random(3), samples=8, auction_samples=3)
-    by_hand = SearchBot(random.Random(3), expert_parts(), Settings(samples=8, auction_samples=3))
+    by_hand = SearchBot(random.Random(3), expert_parts(), expert_settings(samples=8, auction_samples=3))
     assert [made.act(view) for view in views] == [by_hand.act(view) for view in views]
     # and the strong bot with the expert's drawer only is neither: a part swapped is a new configuration
     mixed = SearchBot(random.Random(3), replace(STRONG_PARTS, drawer=expert_parts().drawer), Settings(samples=8))

@@ -41,6 +41,7 @@ def test_each_kontra_decision_is_settled_by_the_parts_result(records: str) -> No
     rekontra = next(s for s in steps if s.said and s.step == "rekontra")
     assert rekontra.with_chain == rekontra.realised  # nobody answered it: the step alone
     assert chains == {2: 1}  # one deal, its chain at x4
+    assert {s.deal for s in steps} == {1}  # numbered: a said step's answer is found in its own deal
     table = report(steps, chains)
     assert "rekontra / ulti" in table and "x4 1" in table
 

@@ -30,6 +30,12 @@ CONFIGS: dict[str, Level] = {
         Level("expert-blindtalon", "ulti.bots.expert:expert_bot", {"read_talon": False}, at_tables=False),
         # the expert with the strong bot's auction values (double-dummy means, uncorrected)
         Level("expert-ddauction", "ulti.bots.expert:expert_bot", {"played_auction": False}, at_tables=False),
+        # the expert valuing kontra steps with the declarer's answer in view, never answering a rekontra
+        # (``answered_gain``): the expert before its steps were valued by what they brought played out
+        Level("expert-v1", "ulti.bots.expert:expert_bot", {"step_value": "answered"}, at_tables=False),
+        # the expert valuing each step as if the opponents let it stand: the kontra calibration's judge
+        # whose estimates ``ulti.lab.kontra_calibration --fit`` fits (``ulti.bots.expert.step_values``)
+        Level("expert-standing", "ulti.bots.expert:expert_bot", {"step_value": "standing"}, at_tables=False),
     )
 }
 

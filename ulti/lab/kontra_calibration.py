@@ -12,24 +12,27 @@ the part's outcome as played, the rest of the chain as it stands (+1 stake won, 
 Printed per step and contract family (and per part): decisions, the share the judge would raise and the
 share the players did, the mean predicted and realised values and their difference (the bias, with its 95%
 interval: above zero, the bot thinks its raises better than they are); for the steps the players said,
-what they brought alone and with the chain that followed (a raise answered is doubled again: a step
-that pays has both above zero); a calibration table by predicted value; and how far the deals' chains
-went.
+what they brought alone (with its 95% interval) and with the chain that followed (a raise answered is
+doubled again: a step that pays has both above zero); a calibration table by predicted value; and how far
+the deals' chains went. ``--dump FILE`` also writes every step, one JSON object a line (what
+``ulti.lab.step_fit`` fits the expert's calibrated step values to).
 
     python -m ulti.lab.kontra_calibration [--level strong] [--judge LEVEL] [--deals N] [--seed S]
-                                          [--records FILE]
+                                          [--records FILE] [--dump FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import partial
+from typing import Any
 
 from ulti.bots.families import family
 from ulti.bots.interface import seat_and_choices
@@ -60,6 +63,7 @@ class Step:
     judged_raise: bool  # whether the judge raises it
     said: bool  # whether the player at the table raised it
     with_chain: float  # what the step brought with the chain that followed it, in stakes (said steps)
+    deal: int = 0  # the deal's number along the run (a step's answer is a later step of the same deal)
 
 
 @dataclass
@@ -101,8 +105,9 @@ def judge_decision(deal: Deal, make_judge: Callable[[], SearchBot]) -> list[Step
     return estimates
 
 
-def settle(deal: Deal, asked: Iterable[_Asked]) -> Iterator[Step]:
-    """The steps of a finished ``deal``'s decisions, each settled by the part's result."""
+def settle(deal: Deal, asked: Iterable[_Asked], number: int = 0) -> Iterator[Step]:
+    """The steps of a finished ``deal`` (the run's ``number``-th) decisions, each settled by the part's
+    result."""
     result = deal.result
     if result is None or result.given_up:
         return
@@ -128,6 +133,7 @@ def settle(deal: Deal, asked: Iterable[_Asked]) -> Iterator[Step]:
                 est.raised,
                 said,
                 (sign * part.per_defender - at_step) / est.stake if said else 0.0,
+                number,
             )
 
 
@@ -138,16 +144,18 @@ def calibrate(deals: Iterable[Deal], judge_level: str, seed: int) -> tuple[list[
     chains: Counter[int] = Counter()
     current: Deal | None = None
     asked: list[_Asked] = []
+    dealt = 0
 
     def close() -> None:
         if current is not None and current.is_over:
-            steps.extend(settle(current, asked))
+            steps.extend(settle(current, asked, dealt))
             chains[max(current.levels.values(), default=0)] += 1
 
     for number, deal in enumerate(deals):
         if deal is not current:
             close()
             current, asked = deal, []
+            dealt += 1
         estimates = judge_decision(deal, partial(make_judge, judge_level, f"{seed}:judge:{number}"))
         if estimates:
             asked.append(_Asked(len(deal.history), estimates))
@@ -159,12 +167,13 @@ def _line(name: str, steps: list[Step]) -> str:
     n = len(steps)
     bias = summarise([s.predicted - s.realised for s in steps])
     said = [s for s in steps if s.said]
-    brought = f"{statistics.fmean(s.realised for s in said):+.2f}" if said else "   -"
+    alone = summarise([s.realised for s in said]) if said else None
+    brought = f"{alone.mean:+.2f} [{alone.low:+.2f}, {alone.high:+.2f}]" if alone else "   -"
     chained = f"{statistics.fmean(s.with_chain for s in said):+.2f}" if said else "   -"
     return (
         f"  {name:24s} {n:5d} {100 * sum(s.judged_raise for s in steps) / n:6.0f}% {100 * len(said) / n:6.0f}%"
         f" {statistics.fmean(s.predicted for s in steps):+7.2f} {statistics.fmean(s.realised for s in steps):+7.2f}"
-        f" {bias.mean:+6.2f} [{bias.low:+.2f}, {bias.high:+.2f}] {brought:>7s} {chained:>7s}"
+        f" {bias.mean:+6.2f} [{bias.low:+.2f}, {bias.high:+.2f}] {brought:>21s} {chained:>7s}"
     )
 
 
@@ -174,7 +183,7 @@ def report(steps: list[Step], chains: Counter[int]) -> str:
         return "no kontra decision along these deals"
     lines = [
         "  step / family             n  judge  table  predicted realised  bias [95%]        "
-        "  said: alone, with the chain after",
+        "  said: alone [95%], with the chain after",
     ]
     groups: dict[tuple[str, str], list[Step]] = defaultdict(list)
     for s in steps:
@@ -202,15 +211,29 @@ def report(steps: list[Step], chains: Counter[int]) -> str:
     return "\n".join(lines)
 
 
+def step_record(step: Step) -> dict[str, object]:
+    """``step`` as one JSON object (a line of ``--dump``)."""
+    return {**asdict(step), "part": step.part.value}
+
+
+def step_from_record(record: dict[str, Any]) -> Step:
+    """The step a line of ``--dump`` holds."""
+    return Step(**{**record, "part": Part(record["part"])})
+
+
 def main() -> None:
     """Run from the command line (the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_deal_options(parser, deals=30, level="strong")
     parser.add_argument("--judge", default="", help="the level whose kontra values are measured (default --level)")
+    parser.add_argument("--dump", default="", help="also write every step to this file, one JSON object a line")
     args = parser.parse_args()
     deals, named = chosen_deals(args, every_set=False)
     judge = args.judge or args.level
     steps, chains = calibrate(deals, judge, args.seed)
+    if args.dump:
+        with open(args.dump, "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(step_record(s)) + "\n" for s in steps)
     print(f"kontra steps of {judge} bots on {named}")
     print(report(steps, chains))
 

@@ -16,8 +16,11 @@ In its card play and kontra decisions the expert:
   hands a sharp likelihood favours where rejection sampling cannot;
 - solves three times the strong bot's worlds per card decision (``EXPERT_SAMPLES``).
 
-As a defender it values a kontra step with the declarer's answer in view (``chain_gain``: where the raise
-loses, the declarer, who sees its own hand, says the next step) and never answers the declarer's rekontra.
+It values every kontra step of either side by what such steps brought when the expert's own play settled
+them, the opponents' answer in view (``step_values``: fitted lines from the plain double-dummy gain, less
+the answers' cost); the data say a defender's szubkontra does not pay, so it does not answer a rekontra.
+The laboratory keeps the expert before that (``expert-v1``: ``answered_gain``, a defender's step priced with
+the declarer's answer in every world it wins, and a rekontra never answered).
 Its auction is the strong bot's, but a declaration is valued by what its family's declarations bring when
 played out (``played_values``), not by the double-dummy mean alone.
 
@@ -35,7 +38,8 @@ from typing import Any
 from ulti.bots.expert.declarer_model import declarer_model_weight
 from ulti.bots.expert.discard_model import talon_weight
 from ulti.bots.expert.played_values import played_value
-from ulti.bots.parts import Likelihood, SearchParts, double_dummy_value, standing_gain
+from ulti.bots.expert.step_values import STEP_MARGIN, calibrated_gain
+from ulti.bots.parts import Likelihood, SearchParts, StepGain, double_dummy_value, standing_gain
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World
 from ulti.bots.strong import SearchBot, Settings, bid_trumps, declarer_likelihood
 from ulti.engine.actions import Kind
@@ -208,15 +212,27 @@ def answered_gain(know: Knowledge, part: Part, base: Sequence[float], raised: Se
     return chain_gain(base, raised)
 
 
-def expert_parts(read_talon: bool = True, played_auction: bool = True) -> SearchParts:
+#: The expert's ways of valuing a kontra step, by name (``expert_bot``'s ``step_value``): ``answered``
+#: (``answered_gain``), ``standing`` (the strong bot's ``standing_gain``: the calibration's raw estimate),
+#: ``calibrated`` (``step_values.calibrated_gain``: what such steps brought played out, answers in view).
+STEP_VALUES: dict[str, StepGain] = {
+    "answered": answered_gain,
+    "standing": standing_gain,
+    "calibrated": calibrated_gain,
+}
+
+
+def expert_parts(read_talon: bool = True, played_auction: bool = True, step_value: str = "calibrated") -> SearchParts:
     """The expert's parts: its evidence read by ``AuctionEvidenceWeighting`` and drawn by the chain, its
-    kontra steps by ``answered_gain``, its declarations by what their family brings played out
-    (``played_value``; with ``played_auction`` False, the double-dummy mean as the strong bot's)."""
+    kontra steps by the ``step_value`` of ``STEP_VALUES``, its declarations by what their family brings
+    played out (``played_value``; with ``played_auction`` False, the double-dummy mean as the strong bot's)."""
+    if step_value not in STEP_VALUES:
+        raise ValueError(f"unknown step_value {step_value!r} ({' or '.join(STEP_VALUES)})")
     return SearchParts(
         weighting=AuctionEvidenceWeighting(read_talon),
         drawer=chain_drawer,
         declaration_value=played_value if played_auction else double_dummy_value,
-        step_gain=answered_gain,
+        step_gain=STEP_VALUES[step_value],
     )
 
 
@@ -227,28 +243,43 @@ def expert_weight(view: SeatView, know: Knowledge) -> Likelihood | None:
     return AuctionEvidenceWeighting()(view, know)
 
 
+def expert_settings(samples: int = EXPERT_SAMPLES, step_value: str = "calibrated", **settings: Any) -> Settings:
+    """The expert's settings: ``samples`` worlds per card decision and, valuing its kontra steps by
+    ``step_value``, their margins: a calibrated value is what the step brings, so one margin at every step
+    (``STEP_MARGIN``); the other valuations keep the strong bot's. Every other setting is the strong bot's
+    unless given."""
+    if step_value == "calibrated":
+        for margin in ("kontra_margin", "chain_margin", "late_chain_margin"):
+            settings.setdefault(margin, STEP_MARGIN)
+    return Settings(samples=samples, **settings)
+
+
 def expert_bot(
     rng: random.Random,
     samples: int = EXPERT_SAMPLES,
     *,
     read_talon: bool = True,
     played_auction: bool = True,
+    step_value: str = "calibrated",
     **settings: Any,
 ) -> SearchBot:
     """The expert bot drawing from ``rng``: the searching bot with the expert's parts (``expert_parts``) and
-    ``samples`` worlds per card decision (``EXPERT_SAMPLES``, three times the strong bot's). ``read_talon``:
-    a defender weighs its worlds by the talon it cannot see; ``played_auction``: the auction values a
-    declaration by what its family's declarations bring played out, else by the double-dummy mean. Every
-    other setting is the strong bot's (``Settings``)."""
-    return SearchBot(rng, expert_parts(read_talon, played_auction), Settings(samples=samples, **settings))
+    settings (``expert_settings``: ``samples`` worlds per card decision, ``EXPERT_SAMPLES``, three times the
+    strong bot's). ``read_talon``: a defender weighs its worlds by the talon it cannot see;
+    ``played_auction``: the auction values a declaration by what its family's declarations bring played out,
+    else by the double-dummy mean; ``step_value``: how it values a kontra step (``STEP_VALUES``). Every other
+    setting is the strong bot's (``Settings``)."""
+    parts = expert_parts(read_talon, played_auction, step_value)
+    return SearchBot(rng, parts, expert_settings(samples, step_value, **settings))
 
 
 __all__ = [
     "ANSWERED_RAISE_LOSS",
     "EXPERT_SAMPLES",
+    "STEP_VALUES",
     "AuctionEvidence",
     "AuctionEvidenceWeighting",
-        "answered",
+    "answered",
     "answered_gain",
     "bid_weight",
     "chain_drawer",
@@ -256,6 +287,7 @@ __all__ = [
     "evidence_weight",
     "expert_bot",
     "expert_parts",
+    "expert_settings",
     "expert_weight",
     "fit",
     "kontra_weight",
