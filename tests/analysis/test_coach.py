@@ -86,6 +86,9 @@ def test_the_hint_names_the_expert_bots_choice_in_card_play_kontra_and_trump() -
             kinds[answer["kind"]] = kinds.get(answer["kind"], 0) + 1
             if answer["kind"] == "kontra":
                 named.add(answer["best"])
+                # the chart shows the values the expert compares: its advice is the best bar
+                values = answer["values"]
+                assert values[answer["best"]] == max(values.values()), (number, k, answer)
     assert set(kinds) == {"play", "kontra", "trump"}, kinds
     assert DECLINE in named and len(named) > 1, named  # both a declined and a raised kontra step were named
 

@@ -22,12 +22,13 @@ about the bot's hand, which is what a learner table shows it for (docs/protocol/
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
 
 from ulti.analysis.pricing import DECLINE, GIVE_UP_KEY, Priced, card_groups, kontra_key, price_view
-from ulti.bots.expert import EXPERT_SAMPLES, answered, expert_bot, expert_weight
+from ulti.bots.expert import EXPERT_SAMPLES, expert_bot, expert_weight
 from ulti.bots.heuristic import HeuristicBot, trump_strength
 from ulti.bots.levels import bot_for_level
 from ulti.bots.sampling import Sampler, analyse
@@ -35,7 +36,7 @@ from ulti.bots.solver import Position
 from ulti.bots.strong import SearchBot, bid_trumps, choose_class, kontra_samples, solve_value, trump_choice
 from ulti.engine.actions import Action, Kind
 from ulti.engine.cards import SUIT_LETTERS, CardSet, card_str
-from ulti.engine.contracts import Bid
+from ulti.engine.contracts import Bid, Part
 from ulti.engine.phase import Phase
 from ulti.engine.record import action_to_json
 from ulti.engine.view import SeatView
@@ -138,20 +139,28 @@ def expert_choice(bot: SearchBot, view: SeatView, priced: Priced) -> str:
     return GIVE_UP_KEY if choice is None else SUIT_LETTERS[ch.trumps[choice]]
 
 
-def priced_with_answer(priced: Priced) -> Priced:
-    """A defender's kontra step priced the way the expert values it: each raise's change against declining,
-    world by world, with the declarer's answer in view (``ulti.bots.expert.answered``). ``priced`` holds the
-    seat's own values, declining under ``DECLINE``.
-
-    >>> priced_with_answer(Priced("kontra", {DECLINE: [1.0, 1.0], "simple": [3.0, -1.0]}, 2)).samples["simple"]
-    [3.0, -5.0]
-    """
-    base = priced.samples[DECLINE]
-
-    def with_answer(values: list[float]) -> list[float]:
-        return [b + answered(v - b) for b, v in zip(base, values, strict=True)]
-
-    samples = {key: values if key == DECLINE else with_answer(values) for key, values in priced.samples.items()}
+def priced_as_expert(bot: SearchBot, view: SeatView, priced: Priced) -> Priced:
+    """A kontra step's alternatives valued the way ``bot`` (the expert) compares them: a raise is worth
+    declining plus what its parts gain by the bot's own step value (its ``step_gain`` part: the calibrated
+    value of such steps played out, the opponents' answers in view), the same gain added in every world so
+    that the means are the values compared. A raise the bot never says (a step without a value) is left out.
+    ``priced`` holds the seat's own values, declining under ``DECLINE``."""
+    ch = view.choices
+    assert ch is not None and ch.kontra is not None
+    know = analyse(view)
+    sign = 1 if know.seat == know.declarer else -1  # the step values take the declarer's side, as the bot does
+    base = [sign * value for value in priced.samples[DECLINE]]
+    gains = {
+        part: bot.parts.step_gain(know, part, base, [sign * v for v in priced.samples[kontra_key((part,))]])
+        for part in ch.kontra.parts
+    }
+    samples = {DECLINE: priced.samples[DECLINE]}
+    for key in priced.samples:
+        if key == DECLINE:
+            continue
+        gain = sum(gains[Part(name)] for name in key.split("+"))
+        if math.isfinite(gain):
+            samples[key] = [value + gain for value in priced.samples[DECLINE]]
     return Priced(priced.kind, samples, priced.worlds)
 
 
@@ -182,8 +191,8 @@ def hint(view: SeatView, worlds: int = HINT_WORLDS, seed: str | int = 0) -> dict
     if priced is None:
         return None
     best = expert_choice(bot, view, priced)
-    if priced.kind == "kontra" and view.contract is not None and view.seat != view.contract.declarer:
-        priced = priced_with_answer(priced)  # the values the expert compares: the declarer's answer in view
+    if priced.kind == "kontra":
+        priced = priced_as_expert(bot, view, priced)  # the values the expert compares, not the open-hand ones
     values = {key: round(v, 3) + 0.0 for key, v in priced.means().items()}
     return {"kind": priced.kind, "best": best, "values": values, "worlds": priced.worlds}
 
