@@ -25,6 +25,7 @@ from ulti.bots.expert import (
     weighted_by_evidence,
 )
 from ulti.bots.expert.played_values import played_value
+from ulti.bots.expert.step_values import calibrated_gain
 from ulti.bots.parts import SearchParts, rejection_drawer, standing_gain
 from ulti.bots.sampling import Knowledge, World, analyse
 from ulti.bots.strong import SearchBot, Settings, declarer_weight, kontra_samples
@@ -165,20 +166,26 @@ def test_the_declarers_raise_is_valued_as_the_strong_bot_values_it() -> None:
     assert expert == strong == 1 / 3
 
 
-def test_the_coachs_kontra_values_for_a_defender_price_the_declarers_answer() -> None:
+def test_the_coachs_kontra_values_are_the_experts_calibrated_step_values() -> None:
     """The hint at the szubkontra step above: the expert's choice (decline), and each raise's value on the
-    same worlds with the declarer's answer in view: the raise's loss against declining tripled."""
+    same worlds: declining's plus what the step brings by the expert's calibrated values
+    (``step_values.calibrated_gain``), which say a szubkontra does not pay."""
     view = _szubkontra_view()
     answer = hint(view, worlds=16, seed=5)
     assert answer is not None and answer["kind"] == "kontra" and answer["best"] == DECLINE
     raw = price_view(view, kontra_samples(16), hint_rng(5), kind=Kind.KONTRA, weighting=expert_weight, chain=True)
     assert raw is not None
-    base = raw.samples[DECLINE]
-    for key, values in raw.samples.items():
-        priced = [b + (v - b if v >= b else ANSWERED_RAISE_LOSS * (v - b)) for b, v in zip(base, values, strict=True)]
-        assert answer["values"][key] == round(sum(priced) / len(priced), 3)
-    lost = [key for key, values in raw.samples.items() if any(v < b for b, v in zip(base, values, strict=True))]
-    assert lost and all(answer["values"][key] < round(raw.mean(key), 3) for key in lost)
+    know = analyse(view)
+    assert know.seat != know.declarer  # a defender: the values are the declarer's side negated
+    base = [-v for v in raw.samples[DECLINE]]
+    decline = sum(raw.samples[DECLINE]) / raw.worlds
+    raises = [key for key in raw.samples if key != DECLINE]
+    assert raises
+    for key in raises:
+        gain = sum(calibrated_gain(know, Part(name), base, [-v for v in raw.samples[Part(name).value]])
+                   for name in key.split("+"))
+        assert answer["values"][key] == pytest.approx(decline + gain, abs=1e-3)
+        assert answer["values"][key] < answer["values"][DECLINE]
 
 
 def test_expert_v1_is_the_expert_with_the_answered_step_value() -> None:
