@@ -82,6 +82,16 @@ async def test_tournament_kill_9_mid_round_resumes_with_nothing_lost(
         await client.close()
 
 
+async def one_round_of_six_bots(host: GameClient, name: str) -> str:
+    """A one-round tournament of six built-in bots (two tables), not started; its id."""
+    tid = str((await host.http("POST", "/api/tournaments", {
+        "name": name, "rounds": 1, "deals_per_round": 6, "move_seconds": 5, "level": "random",
+        "break_seconds": 0,
+    }))["tournament_id"])
+    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add_bots", "count": 6})
+    return tid
+
+
 @pytest.mark.asyncio
 async def test_round_seated_but_no_table_made_before_a_crash_gets_its_tables_on_restart(
     server_factory: type[ServerProcess], tmp_path: Path
@@ -93,11 +103,7 @@ async def test_round_seated_but_no_table_made_before_a_crash_gets_its_tables_on_
     server.start(tmp_path / "server.log")
     host = GameClient(server.base_url)
     await host.login("Director")
-    tid = (await host.http("POST", "/api/tournaments", {
-        "name": "Half seated", "rounds": 1, "deals_per_round": 6, "move_seconds": 5, "level": "random",
-        "break_seconds": 0,
-    }))["tournament_id"]
-    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add_bots", "count": 6})
+    tid = await one_round_of_six_bots(host, "Half seated")
     server.kill()
     seated = {"type": "round_seated", "round": 1, "tables": [[0, 1, 2], [3, 4, 5]],
               "table_ids": ["halfseated000001", "halfseated000002"]}
@@ -134,11 +140,7 @@ async def test_a_table_killed_between_its_first_event_and_its_row_is_taken_from_
     monkeypatch.delenv(CRASH_ENV)
     host = GameClient(server.base_url)
     await host.login("Director")
-    tid = (await host.http("POST", "/api/tournaments", {
-        "name": "Begun", "rounds": 1, "deals_per_round": 6, "move_seconds": 5, "level": "random",
-        "break_seconds": 0,
-    }))["tournament_id"]
-    await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "add_bots", "count": 6})
+    tid = await one_round_of_six_bots(host, "Begun")
     with contextlib.suppress(Exception):  # the server dies while it answers
         await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
     assert server.proc is not None

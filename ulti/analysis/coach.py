@@ -31,7 +31,7 @@ from ulti.analysis.pricing import DECLINE, GIVE_UP_KEY, Priced, card_groups, kon
 from ulti.bots.expert import EXPERT_SAMPLES, expert_bot, expert_weight
 from ulti.bots.heuristic import HeuristicBot, trump_strength
 from ulti.bots.levels import bot_for_level
-from ulti.bots.sampling import Sampler, analyse
+from ulti.bots.sampling import Knowledge, Sampler, analyse
 from ulti.bots.solver import Position
 from ulti.bots.strong import SearchBot, bid_trumps, choose_class, kontra_samples, solve_value, trump_choice
 from ulti.engine.actions import Action, Kind
@@ -130,13 +130,21 @@ def expert_choice(bot: SearchBot, view: SeatView, priced: Priced) -> str:
         return card_str(heuristic if chosen == home else groups[chosen][0])
     if priced.kind == "kontra":
         assert ch.kontra is not None
-        sign = 1 if know.seat == know.declarer else -1  # the priced values are the seat's: per_defender again
-        base = [sign * value for value in priced.samples[DECLINE]]
-        raised = [[sign * value for value in priced.samples[kontra_key((part,))]] for part in ch.kontra.parts]
-        return kontra_key(bot.play.raises(know, ch, base, raised))
+        base, raised = declarers_side(know, priced, ch.kontra.parts)
+        return kontra_key(bot.play.raises(know, ch, base, [raised[part] for part in ch.kontra.parts]))
     totals = [sum(priced.samples[SUIT_LETTERS[t]]) for t in ch.trumps]
     choice = trump_choice(totals, priced.worlds, ch.may_give_up)
     return GIVE_UP_KEY if choice is None else SUIT_LETTERS[ch.trumps[choice]]
+
+
+def declarers_side(
+    know: Knowledge, priced: Priced, parts: Sequence[Part]
+) -> tuple[list[float], dict[Part, list[float]]]:
+    """A kontra step's worlds as the bot's step values take them: declining's and each part raised alone,
+    per world, per_defender on the declarer's side (``priced`` holds the seat's own values)."""
+    sign = 1 if know.seat == know.declarer else -1
+    base = [sign * value for value in priced.samples[DECLINE]]
+    return base, {part: [sign * value for value in priced.samples[kontra_key((part,))]] for part in parts}
 
 
 def priced_as_expert(bot: SearchBot, view: SeatView, priced: Priced) -> Priced:
@@ -148,12 +156,8 @@ def priced_as_expert(bot: SearchBot, view: SeatView, priced: Priced) -> Priced:
     ch = view.choices
     assert ch is not None and ch.kontra is not None
     know = analyse(view)
-    sign = 1 if know.seat == know.declarer else -1  # the step values take the declarer's side, as the bot does
-    base = [sign * value for value in priced.samples[DECLINE]]
-    gains = {
-        part: bot.parts.step_gain(know, part, base, [sign * v for v in priced.samples[kontra_key((part,))]])
-        for part in ch.kontra.parts
-    }
+    base, raised = declarers_side(know, priced, ch.kontra.parts)
+    gains = {part: bot.parts.step_gain(know, part, base, values) for part, values in raised.items()}
     samples = {DECLINE: priced.samples[DECLINE]}
     for key in priced.samples:
         if key == DECLINE:

@@ -61,10 +61,10 @@ def read_steps(paths: Iterable[str]) -> list[Step]:
 
 def least_squares(xs: Sequence[float], ys: Sequence[float]) -> StepLine:
     """The line ``a + b x`` closest to the points in squares (a flat line at the mean if every x is equal)."""
-    mean_x, mean_y = statistics.fmean(xs), statistics.fmean(ys)
-    spread = sum((x - mean_x) ** 2 for x in xs)
-    slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / spread if spread else 0.0
-    return StepLine(mean_y - slope * mean_x, slope)
+    if len(set(xs)) < 2:  # no spread to fit a slope to (statistics would refuse it)
+        return StepLine(statistics.fmean(ys), 0.0)
+    slope, intercept = statistics.linear_regression(xs, ys)
+    return StepLine(intercept, slope)
 
 
 def fit_lines(steps: Sequence[Step], min_steps: int = MIN_STEPS) -> dict[str, dict[str, Fitted]]:
