@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -50,17 +51,44 @@ def test_the_level_that_always_wins_rates_first_and_its_interval_stands_apart() 
     fair = [MatchResult(r.index, r.levels, (0, 0, 0)) for r in ranked]
     lines = ratings(ranked, rounds=50)
     assert [line.level for line in lines] == ["top", "mid", "low"]
-    assert lines[0].shown > 1500 > lines[2].shown
+    assert lines[0].rating > 1500 > lines[2].rating
+    assert lines[0].online > 1500 > lines[2].online
     for line in lines:
-        assert line.low <= line.shown <= line.high
-        assert line.matches == 60 and line.model_low < line.shown < line.model_high
+        assert line.low <= line.rating <= line.high and line.matches == 60
     assert lines[0].points == 30 and lines[2].points == -30
     table = report(lines)
     assert "yes" in table[1] and "yes" in table[2]
-    # ties everywhere: nobody moves from the newcomer's 1500 and the intervals overlap
+    # ties everywhere: every level stays at the mean, 1500, and the intervals overlap
     even = ratings(fair, rounds=50)
-    assert {line.shown for line in even} == {1500}
+    assert {line.rating for line in even} == {1500} == {line.online for line in even}
     assert "overlap" in report(even)[1]
+
+
+def test_a_level_placing_first_more_often_rates_higher_and_the_levels_average_1500() -> None:
+    # a beats b in two matches of three, both beat c always: the fit orders them and centres them on 1500
+    results = []
+    for i in range(90):
+        levels = seating(["a", "b", "c"], i)
+        place = {"a": 1, "b": 2, "c": 3} if i % 3 else {"a": 2, "b": 1, "c": 3}
+        x, y, z = (10 * (3 - place[level]) - 10 for level in levels)
+        results.append(MatchResult(i, levels, (x, y, z)))
+    lines = {line.level: line for line in ratings(results, rounds=20)}
+    assert lines["a"].rating > lines["b"].rating > lines["c"].rating
+    assert abs(sum(line.rating for line in lines.values()) / 3 - 1500) <= 1
+
+
+def test_the_ratings_file_names_the_command_and_each_levels_interval(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "matches.jsonl"
+    saved = tmp_path / "ratings.json"
+    main(["--levels", *CHEAP, "--matches", "3", "--deals", "6", "--seed", "3", "--results-out", str(out)])
+    main(["--results-in", str(out), "--seed", "3", "--write", str(saved)])
+    written = json.loads(saved.read_text())
+    assert written["matches"] == 3 and "--write" in written["command"]
+    assert set(written["levels"]) == set(CHEAP)
+    for level in written["levels"].values():
+        assert level["low"] <= level["rating"] <= level["high"] and level["matches"] == 3
+    capsys.readouterr()
 
 
 def test_ratings_follow_the_matches_in_order() -> None:

@@ -24,6 +24,9 @@ SCALE_ORIGIN = 1500
 SCALE_FACTOR = 40
 
 _MODEL = PlackettLuce()
+#: the model's spread of one player's performance about its skill (openskill's ``beta``, 25/6): a fit of
+#: players whose strength does not change reads its skills in this unit
+PERFORMANCE_SPREAD: float = _MODEL.beta
 
 
 @dataclass(frozen=True)
