@@ -9,13 +9,24 @@ import pytest
 
 from tests.puzzles.compose import position
 from ulti.bots.interface import seat_and_choices
-from ulti.bots.ladder import RUNGS, Temper, choice_odds, class_losses, draw, expected_loss, ladder_bot
+from ulti.bots.ladder import (
+    BEGINNERS_BIDS,
+    RUNGS,
+    Temper,
+    choice_odds,
+    class_losses,
+    draw,
+    expected_loss,
+    ladder_bot,
+)
 from ulti.bots.levels import BOT_LEVELS, LEVELS, bot_for_level
 from ulti.bots.random_bot import random_legal_action
 from ulti.bots.sampling import analyse
 from ulti.bots.strong import Settings
+from ulti.engine import actions as act
 from ulti.engine.actions import Action, Kind
-from ulti.engine.cards import card_str
+from ulti.engine.cards import FULL_DECK, card_str, iter_cards, mask_of, parse_card
+from ulti.engine.contracts import BIDS_BY_CODE, Part, parse_bid
 from ulti.engine.deal import Deal
 from ulti.engine.dealing import deal_hands
 
@@ -196,3 +207,32 @@ def test_lower_rungs_solve_fewer_worlds_and_take_the_talon_and_say_kontra_more_r
         assert lower.chain_margin > higher.chain_margin
         assert lower.late_chain_margin > higher.late_chain_margin
     assert RUNGS["beginner"].settings(samples=4).samples == 4  # a setting given overrides the rung's
+
+
+def _durchmars_hand_rebids(level: str, seed: int) -> str:
+    """The bid code a fresh bot of ``level`` says holding a no-trump durchmars hand as the standing bidder
+    (its opening Simple game passed by both others): it may play it or bid higher."""
+    opener = mask_of(parse_card(c) for c in ["AS", "KS", "QS", "JS", "AH", "KH", "QH", "AD", "KD", "QD", "AC", "KC"])
+    rest = list(iter_cards(FULL_DECK & ~opener))
+    deal = Deal([mask_of(rest[:10]), opener, mask_of(rest[10:])], dealer=0)
+    deal.apply(act.bid(1, parse_bid("M-S"), (parse_card("QD"), parse_card("KC"))))
+    for seat in (2, 0):  # both others pass: the bid is the opener's again
+        deal.apply(act.pass_(seat))
+    assert deal.to_move == 1
+    action = bot_for_level(level, random.Random(seed)).act(deal.seat_view(1))
+    assert action.kind is Kind.BID and action.bid is not None
+    return action.bid.code
+
+
+def test_a_beginner_never_chooses_a_durchmars_the_club_player_declares() -> None:
+    assert {_durchmars_hand_rebids("club", seed) for seed in range(3)} == {"N-OD"}
+    beginner = {_durchmars_hand_rebids("beginner", seed) for seed in range(3)}
+    assert beginner and beginner <= BEGINNERS_BIDS
+    assert not any(BIDS_BY_CODE[code].has(Part.DURCHMARS) for code in BEGINNERS_BIDS)
+
+
+def test_a_repertoire_filters_the_allowed_bids_but_never_leaves_a_bot_without_one() -> None:
+    narrow = Settings(repertoire=frozenset({"M-S", "H-S"}))
+    assert narrow.declarable({"M-S", "N-D", "H-S"}) == {"M-S", "H-S"}
+    assert narrow.declarable({"N-D", "N-OD"}) == {"N-D", "N-OD"}  # nothing of it allowed: all allowed stay
+    assert Settings().declarable({"N-D"}) == {"N-D"}

@@ -14,6 +14,9 @@ way a person is weaker, never by random junk:
   natural card when nothing hangs on it.
 - **Caution in the auction and kontra**: the talon is taken and a kontra step said only with a larger margin
   (lower rungs say kontra more rarely).
+- **A beginner's repertoire**: the lowest rung never chooses a durchmars, an open contract or a 20-100 (the
+  contracts a newcomer does not yet dare or count): it plays the Simple games, 40-100, ulti and betli, and
+  declares anything else only when nothing of its repertoire is allowed.
 
 A seed replays a rung's every choice: the work per decision is fixed and every draw comes from the bot's rng.
 """
@@ -28,6 +31,7 @@ from typing import Any
 
 from ulti.bots.strong import STRONG_PARTS, SearchBot, Settings
 from ulti.bots.strong.play import CardTable
+from ulti.engine.contracts import BIDS, Part
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,7 @@ class Temper:
 class Rung:
     """One level of the ladder: its card ``temper``, its work (``samples`` worlds per card decision,
     ``auction_samples`` per valued declaration) and its margins (``Settings``: taking the talon, kontra at
-    the first, second and later steps)."""
+    the first, second and later steps) and its ``repertoire`` of bids (``None``: every bid)."""
 
     temper: Temper
     samples: int
@@ -52,6 +56,7 @@ class Rung:
     kontra_margin: float
     chain_margin: float
     late_chain_margin: float
+    repertoire: frozenset[str] | None = None
 
     def settings(self, **overrides: Any) -> Settings:
         """The searching bot's settings of this rung (``overrides``: any ``Settings`` field, e.g. a budget)."""
@@ -62,14 +67,21 @@ class Rung:
             "kontra_margin": self.kontra_margin,
             "chain_margin": self.chain_margin,
             "late_chain_margin": self.late_chain_margin,
+            "repertoire": self.repertoire,
         }
         fields.update(overrides)
         return Settings(**fields)
 
 
+#: The bids a beginner chooses: no durchmars, no open contract, no 20-100.
+BEGINNERS_BIDS = frozenset(
+    bid.code for bid in BIDS
+    if not bid.is_open and not bid.has(Part.DURCHMARS) and not bid.has(Part.TWENTY_HUNDRED)
+)
+
 #: The rungs from the lowest up (the strong bot: 32 worlds, take 0.5, kontra 0.3 / 0.5 / 0.9, no mistakes).
 RUNGS: dict[str, Rung] = {
-    "beginner": Rung(Temper(0.7, 1.0), 8, 4, 1.0, 0.9, 1.5, 2.5),
+    "beginner": Rung(Temper(0.7, 1.0), 8, 4, 1.0, 0.9, 1.5, 2.5, BEGINNERS_BIDS),
     "casual": Rung(Temper(0.2, 0.6), 12, 6, 0.8, 0.6, 1.0, 1.8),
     "club": Rung(Temper(0.08, 0.3), 24, 8, 0.6, 0.4, 0.7, 1.2),
 }

@@ -102,7 +102,7 @@ class Auction:
 
     def _auction_action(self, know: Knowledge, ch: SeatChoices) -> Action:
         seat = know.seat
-        allowed = {b.code for b in ch.bids}
+        allowed = self.settings.declarable({b.code for b in ch.bids})
         deadline = self.stop.deadline(self.settings.auction_budget)
         if ch.must_discard:
             _, bid, discard = self.best_declaration(know, allowed, self.settings.auction_samples, deadline)

@@ -27,6 +27,8 @@ class Settings:
     margins: ``pass_loss`` (a defender's expected loss per stake, what passing costs), ``take_margin``
     (taking the talon must beat passing by this much), ``kontra_margin``, ``chain_margin`` and
     ``late_chain_margin`` (a raise at the first, second and later kontra steps must gain this many stakes).
+    ``repertoire``: the bid codes the bot ever chooses to declare (``None``: all of them); a bot made to
+    declare with none of its repertoire allowed declares from all the allowed bids.
     """
 
     samples: int = 32
@@ -38,6 +40,14 @@ class Settings:
     kontra_margin: float = 0.3
     chain_margin: float = 0.5
     late_chain_margin: float = 0.9
+    repertoire: frozenset[str] | None = None
+
+    def declarable(self, allowed: set[str]) -> set[str]:
+        """The bids of ``allowed`` this bot would choose to declare: its repertoire among them, or all of
+        ``allowed`` when none of its repertoire is."""
+        if self.repertoire is None:
+            return allowed
+        return (allowed & self.repertoire) or allowed
 
 
 class SafetyStop:
