@@ -14,6 +14,9 @@ way a person is weaker, never by random junk:
   natural card when nothing hangs on it.
 - **Caution in the auction and kontra**: the talon is taken and a kontra step said only with a larger margin
   (lower rungs say kontra more rarely).
+- **A club player's judgement**: the top rung values its declarations and kontra steps as the expert does
+  (what such declarations and steps brought played out, ``ulti.bots.expert``), not by the double-dummy
+  mean that makes a searching bot's defenders confident; the lower rungs keep the raw estimate.
 - **A beginner's repertoire**: the lowest rung never chooses a durchmars, an open contract or a 20-100 (the
   contracts a newcomer does not yet dare or count): it plays the Simple games, 40-100, ulti and betli, and
   declares anything else only when nothing of its repertoire is allowed.
@@ -26,9 +29,12 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from ulti.bots.expert.played_values import played_value
+from ulti.bots.expert.step_values import calibrated_gain
+from ulti.bots.parts import SearchParts
 from ulti.bots.strong import STRONG_PARTS, SearchBot, Settings
 from ulti.bots.strong.play import CardTable
 from ulti.engine.contracts import BIDS, Part
@@ -47,7 +53,8 @@ class Temper:
 class Rung:
     """One level of the ladder: its card ``temper``, its work (``samples`` worlds per card decision,
     ``auction_samples`` per valued declaration) and its margins (``Settings``: taking the talon, kontra at
-    the first, second and later steps) and its ``repertoire`` of bids (``None``: every bid)."""
+    the first, second and later steps), its ``repertoire`` of bids (``None``: every bid) and whether it
+    judges declarations and kontra steps as the expert does (``sound_judgement``)."""
 
     temper: Temper
     samples: int
@@ -57,6 +64,14 @@ class Rung:
     chain_margin: float
     late_chain_margin: float
     repertoire: frozenset[str] | None = None
+    sound_judgement: bool = False
+
+    def parts(self) -> SearchParts:
+        """The searching bot's parts of this rung: the strong bot's, with the expert's valuation of
+        declarations and kontra steps for a rung of sound judgement."""
+        if not self.sound_judgement:
+            return STRONG_PARTS
+        return replace(STRONG_PARTS, declaration_value=played_value, step_gain=calibrated_gain)
 
     def settings(self, **overrides: Any) -> Settings:
         """The searching bot's settings of this rung (``overrides``: any ``Settings`` field, e.g. a budget)."""
@@ -83,7 +98,7 @@ BEGINNERS_BIDS = frozenset(
 RUNGS: dict[str, Rung] = {
     "beginner": Rung(Temper(0.7, 1.0), 8, 4, 1.0, 0.9, 1.5, 2.5, BEGINNERS_BIDS),
     "casual": Rung(Temper(0.2, 0.6), 12, 6, 0.8, 0.6, 1.0, 1.8),
-    "club": Rung(Temper(0.08, 0.3), 24, 8, 0.6, 0.4, 0.7, 1.2),
+    "club": Rung(Temper(0.08, 0.3), 24, 8, 0.6, 0.4, 0.7, 1.2, sound_judgement=True),
 }
 
 
@@ -146,7 +161,7 @@ def ladder_bot(rng: random.Random, rung: str, **settings: Any) -> SearchBot:
     """The bot of the ladder's ``rung`` (a name of ``RUNGS``) drawing from ``rng``; ``settings`` override
     the rung's ``Settings`` fields."""
     step = RUNGS[rung]
-    bot = SearchBot(rng, STRONG_PARTS, step.settings(**settings))
+    bot = SearchBot(rng, step.parts(), step.settings(**settings))
     # every class exact in every world: a mistake's odds are sized by the classes' true mean losses
     bot.play.lazy = False
     bot.play.chooser = HumanChooser(rng, step.temper)
