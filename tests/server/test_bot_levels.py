@@ -44,6 +44,18 @@ async def test_without_a_session_and_for_a_newcomer_the_lowest_rung_is_recommend
     assert (await call(server, "GET", "/api/bot_levels", newcomer["token"])).json()["recommended"] == "beginner"
 
 
+async def test_a_start_fills_the_open_seats_with_bots_of_the_level_asked(server: ServerProcess) -> None:
+    token = (await call(server, "POST", "/api/session", json={"name": "Olga"})).json()["token"]
+    seats = [{"kind": "me"}, {"kind": "open"}, {"kind": "open"}]
+    table = (await call(server, "POST", "/api/tables", token, json={"deals": 6, "seats": seats})).json()["table_id"]
+    refused = await call(server, "POST", f"/api/tables/{table}/start", token, json={"fill_bots": True, "level": "ace"})
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_request"
+    started = await call(server, "POST", f"/api/tables/{table}/start", token, json={"fill_bots": True, "level": "club"})
+    assert started.status_code == 200, started.text
+    view = (await call(server, "GET", f"/api/tables/{table}", token)).json()
+    assert [(s["kind"], s.get("level")) for s in view["table"]["seats"][1:]] == [("bot", "club"), ("bot", "club")]
+
+
 async def test_a_player_rated_near_a_level_is_recommended_that_level(server: ServerProcess) -> None:
     # (name, mu, rated matches, the level): shown 1560 is nearest club's 1565, 1660 expert's 1643; nine
     # rated matches are one short of a settled rating, so the lowest rung

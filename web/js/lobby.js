@@ -130,7 +130,7 @@ async function onCreate(ev) {
   try {
     const res = await api.createTable(config);
     saveInvites(res.table_id, res.invites);
-    if (form.elements.startnow.checked) await api.start(res.table_id, true);
+    if (form.elements.startnow.checked) await api.start(res.table_id, true, offer.recommended);
     location.href = tableUrl(res.table_id);
   } catch (e) {
     errEl.textContent = errorText(e);

@@ -32,6 +32,6 @@ export async function playNow(player) {
   // asked after the session is made: the recommendation is this player's
   const { recommended } = await botLevels(true);
   const res = await api.createTable(playNowConfig(recommended));
-  await api.start(res.table_id, true);
+  await api.start(res.table_id, true, recommended);
   location.href = tableUrl(res.table_id);
 }

@@ -108,7 +108,8 @@ export function renderWaiting(S, h) {
     toast(t("table.copied"));
   }));
   const sb = box.querySelector("#start-btn");
-  if (sb) sb.addEventListener("click", () => h.start(box.querySelector("#fill-bots").checked));
+  // the open seats' bots: the level recommended for the host by their rating
+  if (sb) sb.addEventListener("click", () => h.start(box.querySelector("#fill-bots").checked, offer.recommended));
   const lb = box.querySelector("#leave-btn");
   if (lb) lb.addEventListener("click", () => h.leave());
 }
