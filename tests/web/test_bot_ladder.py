@@ -53,7 +53,9 @@ def test_the_lobby_offers_the_ladder_with_ratings_in_order_and_no_strong(
     assert page.js_errors == []
 
 
-def test_the_waiting_room_and_the_tournament_form_offer_the_ladder(web_server: Any, new_page: Any) -> None:
+def test_the_waiting_room_and_the_tournament_form_offer_the_ladder_and_fill_by_rating(
+    web_server: Any, new_page: Any
+) -> None:
     page = new_page()
     sign_in(page, web_server.base_url, "Teri")
     create_table(page, ("me", "open", "open"), start_now=False)
@@ -61,6 +63,11 @@ def test_the_waiting_room_and_the_tournament_form_offer_the_ladder(web_server: A
     room = options(page, "bot-level-1")
     assert [value for value, _, _ in room] == [level for level, _ in LADDER]
     assert room[2][1] == "Club bot · 1565"
+    # "fill with bots" seats the level recommended for the host: a newcomer's, the lowest rung
+    page.get_by_test_id("start-match").click()
+    page.wait_for_selector("#hand button.card", timeout=30_000)
+    seats = page.evaluate(TABLE_VIEW_JS)["table"]["seats"]
+    assert [(s["kind"], s.get("level")) for s in seats[1:]] == [("bot", "beginner"), ("bot", "beginner")]
     page.goto(web_server.base_url + "/tournament.html")
     assert [value for value, _, _ in options(page, "t-level")] == [level for level, _ in LADDER]
     assert page.js_errors == []
