@@ -60,10 +60,10 @@ def _play_deal(levels: tuple[str, str, str], seed: int) -> list[Action]:
     return actions
 
 
-def test_the_ladder_levels_are_registered_but_not_yet_offered_at_tables() -> None:
+def test_the_ladder_levels_are_registered_seated_at_tables_and_offered() -> None:
     for name in LADDER:
         assert name in LEVELS and LEVELS[name].searches
-        assert name not in BOT_LEVELS
+        assert name in BOT_LEVELS and LEVELS[name].offered
         assert LEVELS[name].settings == {"rung": name}
 
 

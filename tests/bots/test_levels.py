@@ -11,7 +11,7 @@ import pytest
 
 from ulti.bots.levels import BOT_LEVELS, LEVELS, level_searches
 from ulti.server.hub import Hub
-from ulti.server.inputs import BadInput, clean_name
+from ulti.server.inputs import EVERYDAY_LEVELS, BadInput, clean_name
 
 # A fresh interpreter: the level's bot decides the opening bid of a seeded deal; the compiled
 # search shows up in sys.modules only if the bot ran it.
@@ -55,11 +55,35 @@ def test_a_server_runs_every_searching_bot_in_its_worker_processes() -> None:
 
 @pytest.mark.parametrize("level", sorted(BOT_LEVELS))
 def test_no_player_may_take_the_name_of_a_bot_level(level: str) -> None:
-    # the levels tables seat: a level no table offers names no bot a person meets (test_look_alike_names)
-    # numbered as the server numbers a level's bots, "3" included (a name's key reads 3 as e)
-    for name in (f"Bot {level}", f"BOT · {level.upper()} 2", f"Bot · {level} 3", f"bot-{level} #15"):
+    # every level a table seats, numbered as the server numbers a level's bots, "3" included (a name's key
+    # reads 3 as e), alone, or with "bot" before or after it
+    for name in (f"Bot {level}", f"BOT · {level.upper()} 2", f"Bot · {level} 3", f"bot-{level} #15",
+                 level, level.upper(), f"{level.capitalize()} 2", f"{level}-7"):
         with pytest.raises(BadInput, match="reserved"):
             clean_name(name)
-    # and a level's name as a word of a name, however it is written, reads as a bot (issue 34, item 8)
+    with pytest.raises(BadInput, match="reads as a bot"):
+        clean_name(f"Anna {level} bot")
+
+
+@pytest.mark.parametrize("level", sorted(set(BOT_LEVELS) - set(EVERYDAY_LEVELS)))
+def test_a_distinctive_level_name_may_not_be_a_word_of_a_name(level: str) -> None:
+    # "Strong Anna" reads as the bot people have met as "Bot · strong" (issue 34, item 8)
     with pytest.raises(BadInput, match="reads as a bot"):
         clean_name(f"{level.capitalize()} Anna")
+
+
+@pytest.mark.parametrize("level", EVERYDAY_LEVELS)
+def test_an_everyday_level_name_may_be_a_word_of_a_persons_name(level: str) -> None:
+    # the ladder's rungs are everyday words: only the whole name, or the word beside "bot", reads as a bot
+    assert level in BOT_LEVELS
+    for name in (f"{level.capitalize()} Anna", f"Anna the {level}", f"{level.upper()} KATI 2"):
+        assert clean_name(name) == name
+
+
+def test_people_named_after_clubs_and_moods_keep_their_names_while_look_alike_bots_are_refused() -> None:
+    for name in ("Chess Club Joe", "Casual Kati", "Beginner Bea", "Clubs", "Clubber", "Botond"):
+        assert clean_name(name) == name
+    # a bare level written with look-alike letters (a Cyrillic с, a digit 1 for l) still reads as the bot
+    for name in ("\u0421lub", "C1ub", "Club 2", "Club Bot", "CasualBot", "bot club"):
+        with pytest.raises(BadInput, match=r"reserved|reads as a bot"):
+            clean_name(name)

@@ -19,7 +19,7 @@ from ulti.server.config import Settings
 from ulti.server.duplicate_routes import EVENT_REFUSAL, JOIN_REFUSAL, DuplicateJoinBody, EventBody
 from ulti.server.errors import CommandError
 from ulti.server.session_routes import SessionBody
-from ulti.server.table_routes import SEAT_REFUSAL, BotBody, JoinBody, StartBody
+from ulti.server.table_routes import LEVEL_REFUSAL, SEAT_REFUSAL, BotBody, JoinBody, StartBody
 
 SEAT = "seat must be 0, 1 or 2 (or 3 at a table of four)"
 
@@ -55,6 +55,15 @@ def test_fill_bots_is_read_as_json_truth_as_before() -> None:
     assert [parse(StartBody, body).fill_bots for body in ({}, {"fill_bots": True}, {"fill_bots": 0},
                                                          {"fill_bots": "yes"}, {"fill_bots": None})] == [
         False, True, False, True, False]
+
+
+def test_a_start_fills_with_heuristic_bots_unless_an_accepted_level_is_asked() -> None:
+    assert parse(StartBody, {"fill_bots": True}, LEVEL_REFUSAL).level == "heuristic"
+    for level in ("club", "beginner", "strong"):  # offered or only accepted: the server seats both
+        assert parse(StartBody, {"fill_bots": True, "level": level}, LEVEL_REFUSAL).level == level
+    for bad in ("Club", None, 3, "genius"):
+        code, message = refused(StartBody, {"fill_bots": True, "level": bad}, LEVEL_REFUSAL)
+        assert code == "bad_request" and message.startswith("level must be one of random, heuristic"), message
 
 
 def test_a_guest_name_keeps_the_name_checks_own_refusal() -> None:

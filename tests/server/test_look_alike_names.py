@@ -1,5 +1,6 @@
 """Names over a real server: look-alikes of an account's name are refused to accounts and guests, no
-person's name holds "Bot" or a bot level as a word, and the bots' own accounts still come to be."""
+person's name holds "Bot" or a distinctive bot level as a word nor is a bare level, and the bots' own
+accounts still come to be."""
 
 from __future__ import annotations
 
@@ -56,6 +57,16 @@ async def test_no_person_may_take_a_name_holding_bot_or_a_bot_level_as_a_word(se
 
 
 @pytest.mark.asyncio
+async def test_a_ladder_level_alone_or_beside_bot_reads_as_a_bot_and_is_refused(server: ServerProcess) -> None:
+    for name in ("Club", "club 2", "C1ub", "Casual", "BEGINNER", "Club Bot", "Bot club", "CasualBot"):
+        for path, body in (("/api/session", {"name": name}),
+                           ("/api/account/register", {"name": name, "password": PASSWORD})):
+            status, code, message = refusal(await post(server, path, body))
+            assert (status, code) == (400, "bad_name"), (path, name)
+            assert "must not hold the word" in message or "reserved" in message, message
+
+
+@pytest.mark.asyncio
 async def test_a_name_that_normalisation_makes_longer_than_its_key_column_is_refused(server: ServerProcess) -> None:
     # U+FDFA is one character that NFKC turns into 18: 32 of them would not fit the name key's column
     name = "\ufdfa" * 32
@@ -70,7 +81,7 @@ async def test_a_name_that_normalisation_makes_longer_than_its_key_column_is_ref
 async def test_ordinary_names_with_accents_and_bot_inside_a_word_are_accepted(server: ServerProcess) -> None:
     for name in ("Árvíztűrő", "Botond", "Talbot", "Kiss-Nagy Éva"):
         assert (await post(server, "/api/session", {"name": name})).status_code == 200, name
-    # a level no table offers (the ladder's, not yet rated) names no bot a person meets
+    # the ladder's rungs are everyday words: a name may hold them (only the bare level reads as a bot)
     for name in ("Chess Club Joe", "Casual Kati", "Beginner Bea"):
         assert (await post(server, "/api/session", {"name": name})).status_code == 200, name
     for name in ("Árvíztűrő Tükörfúrógép", "Abbot"):

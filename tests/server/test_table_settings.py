@@ -24,7 +24,7 @@ from ulti.server.tablestate import TableState
 ME: dict[str, Any] = {"kind": "me"}
 OPEN: dict[str, Any] = {"kind": "open"}
 BOT: dict[str, Any] = {"kind": "bot"}
-LV = "random, heuristic, strong, expert"
+LV = "random, heuristic, beginner, casual, club, strong, expert"
 
 
 def refusal(body: dict[str, Any]) -> tuple[str, str]:

@@ -40,12 +40,29 @@ def more_options(page: Any) -> None:
     page.get_by_test_id("create-table").wait_for()
 
 
+#: adds the option ``value`` to the select ``testid`` unless the page offers it (its label the value itself)
+_OFFER_JS = """([testid, value]) => {
+  const select = document.querySelector(`[data-testid="${testid}"]`);
+  if (![...select.options].some((o) => o.value === value)) select.add(new Option(value, value));
+}"""
+
+
+def choose(page: Any, testid: str, value: str) -> None:
+    """Choose ``value`` in the select ``testid``. A bot level the page no longer offers people (random,
+    heuristic, strong: the server still accepts them) is added to the choice first: tests seat the quick
+    bots, and the form sends what is chosen as it would any level."""
+    page.get_by_test_id(testid).wait_for()
+    page.wait_for_function(f"() => document.querySelector('[data-testid=\"{testid}\"]').options.length > 0")
+    page.evaluate(_OFFER_JS, [testid, value])
+    page.get_by_test_id(testid).select_option(value)
+
+
 def create_table(page: Any, seats: tuple[str, str, str], start_now: bool = True, deals: int = 6) -> str:
-    """Fill the lobby's form (seat kinds: me, open, invite, bot.random, bot.heuristic); return the table id."""
+    """Fill the lobby's form (seat kinds: me, open, invite, ``bot.<level>``); return the table id."""
     more_options(page)
     page.get_by_test_id(f"deals-{deals}").check()
     for i, kind in enumerate(seats):
-        page.get_by_test_id(f"seat-kind-{i}").select_option(kind)
+        choose(page, f"seat-kind-{i}", kind)
     box = page.get_by_test_id("start-now")
     if box.is_checked() != start_now:
         box.click()

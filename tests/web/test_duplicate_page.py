@@ -11,7 +11,7 @@ from typing import Any
 
 from tests.server.conftest import ServerProcess
 from tests.web.conftest import SCREENSHOTS
-from tests.web.driver import play_until, sign_in
+from tests.web.driver import choose, play_until, sign_in
 from ulti.duplicates import seat_matchpoints
 
 CROSS_JS = """() => [...document.querySelectorAll('[data-testid^=deal-][data-visible]')].map((d) => ({
@@ -40,8 +40,10 @@ def test_two_people_play_an_event_and_the_cross_table_hides_what_they_have_not_p
     anna, bela = new_page(), new_page()
     sign_in(anna, web_server.base_url, "Anna")
     sign_in(bela, web_server.base_url, "Béla")
-    # Anna creates the event in the lobby (2 tables, 6 deals, heuristic bots) and sits at table 1
+    # Anna creates the event in the lobby (2 tables, 6 deals, heuristic bots: accepted, no longer offered,
+    # the quickest that bid) and sits at table 1
     anna.get_by_test_id("event-tables").fill("2")
+    choose(anna, "event-level", "heuristic")
     anna.get_by_test_id("create-event").click()
     anna.wait_for_url("**/event.html?e=*")
     event_url = anna.url

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from tests.web.conftest import DESKTOP
-from tests.web.driver import more_options, play_until, sign_in
+from tests.web.driver import choose, more_options, play_until, sign_in
 
 CREATE_JS = """async () => {
   const seats = [{kind: 'me'}, {kind: 'bot', level: 'random'}, {kind: 'bot', level: 'heuristic'},
@@ -111,7 +111,7 @@ def test_the_lobby_form_creates_a_table_of_four_with_an_invited_fourth_player(
     host.get_by_test_id("four-seats").check()
 
     for i, kind in enumerate(("me", "bot.random", "bot.heuristic", "invite")):
-        host.get_by_test_id(f"seat-kind-{i}").select_option(kind)
+        choose(host, f"seat-kind-{i}", kind)
     assert not host.get_by_test_id("start-now").is_checked()  # a seat kept for a person: no start at once
     host.get_by_test_id("create-table").click()
     host.wait_for_url("**/table.html?t=*")

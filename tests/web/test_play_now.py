@@ -42,11 +42,11 @@ def test_play_now_is_in_the_first_viewport_and_deals_a_hand_in_one_click(
     page.wait_for_url("**/table.html?t=*")
     page.wait_for_selector("#hand button.card", timeout=20_000)
     assert page.locator("#hand button.card").count() in (10, 12)
-    # two bots of the friendly level, six deals, the visitor under a default guest name
+    # two bots of the lowest rung (a newcomer's: GET /api/bot_levels), six deals, the visitor under a guest name
     view = page.evaluate(TABLE_VIEW_JS)
     seats = view["table"]["seats"]
     assert [s["kind"] for s in seats] == ["player", "bot", "bot"]
-    assert {s["level"] for s in seats[1:]} == {"heuristic"}
+    assert {s["level"] for s in seats[1:]} == {"beginner"}
     assert view["table"]["deals_planned"] == 6 and view["table"]["status"] == "playing"
     assert seats[0]["name"].startswith("Guest " if lang == "en" else "Vendég ")
     assert page.js_errors == []

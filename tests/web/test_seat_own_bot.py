@@ -57,7 +57,7 @@ def test_a_bot_account_is_seated_from_the_waiting_room(web_server: Any, new_page
         page.goto(base + "/")
         create_table(page, ("me", "open", "open"), start_now=False)
         page.get_by_test_id("start-match").wait_for()
-        # the seat's choice lists the built-in levels, the host's own bot, and the bots accepting challenges
+        # the seat's choice lists the ladder with its ratings, the host's own bot, and the bots accepting challenges
         page.wait_for_function(
             "() => [...document.querySelectorAll('[data-testid=bot-level-1] option')]"
             ".some((o) => o.value === 'acct:Web Robo')"
@@ -65,7 +65,7 @@ def test_a_bot_account_is_seated_from_the_waiting_room(web_server: Any, new_page
         groups = page.eval_on_selector_all(
             "[data-testid=bot-level-1] optgroup",
             "gs => gs.map((g) => [g.label, [...g.querySelectorAll('option')].map((o) => o.value)])")
-        assert groups[0][1] == ["heuristic", "strong", "expert", "random"]
+        assert groups[0][1] == ["beginner", "casual", "club", "expert"]
         assert groups[1] == ["Your bot accounts", ["acct:Web Robo"]]
         assert groups[2] == ["Bots that accept challenges", ["acct:Everyones Robo"]]
         page.screenshot(path=str(SCREENSHOTS / "waiting_room_own_bot.png"))

@@ -13,7 +13,7 @@ import httpx2
 
 from tests.server.conftest import ServerProcess
 from tests.web.conftest import SCREENSHOTS
-from tests.web.driver import play_until, sign_in
+from tests.web.driver import choose, play_until, sign_in
 from ulti.tournaments.record import score_tournament
 from ulti.tournaments.standings import places
 
@@ -41,7 +41,7 @@ def test_tournament_of_21_with_three_people_runs_to_a_winner(web_server: ServerP
     anna.get_by_test_id("t-rounds").fill("2")
     anna.get_by_test_id("t-move").fill("5")
     anna.get_by_test_id("t-break").fill("3")
-    anna.get_by_test_id("t-level").select_option("random")
+    choose(anna, "t-level", "random")  # accepted, no longer offered: the quickest bots
     anna.get_by_test_id("t-create").click()
     anna.wait_for_url("**/tournament.html?id=*")
     url = anna.url
@@ -135,7 +135,7 @@ def test_arena_page_shows_time_left_waiting_and_live_standings(web_server: Serve
     anna.get_by_test_id("t-minutes").fill("1")
     anna.get_by_test_id("t-bot-wait").fill("600")
     anna.get_by_test_id("t-move").fill("5")
-    anna.get_by_test_id("t-level").select_option("random")
+    choose(anna, "t-level", "random")
     anna.get_by_test_id("t-create").click()
     anna.wait_for_url("**/tournament.html?id=*")
     url = anna.url

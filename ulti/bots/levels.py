@@ -1,4 +1,5 @@
-"""The bot levels a table offers, as data: a name, the bot's maker and its settings.
+"""The bot levels a table may seat, as data: a name, the bot's maker and its settings, and which of them
+are offered to people (the ladder, each with its measured rating: ``ulti.bots.ladder_ratings``).
 
 A level names its bot's maker (a class or a function) by import path, so that a process which only checks
 level names (the server validating a table's settings, a name check) does not load the bots, nor the
@@ -20,14 +21,15 @@ from ulti.bots.interface import Bot
 @dataclass(frozen=True)
 class Level:
     """A bot configuration: its name, its bot's maker (``"module:name"``, a class or a function called with
-    the rng) and the settings it is made with, whether tables offer it, and whether it runs the compiled
-    search (which holds the interpreter lock: a server runs such a bot in another process, never on a thread
-    beside its event loop)."""
+    the rng) and the settings it is made with, whether tables accept it, whether the page offers it to people
+    (a rung of the ladder, with a measured rating), and whether it runs the compiled search (which holds the
+    interpreter lock: a server runs such a bot in another process, never on a thread beside its event loop)."""
 
     name: str
     bot: str
     settings: Mapping[str, Any] = field(default_factory=dict)
     at_tables: bool = True
+    offered: bool = False
     searches: bool = True
 
     def make(self, rng: random.Random) -> Bot:
@@ -38,22 +40,24 @@ class Level:
 
 
 #: Every level a table may seat, by name: the one list of level names (tables, the bot client and the
-#: name checks read it). ``strong`` stays unchanged: it is the yardstick the others are measured against.
+#: name checks read it). ``strong`` stays unchanged: it is the yardstick the others are measured against,
+#: still seated by the API, stored tables and the par replays, but no longer offered to people; nor are
+#: ``random`` and ``heuristic``, which play badly in ways no person does.
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
         Level("random", "ulti.bots.random_bot:RandomBot", searches=False),
         Level("heuristic", "ulti.bots.heuristic:HeuristicBot", searches=False),
-        # the ladder's rungs below the expert (ulti.bots.ladder), offered once their ratings are measured
-        Level("beginner", "ulti.bots.ladder:ladder_bot", {"rung": "beginner"}, at_tables=False),
-        Level("casual", "ulti.bots.ladder:ladder_bot", {"rung": "casual"}, at_tables=False),
-        Level("club", "ulti.bots.ladder:ladder_bot", {"rung": "club"}, at_tables=False),
+        # the ladder's rungs below the expert (ulti.bots.ladder), offered with their measured ratings
+        Level("beginner", "ulti.bots.ladder:ladder_bot", {"rung": "beginner"}, offered=True),
+        Level("casual", "ulti.bots.ladder:ladder_bot", {"rung": "casual"}, offered=True),
+        Level("club", "ulti.bots.ladder:ladder_bot", {"rung": "club"}, offered=True),
         Level("strong", "ulti.bots.strong:strong_bot"),
-        Level("expert", "ulti.bots.expert:expert_bot"),
+        Level("expert", "ulti.bots.expert:expert_bot", offered=True),
     )
 }
 
-#: The levels a table may seat.
+#: The levels the server accepts at a table (the page offers only the ladder: ``ladder_ratings.OFFERED_LEVELS``).
 BOT_LEVELS: tuple[str, ...] = tuple(name for name, level in LEVELS.items() if level.at_tables)
 
 

@@ -28,6 +28,7 @@ from ulti.server.duplicate_routes import router as duplicate_router
 from ulti.server.http_errors import install_error_handlers
 from ulti.server.httpguard import RequestGuard
 from ulti.server.hub import Hub
+from ulti.server.level_routes import router as level_router
 from ulti.server.logs import log, setup_logging
 from ulti.server.metrics import Metrics
 from ulti.server.openapi_bodies import describe_bodies
@@ -113,6 +114,7 @@ def create_app(settings: Settings) -> FastAPI:
         app.include_router(metrics_router)  # /metrics, for Prometheus
     app.include_router(session_router)  # /api/session, /api/me, /api/whoami (session_routes.py)
     app.include_router(table_router)  # /api/tables/..., /api/me/matches, /api/bids (table_routes.py)
+    app.include_router(level_router)  # /api/bot_levels: the levels offered to people (level_routes.py)
     app.include_router(account_router)  # /api/account/... (ulti/server/account_routes.py)
     app.include_router(player_router)  # /api/players/..., /api/leaderboard, /@/{name} (player_routes.py)
     app.include_router(analysis_router)  # /api/tables/{id}/deals/{k}/analysis and /whatif (analysis_routes.py)
@@ -122,7 +124,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(puzzle_router)  # /api/puzzles/... (puzzle_routes.py)
     app.include_router(socket_router)  # /ws, the game's WebSocket (socket_routes.py)
     # the bodies the routes read themselves, in /openapi.json (openapi_bodies.py)
-    describe_bodies(app, session_router, table_router, account_router, player_router, analysis_router,
+    describe_bodies(app, session_router, table_router, level_router, account_router, player_router, analysis_router,
                     botapi_router, duplicate_router, tournament_router)
 
     # The page in the browser: plain static files (web/), mounted last so the API routes win.

@@ -596,9 +596,9 @@ class Hub:
         """The host puts a bot of ``level`` in an empty ``seat``."""
         await self.execute(table_id, AddBot(player_id, seat, level))
 
-    async def start(self, table_id: str, player_id: str, fill_bots: bool) -> None:
-        """The host starts the match (optionally filling empty seats with heuristic bots)."""
-        await self.execute(table_id, Start(player_id, fill_bots))
+    async def start(self, table_id: str, player_id: str, fill_bots: bool, level: str = "heuristic") -> None:
+        """The host starts the match (optionally filling empty seats with bots of ``level``)."""
+        await self.execute(table_id, Start(player_id, fill_bots, level))
 
     async def resign(self, table_id: str, player_id: str) -> None:
         """``player_id`` resigns the match under way at ``table_id``: a bot plays the seat to the end."""

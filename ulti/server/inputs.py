@@ -35,13 +35,18 @@ _CARD_WORDS = {card_str(c) for c in range(32)} | {card_label(c) for c in range(3
     form for code in (card_str(c) for c in range(32))
     for rank in ("10" if code[0] == "T" else code[0],) for form in (rank + code[1], code[1] + rank)
 }
-#: words no player's name may hold (``names.holds_phrase``: as words, by skeleton): "Bot" and every level
-#: tables seat, whose bots people meet ("Bot · strong"). A level no table offers yet (the ladder's, until
-#: their ratings are measured) is no bot's name anywhere, so "Chess Club Joe" stays a name.
-BOT_WORDS = ("bot", *BOT_LEVELS)
+#: The levels whose names are everyday words in people's names ("Chess Club Joe", "Casual Kati", "Beginner
+#: Bea"): a name may hold them as words, but not be one alone ("Club", "Club 2") nor beside "bot" ("Club bot").
+EVERYDAY_LEVELS = ("beginner", "casual", "club")
+#: words no player's name may hold (``names.holds_phrase``: as words, by skeleton): "Bot" and every level a
+#: table seats whose name is no everyday word ("Strong Anna" reads as the bot people met as "Bot · strong").
+#: A new level is refused as a word unless it is named above: the safe side.
+BOT_WORDS = ("bot", *(level for level in BOT_LEVELS if level not in EVERYDAY_LEVELS))
+#: what a bot is called, as a whole name (a number may follow: "Bot · club 2", "Club 2"): a level alone, or
+#: with "bot" before or after it
+BOT_NAMES = ("bot", *BOT_LEVELS, *(f"bot {level}" for level in BOT_LEVELS), *(f"{level} bot" for level in BOT_LEVELS))
 #: names no player may take: they would read as the server, a bot or a removed account
-RESERVED_NAMES = ("bot", "server", "system", "admin", "moderator", "deleted player", "ulti",
-                  *(f"bot {level}" for level in BOT_LEVELS))
+RESERVED_NAMES = ("server", "system", "admin", "moderator", "deleted player", "ulti", *BOT_NAMES)
 # Letters that look alike across scripts (Cyrillic and Greek capitals and small letters that render
 # like Latin ones) and digits that read as letters: two names equal after this map read the same.
 _LOOKALIKES = str.maketrans(
@@ -155,7 +160,7 @@ def clean_name(value: object) -> str:
     ):
         raise BadInput("bad_name", "name must not read as a card (no card codes such as KS or suit symbols)")
     key = name_key(name)
-    if key in _RESERVED_KEYS or (key.startswith("bot") and _numbered_bot(name)):
+    if key in _RESERVED_KEYS or _numbered_bot(name):
         raise BadInput("bad_name", "that name is reserved (it reads as a bot, the server or a removed player)")
     word = holds_phrase(name, BOT_WORDS)
     if word is not None:
@@ -167,9 +172,9 @@ def clean_name(value: object) -> str:
 
 
 def _numbered_bot(name: str) -> bool:
-    """Whether ``name`` is a reserved bot name with a number after it ("Bot · strong 2"). The number
+    """Whether ``name`` is a bot's name with a number after it ("Bot · strong 2", "Club 2"). The number
     is cut from the name, not from its key: the key reads some digits as letters (3 as e)."""
-    return name_key(_TRAILING_NUMBER.sub("", name)) in _RESERVED_KEYS
+    return name_key(_TRAILING_NUMBER.sub("", name)) in _BOT_KEYS
 
 
 _TRAILING_NUMBER = re.compile(r"[\W_]*\d+$")
@@ -187,6 +192,7 @@ def name_key(name: str) -> str:
 
 
 _RESERVED_KEYS = {name_key(word) for word in RESERVED_NAMES}
+_BOT_KEYS = {name_key(word) for word in BOT_NAMES}
 
 
 def check_id(value: object, field: str) -> str:

@@ -61,7 +61,7 @@ BODIES: dict[tuple[str, str], Schema] = {
     ),
     ("POST", "/api/tables/{table_id}/join"): _object(seat=_SEAT, invite=_STRING),
     ("POST", "/api/tables/{table_id}/bot"): _object(("seat",), seat=_SEAT, level=_LEVEL),
-    ("POST", "/api/tables/{table_id}/start"): _object(fill_bots=_BOOL),
+    ("POST", "/api/tables/{table_id}/start"): _object(fill_bots=_BOOL, level=_LEVEL),
     ("POST", "/api/tables/{table_id}/invite_bot"): _object(("seat", "bot"), seat=_SEAT, bot=_STRING),
     ("POST", "/api/account/register"): _object(("name", "password"), name=_STRING, password=_STRING),
     ("POST", "/api/account/login"): _object(("name", "password"), name=_STRING, password=_STRING),

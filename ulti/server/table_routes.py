@@ -57,10 +57,12 @@ class BotBody(BaseModel):
 
 
 class StartBody(BaseModel):
-    """``POST .../start``: whether bots take the open seats."""
+    """``POST .../start``: whether bots take the open seats, and their level (the page sends the level it
+    offers the host: the one recommended by their rating)."""
 
     model_config = _EDGE
     fill_bots: bool = False
+    level: BotLevel = "heuristic"
 
     @field_validator("fill_bots", mode="before")
     @classmethod
@@ -73,6 +75,8 @@ class StartBody(BaseModel):
 SEAT_REFUSAL = field_refusal(
     "bad_request", {"seat": SEAT_FAULT, "level": f"level must be one of {', '.join(BOT_LEVELS)}"}
 )
+#: a fault in a start body's level (its fill_bots is read as JSON's truth: never a fault)
+LEVEL_REFUSAL = field_refusal("bad_request", {"level": f"level must be one of {', '.join(BOT_LEVELS)}"})
 
 
 async def player_of(request: Request) -> tuple[str, str]:
@@ -175,8 +179,8 @@ async def add_bot(request: Request, table_id: str) -> Done:
 async def start(request: Request, table_id: str) -> Done:
     check_id(table_id, "table id")
     player_id, _ = await player_of(request)
-    body = await body_as(request, StartBody)
-    await hub_of(request).start(table_id, player_id, body.fill_bots)
+    body = await body_as(request, StartBody, LEVEL_REFUSAL)
+    await hub_of(request).start(table_id, player_id, body.fill_bots, body.level)
     return {"ok": True}
 
 

@@ -54,7 +54,9 @@ export const api = {
   resign: (id) => http("POST", `/api/tables/${encodeURIComponent(id)}/resign`, {}),
   rematch: (id) => http("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, {}),
   bot: (id, seat, level) => http("POST", `/api/tables/${encodeURIComponent(id)}/bot`, { seat, level }),
-  start: (id, fillBots) => http("POST", `/api/tables/${encodeURIComponent(id)}/start`, { fill_bots: !!fillBots }),
+  // level: the bots' for the open seats (the one offered by rating, levels.js), else the server's default
+  start: (id, fillBots, level) => http("POST", `/api/tables/${encodeURIComponent(id)}/start`,
+    level ? { fill_bots: !!fillBots, level } : { fill_bots: !!fillBots }),
   bids: () => http("GET", "/api/bids"),
   matchRecord: (id) => http("GET", matchRecordUrl(id)),
   dealRecord: (id, k) => http("GET", dealRecordUrl(id, k)),

@@ -110,7 +110,7 @@ export function cardText(code) {
 }
 const defaultCard = cardText;
 
-const BOT_NAME = /^Bot · (random|heuristic|strong|expert)(?: (\d+))?$/;
+const BOT_NAME = /^Bot · (random|heuristic|beginner|casual|club|strong|expert)(?: (\d+))?$/;
 
 /**
  * A built-in bot's name in the current language: the server names them in English ("Bot · strong 2",

@@ -4,6 +4,7 @@ import { initPage, currentPlayer, askName, toast, errorText, saveInvites, tableU
 import { html, setHTML } from "./html.js";
 import { t, onLangChange, applyStatic, refusalMessage } from "./i18n.js";
 import { playNow } from "./playnow.js";
+import { botLevels, levelLabel, levelOptions } from "./levels.js";
 import { initSeekForm, useSeekSocket, onSeekMessage, renderPeople, sendWaitingSeek } from "./seeks.js";
 
 let player = null;
@@ -13,8 +14,38 @@ let chatLines = []; // lobby chat: the first `lobby` message's `chat`, then each
 const chatIds = new Set(); // lobby_chat commands in flight
 const CHAT_KEEP = 50;
 
-const KINDS = ["me", "open", "invite", "bot.random", "bot.heuristic", "bot.strong", "bot.expert"];
-const DEFAULTS = ["me", "bot.heuristic", "bot.heuristic", "bot.heuristic"];
+// The seats' kinds: people's, then the bot levels offered (levels.js: the ladder, in rating order, with the
+// level recommended for this player as the bots' default). Until the offer comes, people's kinds alone.
+const PEOPLE = ["me", "open", "invite"];
+let offer = { levels: [], recommended: null };
+
+/** Every kind a seat may be given here. */
+function seatKinds() {
+  return [...PEOPLE, ...offer.levels.map((e) => `bot.${e.level}`)];
+}
+
+/** What seat `i` is unless chosen: "me" first, then bots of the recommended level (an open seat without one). */
+function seatDefault(i) {
+  if (i === 0) return "me";
+  return offer.recommended ? `bot.${offer.recommended}` : "open";
+}
+
+/** The offered level a kind names ("bot.club"), or undefined for people's kinds. */
+function levelOf(kind) {
+  return offer.levels.find((e) => `bot.${e.level}` === kind);
+}
+
+/** A kind as its choice reads: a bot level with its rating ("Club bot · 1565"), else its own words. */
+function kindLabel(kind) {
+  const entry = levelOf(kind);
+  return entry ? levelLabel(entry) : t(`seatkind.${kind}`);
+}
+
+/** A bot level's short description (the choice's title), none for people's kinds. */
+function kindAbout(kind) {
+  const entry = levelOf(kind);
+  return entry ? t(entry.about) : "";
+}
 // a table of four plays 12 deals, no other number: each player deals (sitting out), and opens, 3 times
 const FOUR_DEALS = "12";
 
@@ -32,6 +63,8 @@ function renderWho() {
     const slot = document.getElementById("name-slot");
     player = await askName(slot, player.name);
     renderWho();
+    offer = await botLevels(true); // another player: another recommendation (choices made are kept)
+    renderSeatConfig();
     if (socket) { socket.close(); startSocket(); }
   });
 }
@@ -42,7 +75,7 @@ function renderSeatConfig() {
   setHTML(box, html`${[...Array(seatCount()).keys()].map((i) => html`
     <label class="field"><span>${t("lobby.seat", { n: i + 1 })}</span>
       <select name="seat${i}" data-testid="seat-kind-${i}">
-        ${KINDS.map((k) => html`<option value="${k}" ${(current[i] || DEFAULTS[i]) === k ? "selected" : ""}>${t(`seatkind.${k}`)}</option>`)}
+        ${seatKinds().map((k) => html`<option value="${k}" title="${kindAbout(k)}" ${(current[i] || seatDefault(i)) === k ? "selected" : ""}>${kindLabel(k)}</option>`)}
       </select>
     </label>`)}`);
   box.querySelectorAll("select").forEach((sel) => sel.addEventListener("change", () => {
@@ -97,7 +130,7 @@ async function onCreate(ev) {
   try {
     const res = await api.createTable(config);
     saveInvites(res.table_id, res.invites);
-    if (form.elements.startnow.checked) await api.start(res.table_id, true);
+    if (form.elements.startnow.checked) await api.start(res.table_id, true, offer.recommended);
     location.href = tableUrl(res.table_id);
   } catch (e) {
     errEl.textContent = errorText(e);
@@ -266,6 +299,13 @@ async function renderEvents() {
     : html`<li class="empty" data-testid="no-events">${t("lobby.events.none")}</li>`);
 }
 
+/** The event form's bot level: the offered levels, the recommended one chosen (kept across a language switch). */
+function renderEventLevels() {
+  const select = document.querySelector("#event-form [name=level]");
+  const chosen = select.value || offer.recommended;
+  setHTML(select, levelOptions(offer, chosen));
+}
+
 async function onCreateEvent(ev) {
   ev.preventDefault();
   const form = ev.target;
@@ -292,14 +332,16 @@ async function main() {
   showNewcomer();
   if (!player) player = await askName(document.getElementById("name-slot"));
   renderWho();
+  offer = await botLevels(true); // the session is made by now: its player's recommendation
   renderSeatConfig();
+  renderEventLevels();
   document.getElementById("lobby-grid").hidden = false;
   tables = (await api.tables()).tables;
   renderTables();
   renderLobbyChat();
   renderEvents();
   startSocket();
-  onLangChange(() => { renderWho(); renderSeatConfig(); renderTables(); renderLobbyChat(); renderPeople(); applyStatic(); });
+  onLangChange(() => { renderWho(); renderSeatConfig(); renderEventLevels(); renderTables(); renderLobbyChat(); renderPeople(); applyStatic(); });
 }
 
 main().catch((e) => toast(t("err.generic", { msg: errorText(e) }), "error"));

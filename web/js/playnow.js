@@ -2,13 +2,17 @@
 import { api } from "./api.js";
 import { tableUrl } from "./common.js";
 import { t } from "./i18n.js";
+import { botLevels } from "./levels.js";
 
-/** The match "Play now" starts: six deals, no time limit, two bots of the friendly middle level. */
-export const PLAY_NOW = {
-  deals: 6,
-  move_seconds: 0,
-  seats: [{ kind: "me" }, { kind: "bot", level: "heuristic" }, { kind: "bot", level: "heuristic" }],
-};
+/**
+ * The match "Play now" starts: six deals, no time limit, two bots of `level`: the one the server
+ * recommends for the player by their rating (the lowest rung for a newcomer: GET /api/bot_levels).
+ */
+export function playNowConfig(level) {
+  // no recommendation (the offer could not be read): the server's default level for a bot seat
+  const bot = level ? { kind: "bot", level } : { kind: "bot" };
+  return { deals: 6, move_seconds: 0, seats: [{ kind: "me" }, bot, { ...bot }] };
+}
 
 /** A first visitor's name until they choose one ("Guest 4821"): the name can be changed in the lobby. */
 export function defaultName() {
@@ -25,7 +29,9 @@ export async function playNow(player) {
     // a taken or refused name (rare: a number drawn twice) is drawn again once
     try { await api.session(defaultName()); } catch { await api.session(defaultName()); }
   }
-  const res = await api.createTable(PLAY_NOW);
-  await api.start(res.table_id, true);
+  // asked after the session is made: the recommendation is this player's
+  const { recommended } = await botLevels(true);
+  const res = await api.createTable(playNowConfig(recommended));
+  await api.start(res.table_id, true, recommended);
   location.href = tableUrl(res.table_id);
 }

@@ -268,9 +268,9 @@ export const handlers = {
       toast(errorText(e), "error");
     }
   },
-  async start(fill) {
+  async start(fill, level) {
     try {
-      await api.start(tableId, fill);
+      await api.start(tableId, fill, level);
     } catch (e) {
       toast(errorText(e), "error");
     }

@@ -5,6 +5,7 @@
 // the viewer's table of a round is ready, it says so in the page, in the tab (the turn signal's mark)
 // and with the turn's sound.
 import { http } from "./api.js";
+import { botLevels, levelOptions } from "./levels.js";
 import { initPage, currentPlayer, askName, toast, errorText, tableUrl } from "./common.js";
 import { html, setHTML } from "./html.js";
 import { t, onLangChange, applyStatic } from "./i18n.js";
@@ -281,8 +282,16 @@ async function refresh() {
 
 // ---------------------------------------------------------------- the list and the form
 
+/** The form's bot level: the offered levels with their ratings, the director's recommended one chosen at first. */
+async function renderLevels() {
+  const offer = await botLevels();
+  const select = document.getElementById("tournament-form").level;
+  setHTML(select, levelOptions(offer, select.value || offer.recommended));
+}
+
 async function showList() {
   document.getElementById("tournament-list-panel").hidden = false;
+  await renderLevels();
   const { tournaments } = await http("GET", "/api/tournaments");
   setHTML(document.getElementById("tournament-list"), tournaments.length
     ? html`${tournaments.map((x) => html`<li class="lobby-table" data-testid="tournament-${x.id}">
@@ -323,7 +332,7 @@ async function main() {
   if (!player) player = await askName(document.getElementById("name-slot"));
   if (!tournamentId) {
     await showList();
-    onLangChange(() => applyStatic());
+    onLangChange(() => { applyStatic(); renderLevels(); });
     return;
   }
   document.getElementById("tournament-panels").hidden = false;

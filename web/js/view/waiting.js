@@ -3,35 +3,35 @@ import { t } from "../i18n.js";
 import { seatName, loadInvites, tableUrl, copyText, toast, errorText } from "../common.js";
 import { html, setHTML, updateHTML } from "../html.js";
 import { api, http } from "../api.js";
+import { botLevels, levelOptions } from "../levels.js";
 import { $ } from "./names.js";
 
 // Bot accounts the host may seat (GET /api/bots/seatable: their own, then those accepting challenges),
-// asked once per page; until the answer comes the built-in levels alone are offered.
+// and the built-in levels offered to people (levels.js: the ladder with its ratings), asked once per page.
 let seatable = null;
+let offer = { levels: [], recommended: null };
 let asking = false;
 
 function loadSeatable(S, h) {
   if (seatable !== null || asking) return;
   asking = true;
-  http("GET", "/api/bots/seatable")
+  const accounts = http("GET", "/api/bots/seatable")
     .then((res) => { seatable = res.bots || []; })
-    .catch(() => { seatable = []; })
-    .finally(() => { asking = false; renderWaiting(S, h); });
+    .catch(() => { seatable = []; });
+  const levels = botLevels().then((answer) => { offer = answer; });
+  Promise.all([accounts, levels]).finally(() => { asking = false; renderWaiting(S, h); });
 }
 
-/** The options of a free seat's bot choice: the built-in levels, then the host's bots, then others'. */
+/** The options of a free seat's bot choice: the offered levels (the recommended one first chosen), then
+ * the host's bots, then others'. */
 function botOptions() {
   const own = (seatable || []).filter((b) => b.mine);
   const others = (seatable || []).filter((b) => !b.mine);
   const group = (key, bots) => (bots.length
     ? html`<optgroup label="${t(key)}">${bots.map((b) => html`<option value="acct:${b.name}">${b.name} [BOT]</option>`)}</optgroup>`
     : "");
-  return html`<optgroup label="${t("table.bots.builtin")}">
-      <option value="heuristic">${t("seatkind.bot.heuristic")}</option>
-      <option value="strong">${t("seatkind.bot.strong")}</option>
-      <option value="expert">${t("seatkind.bot.expert")}</option>
-      <option value="random">${t("seatkind.bot.random")}</option>
-    </optgroup>${group("table.bots.mine", own)}${group("table.bots.open", others)}`;
+  return html`<optgroup label="${t("table.bots.builtin")}">${levelOptions(offer, offer.recommended)}</optgroup>${
+    group("table.bots.mine", own)}${group("table.bots.open", others)}`;
 }
 
 /** Seat a bot account: the host's invitation reaches the bot's event stream, and the bot sits down itself. */
@@ -108,7 +108,8 @@ export function renderWaiting(S, h) {
     toast(t("table.copied"));
   }));
   const sb = box.querySelector("#start-btn");
-  if (sb) sb.addEventListener("click", () => h.start(box.querySelector("#fill-bots").checked));
+  // the open seats' bots: the level recommended for the host by their rating
+  if (sb) sb.addEventListener("click", () => h.start(box.querySelector("#fill-bots").checked, offer.recommended));
   const lb = box.querySelector("#leave-btn");
   if (lb) lb.addEventListener("click", () => h.leave());
 }
