@@ -8,6 +8,8 @@ from sqlalchemy import insert
 
 from tests.server.conftest import ServerProcess
 from tests.server.test_accounts import call, register
+from ulti.accounts.ratings import SCALE_FACTOR, SCALE_ORIGIN
+from ulti.bots.ladder_ratings import OFFERED_LEVELS, RATINGS
 from ulti.store.eventstore import EventStore
 from ulti.store.models import ratings
 
@@ -28,9 +30,11 @@ async def rate(server: ServerProcess, player_id: str, mu: float, matches: int) -
 
 async def test_the_offer_is_the_ladder_in_rating_order_with_its_measured_ratings(server: ServerProcess) -> None:
     answer = (await call(server, "GET", "/api/bot_levels")).json()
-    assert [entry["level"] for entry in answer["levels"]] == ["beginner", "casual", "club", "expert"]
-    assert answer["levels"][2] == {"level": "club", "rating": 1565, "low": 1435, "high": 1626, "matches": 225,
-                                   "about": "bot.about.club"}
+    assert [entry["level"] for entry in answer["levels"]] == list(OFFERED_LEVELS)
+    club = RATINGS.levels["club"]
+    assert answer["levels"][OFFERED_LEVELS.index("club")] == {
+        "level": "club", "rating": club.rating, "low": club.low, "high": club.high, "matches": club.matches,
+        "about": "bot.about.club"}
     ratings_shown = [entry["rating"] for entry in answer["levels"]]
     assert ratings_shown == sorted(ratings_shown)
     assert all(entry["level"] not in ("strong", "heuristic", "random") for entry in answer["levels"])
@@ -57,9 +61,14 @@ async def test_a_start_fills_the_open_seats_with_bots_of_the_level_asked(server:
 
 
 async def test_a_player_rated_near_a_level_is_recommended_that_level(server: ServerProcess) -> None:
-    # (name, mu, rated matches, the level): shown 1560 is nearest club's 1565, 1660 expert's 1643; nine
-    # rated matches are one short of a settled rating, so the lowest rung
-    cases = (("Cili", 26.5, 12, "club"), ("Ede", 29.0, 30, "expert"), ("Pál", 26.5, 9, "beginner"))
+    # (name, mu, rated matches, the level): a player shown 5 above club's rating is nearest club, one
+    # 10 above expert's nearest expert; nine rated matches are one short of a settled rating: the lowest rung
+    def mu_showing(rating: int) -> float:
+        return 25.0 + (rating - SCALE_ORIGIN) / SCALE_FACTOR
+
+    club, expert = RATINGS.levels["club"].rating, RATINGS.levels["expert"].rating
+    cases = (("Cili", mu_showing(club + 5), 12, "club"), ("Ede", mu_showing(expert + 10), 30, "expert"),
+             ("Pál", mu_showing(club + 5), 9, "beginner"))
     for name, mu, matches, level in cases:
         account = await register(server, name)
         await rate(server, account["player"]["id"], mu, matches)

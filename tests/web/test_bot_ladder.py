@@ -9,13 +9,15 @@ from typing import Any
 import pytest
 
 from tests.web.driver import create_table, more_options, sign_in
+from ulti.bots.ladder_ratings import OFFERED_LEVELS, RATINGS
 
 #: the values and labels of a select's options
 OPTIONS_JS = "(s) => [...s.options].map((o) => [o.value, o.textContent.trim(), o.title])"
 #: the table's view for the page's player, read through the page's own session
 TABLE_VIEW_JS = "() => fetch('/api/tables/' + new URL(location.href).searchParams.get('t')).then((r) => r.json())"
 
-LADDER = [("beginner", 1337), ("casual", 1438), ("club", 1565), ("expert", 1643)]
+#: the offered levels with their measured ratings, lowest first (the shipped ratings file)
+LADDER = [(level, RATINGS.levels[level].rating) for level in OFFERED_LEVELS]
 NAMES = {"en": {"beginner": "Beginner bot", "casual": "Casual bot", "club": "Club bot", "expert": "Expert bot"},
          "hu": {"beginner": "Kezdő gép", "casual": "Hobbi gép", "club": "Klub gép", "expert": "Mester gép"}}
 
@@ -62,7 +64,7 @@ def test_the_waiting_room_and_the_tournament_form_offer_the_ladder_and_fill_by_r
     page.get_by_test_id("start-match").wait_for()
     room = options(page, "bot-level-1")
     assert [value for value, _, _ in room] == [level for level, _ in LADDER]
-    assert room[2][1] == "Club bot · 1565"
+    assert room[OFFERED_LEVELS.index("club")][1] == f"Club bot · {RATINGS.levels['club'].rating}"
     # "fill with bots" seats the level recommended for the host: a newcomer's, the lowest rung
     page.get_by_test_id("start-match").click()
     page.wait_for_selector("#hand button.card", timeout=30_000)

@@ -12,6 +12,7 @@ from typing import Any
 from tests.web.conftest import SCREENSHOTS
 from tests.web.driver import create_table
 from tests.web.test_player_page import register_on_page
+from ulti.bots.ladder_ratings import OFFERED_LEVELS
 
 
 def post(base_url: str, path: str, body: dict[str, Any], token: str = "") -> Any:
@@ -65,7 +66,7 @@ def test_a_bot_account_is_seated_from_the_waiting_room(web_server: Any, new_page
         groups = page.eval_on_selector_all(
             "[data-testid=bot-level-1] optgroup",
             "gs => gs.map((g) => [g.label, [...g.querySelectorAll('option')].map((o) => o.value)])")
-        assert groups[0][1] == ["beginner", "casual", "club", "expert"]
+        assert groups[0][1] == list(OFFERED_LEVELS)
         assert groups[1] == ["Your bot accounts", ["acct:Web Robo"]]
         assert groups[2] == ["Bots that accept challenges", ["acct:Everyones Robo"]]
         page.screenshot(path=str(SCREENSHOTS / "waiting_room_own_bot.png"))
