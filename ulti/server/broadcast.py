@@ -132,13 +132,14 @@ class Broadcaster:
         table_id = source.table_id
         views: dict[int | None, dict[str, Any]] = {}
         patches: dict[tuple[int | None, int], Patch] = {}
-        table: dict[str, Any] | None = None  # the table part: one for all the views of this moment
+        first: dict[str, Any] | None = None  # the first view built: its viewer-free parts serve them all
         for conn in self.tables.connections.watching(table_id):
             seat = state.seat_of(conn.player_id)
             view = views.get(seat)
             if view is None:
-                view = views[seat] = self.table_view(source, seat, table)
-                table = view["table"]
+                view = views[seat] = self.table_view(source, seat, first)
+                if first is None:
+                    first = view
             base = conn.base if conn.patches else None
             if base is not None and base["table"]["table_id"] == table_id:
                 patch = patches.get((seat, id(base)))
@@ -161,21 +162,29 @@ class Broadcaster:
                             conn.base = view
 
     def table_view(
-        self, source: TableSource, seat: int | None, table: dict[str, Any] | None = None
+        self, source: TableSource, seat: int | None, like: dict[str, Any] | None = None
     ) -> dict[str, Any]:
         """The table's view for ``seat`` with who is connected and the move deadline.
 
-        ``table``: the table part of another view of this moment (it is the same for every viewer).
+        ``like``: another viewer's view of this moment: its parts that are the same for every viewer (the
+        table, the deadline, the pace, whom the table waits for) are shared, not built again.
         """
         view = tableviews.wire_view(source.state, seat)
-        if table is None:
-            seats, present = source.state.seats, source.present
-            # the state's summary is shared by its views (read-only): the connected flags go on a copy
-            table = dict(view["table"])
-            table["seats"] = [
-                {**seat_view, "connected": (i in present) if seats[i].kind == "player" else None}
-                for i, seat_view in enumerate(table["seats"])
-            ]
+        if like is not None:
+            # one moment's views are read-only: sharing these parts by reference also makes the
+            # patches' comparisons of them (patches.py) an identity check
+            view["table"] = like["table"]
+            view["deadline"] = like["deadline"]
+            view["trick_pause"] = like["trick_pause"]
+            view["waiting"] = like["waiting"]
+            return view
+        seats, present = source.state.seats, source.present
+        # the state's summary is shared by its views (read-only): the connected flags go on a copy
+        table = dict(view["table"])
+        table["seats"] = [
+            {**seat_view, "connected": (i in present) if seats[i].kind == "player" else None}
+            for i, seat_view in enumerate(table["seats"])
+        ]
         view["table"] = table
         view["deadline"] = source.deadline
         view["trick_pause"] = source.trick_pause

@@ -543,10 +543,10 @@ class Hub:
     # for the routes, the socket and the bot API, under the names they have always called
 
     def table_view(
-        self, source: TableSource, seat: int | None, table: dict[str, Any] | None = None
+        self, source: TableSource, seat: int | None, like: dict[str, Any] | None = None
     ) -> dict[str, Any]:
         """The table's view for ``seat`` with presence and deadline (``Broadcaster.table_view``)."""
-        return self.broadcaster.table_view(source, seat, table)
+        return self.broadcaster.table_view(source, seat, like)
 
     async def open_tables(self) -> list[dict[str, Any]]:
         """The lobby list (``Lobby.open_tables``)."""
