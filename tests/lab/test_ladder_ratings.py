@@ -12,6 +12,7 @@ from ulti.lab.ladder_ratings import (
     MatchResult,
     main,
     play_match,
+    play_matches,
     rate,
     ratings,
     read_results,
@@ -109,3 +110,9 @@ def test_results_written_and_read_back_rate_the_same(tmp_path: Path, capsys: pyt
     buffer = io.StringIO()
     write_results(results, buffer)
     assert buffer.getvalue() == out.read_text()
+
+
+def test_a_run_played_in_parts_is_the_run_played_at_once() -> None:
+    whole = list(play_matches(CHEAP, 3, 6, seed=5, workers=1))
+    parts = [*play_matches(CHEAP, 1, 6, seed=5, workers=1), *play_matches(CHEAP, 2, 6, seed=5, workers=1, start=1)]
+    assert parts == whole and [r.index for r in parts] == [0, 1, 2]

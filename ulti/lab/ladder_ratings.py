@@ -18,7 +18,8 @@ match, and whether each level's interval stands apart from the next one's.
                                       [--write ulti/bots/ladder_ratings.json]
 
 ``--results-out`` keeps each match's levels and totals as it ends (JSON lines); ``--results-in`` rates such
-a file again without playing (a run stopped early included); ``--write`` saves the ratings where the site
+a file again without playing (a run stopped early included, or the parts of a run played with ``--start``,
+the first match's index, put together); ``--write`` saves the ratings where the site
 reads the levels' ratings (the command that measured them with it).
 """
 
@@ -85,16 +86,20 @@ def play_match(levels: Seating, deals: int, seed: int, index: int) -> MatchResul
     return MatchResult(index, levels, (a, b, c))
 
 
-def play_matches(levels: Sequence[str], matches: int, deals: int, seed: int, workers: int) -> Iterator[MatchResult]:
-    """Play the run's ``matches`` on ``workers`` processes, yielding results in match order."""
-    seats = [seating(levels, i) for i in range(matches)]
+def play_matches(
+    levels: Sequence[str], matches: int, deals: int, seed: int, workers: int, start: int = 0
+) -> Iterator[MatchResult]:
+    """Play the run's matches ``start`` to ``start + matches - 1`` on ``workers`` processes, yielding results
+    in match order (a match depends only on the seed and its index: a run may be played in parts)."""
+    indices = range(start, start + matches)
+    seats = [seating(levels, i) for i in indices]
     play = partial(play_match, deals=deals, seed=seed)
     if workers <= 1:
-        for i, seated in enumerate(seats):
+        for i, seated in zip(indices, seats, strict=True):
             yield play(seated, index=i)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(play_match, seats, [deals] * matches, [seed] * matches, range(matches), chunksize=1)
+        yield from pool.map(play_match, seats, [deals] * matches, [seed] * matches, indices, chunksize=1)
 
 
 def rate(results: Iterable[MatchResult]) -> dict[str, Skill]:
@@ -210,6 +215,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=6, choices=MATCH_LENGTHS)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--start", type=int, default=0, help="the first match's index (a run played in parts)")
     parser.add_argument("--results-out")
     parser.add_argument("--results-in")
     parser.add_argument("--write", help="save the ratings as the site reads them (ulti/bots/ladder_ratings.json)")
@@ -222,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         # each match is kept as it ends: a long run stopped early still leaves its matches to rate
         with contextlib.ExitStack() as stack:
             out = stack.enter_context(open(args.results_out, "w")) if args.results_out else None
-            for result in play_matches(args.levels, args.matches, args.deals, args.seed, args.workers):
+            for result in play_matches(args.levels, args.matches, args.deals, args.seed, args.workers, args.start):
                 results.append(result)
                 if out is not None:
                     write_results([result], out)
