@@ -60,11 +60,12 @@ def _play_deal(levels: tuple[str, str, str], seed: int) -> list[Action]:
     return actions
 
 
-def test_the_ladder_levels_are_registered_seated_at_tables_and_offered() -> None:
+def test_the_ladder_levels_are_registered_seated_at_tables_and_the_apart_ones_offered() -> None:
     for name in LADDER:
-        assert name in LEVELS and LEVELS[name].searches
-        assert name in BOT_LEVELS and LEVELS[name].offered
+        assert name in LEVELS and LEVELS[name].searches and name in BOT_LEVELS
         assert LEVELS[name].settings == {"rung": name}
+    # casual is seated when asked for, but by place it stands apart from neither neighbour: not offered
+    assert [name for name in LADDER if LEVELS[name].offered] == ["beginner", "club"]
 
 
 @pytest.mark.parametrize("level", LADDER)

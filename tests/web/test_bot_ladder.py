@@ -1,5 +1,5 @@
 """(issue 37, item 4) The ladder of bot levels offered to people: the lobby's seats, its event form, the waiting
-room and Play now show the four levels with their measured ratings, in rating order, and no ``strong``; a
+room and Play now show the offered levels with their measured ratings, in rating order, and no ``strong``; a
 newcomer's bots are of the lowest rung."""
 
 from __future__ import annotations

@@ -50,7 +50,8 @@ LEVELS: dict[str, Level] = {
         Level("heuristic", "ulti.bots.heuristic:HeuristicBot", searches=False),
         # the ladder's rungs below the expert (ulti.bots.ladder), offered with their measured ratings
         Level("beginner", "ulti.bots.ladder:ladder_bot", {"rung": "beginner"}, offered=True),
-        Level("casual", "ulti.bots.ladder:ladder_bot", {"rung": "casual"}, offered=True),
+        # a rung between the two, not offered: by place in a match it does not stand apart from either
+        Level("casual", "ulti.bots.ladder:ladder_bot", {"rung": "casual"}),
         Level("club", "ulti.bots.ladder:ladder_bot", {"rung": "club"}, offered=True),
         Level("strong", "ulti.bots.strong:strong_bot"),
         Level("expert", "ulti.bots.expert:expert_bot", offered=True),
