@@ -97,7 +97,9 @@ def level_for_rating(rating: int, provisional: bool, ratings: LadderRatings = RA
     A ``provisional`` rating (a newcomer's 1500, or too few rated matches to trust) gets the lowest rung:
     a person new to the site meets the gentlest opponents first, and may always choose another in the lobby.
 
-    >>> level_for_rating(1500, provisional=True), level_for_rating(1570, provisional=False)
+    >>> ladder = LadderRatings("c", 1, {"beginner": Measured(1430, 0, 0, 1), "club": Measured(1500, 0, 0, 1)})
+    >>> offer = ("beginner", "club")
+    >>> level_for_rating(1500, True, ladder, offer), level_for_rating(1470, False, ladder, offer)
     ('beginner', 'club')
     """
     rated = [name for name in offered if name in ratings.levels]
