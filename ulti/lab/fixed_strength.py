@@ -9,10 +9,10 @@ openskill computes it for three seats of exactly known skill). That is the ratin
 places against these levels as often as they place against each other.
 
 The fit is Hunter's minorise-maximise iteration (2004) for Plackett-Luce. Each level also gets one virtual
-win and one virtual loss against a player of the mean strength, so a level that never placed above another
-still has a finite skill (with hundreds of matches per level that weighs nothing). Tied totals count as
-every order of the tied seats, equally weighted. Skills are relative: the levels' mean ``mu`` is set to the
-newcomer's, so the levels' mean shown rating is 1500.
+win and one virtual loss against a fixed player of strength 1 (where every level starts), so a level that
+never placed above another still has a finite skill (with hundreds of matches per level that weighs
+nothing). Tied totals count as every order of the tied seats, equally weighted. Skills are relative: the
+levels' mean ``mu`` is set to the newcomer's after the fit, so the levels' mean shown rating is 1500.
 """
 
 from __future__ import annotations
