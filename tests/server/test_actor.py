@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,6 +50,7 @@ class RecordingHost:
     actions: list[str] = field(default_factory=list)
     executor: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(2))
     stored_when_reported: list[bool] = field(default_factory=list)
+    stand_ins: list[str] = field(default_factory=list)
 
     @property
     def clustered(self) -> bool:
@@ -85,6 +87,10 @@ class RecordingHost:
 
     def bot_executor(self, level: str) -> Executor:
         return self.executor
+
+    async def level_for_people(self, player_ids: Sequence[str]) -> str:
+        self.stand_ins.extend(player_ids)
+        return "heuristic"
 
 
 def new_actor(store: ActorStore, host: RecordingHost, table_id: str = "t1") -> TableActor:
@@ -379,4 +385,32 @@ async def test_a_failed_store_leaves_the_tables_deal_untouched() -> None:
     assert now[len(stored)]["action"] == {**move, "seat": seat}
     assert actor.state.deal is deal and deal.history[: len(history)] == history
     assert action_to_json(deal.history[len(history)]) == now[len(stored)]["action"]
+    await stop(actor, host)
+
+
+@pytest.mark.asyncio
+async def test_a_bot_plays_an_away_players_seat_at_the_level_their_host_names(store: ActorStore) -> None:
+    host = RecordingHost(store)
+    actor = actor_with(store, host, "t1")
+    await two_people_and_a_bot(actor)
+
+    async def away() -> None:
+        await actor.emit({"type": "away", "seat": 1, "away": True})
+
+    await actor.run(away)
+    # seat 1's player is away: its stand-in plays with the bot in seat 2 while seat 0 acts
+    rng = random.Random(3)
+    async with asyncio.timeout(30):
+        while (deal := actor.state.deal) is not None and not deal.is_over:
+            if deal.to_move == 0:
+                move = action_to_json(RandomBot(rng).act(deal.seat_view(0)))
+                move.pop("seat")
+                await actor.act(0, move)
+            else:
+                await asyncio.sleep(0.005)
+    assert deal is not None and sum(1 for a in deal.history if a.seat == 1) > 1
+    # the level is the host's choice for that player (the hub's: nearest their rating), asked once
+    assert host.stand_ins == ["p1"]
+    # the seated bot keeps its own level: the host is never asked about it
+    assert await actor._level_at(2) == "random" and host.stand_ins == ["p1"]
     await stop(actor, host)

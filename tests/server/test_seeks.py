@@ -11,6 +11,7 @@ import pytest
 from tests.server.botapi_helpers import Reader, new_account
 from tests.server.conftest import ServerProcess
 from tests.server.test_botapi import host_table
+from ulti.bots.ladder_ratings import OFFERED_LEVELS
 from ulti.client import GameClient, ServerError
 from ulti.server.lobby import has_people
 from ulti.server.seeks import Seek, check_seek, pair
@@ -104,6 +105,8 @@ async def test_a_seek_pairs_two_people_into_one_table_with_a_bot(server: ServerP
         view = await ann.http("GET", f"/api/tables/{told[0]['table']}")
         seats = view["table"]["seats"]
         assert [s["name"] for s in seats[:2]] == ["Ann", "Bob"] and seats[2]["kind"] == "bot"
+        # two newcomers: the bot is the ladder's lowest rung (bot_choice), not a level no person is offered
+        assert seats[2]["level"] == OFFERED_LEVELS[0]
         assert view["table"]["status"] == "playing" and view["table"]["deals_planned"] == 6
         # the seeks are gone from the lobby
         await ann.wait_for(lambda: people(ann)["seeks"] == [], 5)

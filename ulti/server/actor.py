@@ -9,7 +9,7 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any, Literal, Protocol
 
@@ -83,6 +83,10 @@ class TableHost(Protocol):
         """Where a bot of ``level`` thinks (threads, or processes for the compiled search)."""
         ...
 
+    async def level_for_people(self, player_ids: Sequence[str]) -> str:
+        """The level of bots nobody chose that play with or for ``player_ids`` (``bot_choice``)."""
+        ...
+
 
 class TableActor:
     """Owns one table's state; every change goes through ``emit`` under the table's lock."""
@@ -121,6 +125,8 @@ class TableActor:
         #: per waited-for seat, the seats whose players agreed to let a bot play for it
         self.votes: dict[int, set[int]] = {}
         self._settling: asyncio.Task[None] | None = None  # lets a bot play where the agreement became whole
+        #: per player away, the level of the bot that plays for them (read once from their rating)
+        self._stand_ins: dict[str, str] = {}
 
     @property
     def table_id(self) -> str:
@@ -472,6 +478,18 @@ class TableActor:
 
         await self._background(command)
 
+    async def _level_at(self, seat: int) -> str:
+        """The level of the bot that acts for ``seat``: a bot seat's own; for a person who is away (or
+        resigned), the ladder's level nearest their rating, read once per player (``bot_choice``)."""
+        seat_info = self.state.seats[seat]
+        if seat_info.kind == "bot":
+            return seat_info.level or "heuristic"  # a bot seat stored without a level (older tables)
+        player_id = seat_info.player_id or ""
+        level = self._stand_ins.get(player_id)
+        if level is None:
+            level = self._stand_ins[player_id] = await self.host.level_for_people([player_id])
+        return level
+
     async def _bot_move(self, seat: int, key: tuple[Any, ...]) -> None:
         # The answer goes out once the bot's pacing (bot_delay) since its turn began has passed, however
         # short its thinking was: thinking starts at once and the wait comes after it, so a forced card
@@ -488,8 +506,7 @@ class TableActor:
         # The event that began the turn goes out first (its writers are already scheduled): a search
         # started before them would delay it on a busy machine, a hint of a search in the clock again.
         await asyncio.sleep(0)
-        seat_info = self.state.seats[seat]
-        level = seat_info.level if seat_info.kind == "bot" and seat_info.level else "heuristic"
+        level = await self._level_at(seat)
         deal = self.state.deal
         if deal is None or self.turn_key() != key:
             return

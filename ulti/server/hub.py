@@ -19,7 +19,7 @@ import multiprocessing
 import os
 import random
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, assert_never
 
@@ -28,6 +28,7 @@ from ulti.queue.botturns import QueueExecutor
 from ulti.server import tablerules, tableviews
 from ulti.server.actor import TableActor
 from ulti.server.auth import new_id
+from ulti.server.bot_choice import level_for_players
 from ulti.server.broadcast import Broadcaster
 from ulti.server.cluster import Cluster, OwnerUnavailable
 from ulti.server.commands import (
@@ -165,6 +166,11 @@ class Hub:
         """Threads for quick bots; worker processes for the bots whose compiled search holds the GIL
         (strong, expert: ``ulti.bots.levels.Level.searches``)."""
         return self.process_executor() if level_searches(level) else self.executor
+
+    async def level_for_people(self, player_ids: Sequence[str]) -> str:
+        """The level of bots nobody chose that play with or for ``player_ids`` (a seek's free seats, an away
+        player's stand-in): the ladder's nearest their settled ratings (``bot_choice``)."""
+        return await level_for_players(self.store, player_ids)
 
     def action_stored(self, by: str) -> None:
         """Count a stored action; a person's tells long work they are playing."""

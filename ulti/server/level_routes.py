@@ -2,34 +2,27 @@
 
 The page offers no level of its own: the lobby's seats, Play now, events and tournaments show the levels
 this route names, in rating order, and Play now seats the level it recommends for the session's player.
-The choice by rating is ``ulti.bots.ladder_ratings.level_for_rating``: one place, on the server.
+The choice by rating is ``ulti.server.bot_choice``: one place, on the server.
 """
 
 from __future__ import annotations
 
-from typing import Protocol, TypedDict
+from typing import TypedDict
 
 from fastapi import APIRouter, Request
 
-from ulti.accounts.ratings import NEWCOMER, is_provisional, shown_rating
-from ulti.bots.ladder_ratings import OFFERED_LEVELS, RATINGS, level_for_rating
+from ulti.bots.ladder_ratings import OFFERED_LEVELS, RATINGS
 from ulti.server import sessions
 from ulti.server.bodies import store_of
+from ulti.server.bot_choice import level_for_players
 from ulti.server.errors import CommandError
 from ulti.server.visibility import shows_no_table
+from ulti.store.ports import RatingRead
 
 router = APIRouter()
 
 
-class RatingReads(Protocol):
-    """The store's part this route reads: a player's rating."""
-
-    async def rating_of(self, player_id: str) -> tuple[float, int] | None:
-        """``(mu, rated_matches)`` of ``player_id``, or None if the player was never rated."""
-        ...
-
-
-def _store(request: Request) -> RatingReads:
+def _store(request: Request) -> RatingRead:
     return store_of(request)
 
 
@@ -63,15 +56,13 @@ def offered_levels() -> list[OfferedLevel]:
 
 
 async def recommended_level(request: Request) -> str:
-    """The level for the session's player: nearest their shown rating once it is no longer provisional;
-    the lowest rung without a session, for a guest and for a newcomer."""
+    """The level for the session's player (``bot_choice.level_for_players``): nearest their shown rating
+    once it is no longer provisional; the lowest rung without a session, for a guest and for a newcomer."""
     try:
         who = await sessions.identity_of(request)
     except CommandError:
-        return level_for_rating(NEWCOMER.shown, provisional=True)
-    stored = await _store(request).rating_of(who.player_id)
-    mu, played = (NEWCOMER.mu, 0) if stored is None else stored
-    return level_for_rating(shown_rating(mu), provisional=is_provisional(played))
+        return await level_for_players(_store(request), [])
+    return await level_for_players(_store(request), [who.player_id])
 
 
 @router.get("/api/bot_levels", response_model=dict[str, object])

@@ -1,9 +1,10 @@
 """People looking for a game ("seeks"), paired into tables, and the lobby's count of who is online.
 
 A seek says: "seat me with other people for a match of so many deals; after ``wait`` seconds, fill
-the seats nobody took with bots". Three seekers of one match length sit together at once; fewer sit
-together when the first of their waits is up, the rest of the seats going to bots. A seek lasts as
-long as the connection that made it (or until it is cancelled or paired).
+the seats nobody took with bots" (at the ladder's level nearest the seekers' ratings: ``bot_choice``).
+Three seekers of one match length sit together at once; fewer sit together when the first of their
+waits is up, the rest of the seats going to bots. A seek lasts as long as the connection that made it
+(or until it is cancelled or paired).
 
 Seeks live in one book for all the server's processes: a dict here, a Redis hash with a pairing lock
 in a cluster (so that one process pairs at a time and a seeker is seated once). Every process
@@ -18,7 +19,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict
 
@@ -35,8 +36,6 @@ SEEK_WAITS = (10, 30, 60, 120)
 SEEK_DEALS = (6, 9, 12)
 #: a seek table's time per move: strangers at one table should not wait on each other for ever
 SEEK_MOVE_SECONDS = 60
-#: the bots that fill a seek table's free seats
-SEEK_BOT_LEVEL = "heuristic"
 #: seconds between two looks at the book (pairing the due seeks, pushing changed counts)
 TICK_SECONDS = 1.0
 SEEKS_KEY = "ulti:seeks"
@@ -255,6 +254,10 @@ class SeatingHub(Protocol):
         """Start a match."""
         ...
 
+    async def level_for_people(self, player_ids: Sequence[str]) -> str:
+        """The level of the bots that fill seats for these people (``bot_choice``)."""
+        ...
+
 
 class Matchmaker:
     """The seeks of the lobby, their pairing, and the count of people online and playing."""
@@ -369,7 +372,9 @@ class Matchmaker:
     async def _seat(self, group: list[Seek]) -> str:
         """A table for ``group`` (the oldest seeker hosts), the free seats filled with bots, and the news."""
         host = group[0]
-        bots = [BotSeat(kind="bot", level=SEEK_BOT_LEVEL)] * (3 - len(group))
+        # the bots play at the ladder's level nearest the seekers' ratings (a newcomer's: the lowest rung)
+        level = await self.hub.level_for_people([seek.player_id for seek in group])
+        bots = [BotSeat(kind="bot", level=level)] * (3 - len(group))
         seats: list[SeatChoice] = [MeSeat(kind="me"), *[InviteSeat(kind="invite")] * (len(group) - 1), *bots]
         config = TableSettings(deals=host.deals, move_seconds=SEEK_MOVE_SECONDS, seats=seats)
         table_id, invites = await self.hub.create_table(host.player_id, host.name, config)
@@ -378,7 +383,7 @@ class Matchmaker:
                 await self.hub.join(table_id, seek.player_id, seek.name, seat, invites[seat])
             except CommandError as exc:  # they cannot sit there (e.g. a rule of accounts): a bot does
                 log("seek not seated", player=seek.player_id, code=exc.code)
-                await self.hub.add_bot(table_id, host.player_id, seat, SEEK_BOT_LEVEL)
+                await self.hub.add_bot(table_id, host.player_id, seat, level)
         await self.hub.start(table_id, host.player_id, True)
         log("seeks paired", table=table_id, players=len(group))
         news = {s.player_id: table_id for s in group}

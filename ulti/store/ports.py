@@ -441,15 +441,20 @@ class TournamentBook(Protocol):
 
 
 @runtime_checkable
-class PlayerReads(Protocol):
+class RatingRead(Protocol):
+    """A player's rating as stored: what choosing a bot level by rating reads (``ulti.server.bot_choice``)."""
+
+    async def rating_of(self, player_id: str) -> tuple[float, int] | None:
+        """``(mu, rated_matches)`` of ``player_id``, or None if the player was never rated."""
+        ...
+
+
+@runtime_checkable
+class PlayerReads(RatingRead, Protocol):
     """What player pages, the leaderboard and seeding read about players and their ratings."""
 
     async def account_named(self, name_key: str) -> tuple[str, str, bool] | None:
         """``(player_id, name, is_bot)`` of the account whose name has ``name_key`` (NFKC casefold), or None."""
-        ...
-
-    async def rating_of(self, player_id: str) -> tuple[float, int] | None:
-        """``(mu, rated_matches)`` of ``player_id``, or None if the player was never rated."""
         ...
 
     async def player_profile(
@@ -569,10 +574,10 @@ class ActorStore(TableLog, MatchResults, Protocol):
 
 
 @runtime_checkable
-class HubStore(ActorStore, TableIndex, DuplicateRows, Protocol):
+class HubStore(ActorStore, TableIndex, DuplicateRows, RatingRead, Protocol):
     """What the hub uses: its actors' logs and results, the tables' index (lobby, ownership, seats taken),
-    a duplicate's row (the visibility policy it asks), whether a player is a bot account, and the commit
-    timer its metrics set.
+    a duplicate's row (the visibility policy it asks), whether a player is a bot account, a player's rating
+    (the level of the bots chosen for them), and the commit timer its metrics set.
 
     Everything else a route or a service needs it takes from the app's store through its own face.
     """
