@@ -12,8 +12,10 @@ way a person is weaker, never by random junk:
   away to a trick it wins for free, a game handed over) never. Classes that tie the best are not mistakes:
   the bot's own choice (the heuristic's card among equals) stands for them all, as a person keeps the
   natural card when nothing hangs on it.
-- **Caution in the auction and kontra**: the talon is taken and a kontra step said only with a larger margin
-  (lower rungs say kontra more rarely).
+- **Caution in the auction and kontra**: the talon is taken and a kontra step said only with a larger margin.
+  A rung's first-kontra margin is set where the kontras it says pay on average once played out by its own
+  card play (``ulti.lab.kontra_calibration --level RUNG``): its estimate is rougher than the expert's, so
+  its margin is wider.
 - **A club player's judgement**: the top rung values its declarations and kontra steps as the expert does
   (what such declarations and steps brought played out, ``ulti.bots.expert``), not by the double-dummy
   mean that makes a searching bot's defenders confident; the lower rungs keep the raw estimate.
@@ -96,9 +98,9 @@ BEGINNERS_BIDS = frozenset(
 
 #: The rungs from the lowest up (the strong bot: 32 worlds, take 0.5, kontra 0.3 / 0.5 / 0.9, no mistakes).
 RUNGS: dict[str, Rung] = {
-    "beginner": Rung(Temper(0.7, 1.0), 8, 4, 1.0, 0.9, 1.5, 2.5, BEGINNERS_BIDS),
+    "beginner": Rung(Temper(0.7, 1.0), 8, 4, 1.0, 1.3, 1.5, 2.5, BEGINNERS_BIDS),
     "casual": Rung(Temper(0.2, 0.6), 12, 6, 0.8, 0.6, 1.0, 1.8),
-    "club": Rung(Temper(0.08, 0.3), 24, 8, 0.6, 0.4, 0.7, 1.2, sound_judgement=True),
+    "club": Rung(Temper(0.08, 0.3), 24, 8, 0.6, 0.75, 0.7, 1.2, sound_judgement=True),
 }
 
 
