@@ -18,7 +18,10 @@ the deals' chains went. ``--dump FILE`` also writes every step, one JSON object 
 ``ulti.lab.step_fit`` fits the expert's calibrated step values to).
 
     python -m ulti.lab.kontra_calibration [--level strong] [--judge LEVEL] [--deals N] [--seed S]
-                                          [--records FILE] [--dump FILE]
+                                          [--records FILE] [--dump FILE] [--workers W]
+
+The deals are played, then judged, each deal alone (``--workers`` processes): every bot and judge draws
+from a seed of its deal and decision, so the figures do not depend on the number of workers.
 """
 
 from __future__ import annotations
@@ -29,9 +32,11 @@ import math
 import random
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from functools import partial
+from itertools import accumulate
 from typing import Any
 
 from ulti.bots.families import family
@@ -39,12 +44,12 @@ from ulti.bots.interface import seat_and_choices
 from ulti.bots.sampling import analyse
 from ulti.bots.strong import SearchBot
 from ulti.bots.strong.play import StepEstimate
-from ulti.engine.actions import Kind
+from ulti.engine.actions import Action, Kind
 from ulti.engine.contracts import Part
 from ulti.engine.deal import Deal
 from ulti.lab.arena import summarise
 from ulti.lab.configs import bot_for
-from ulti.lab.played_deals import add_deal_options, chosen_deals
+from ulti.lab.played_deals import add_deal_options, dealt, play_out, recorded_deals
 
 #: the calibration table's rows: predicted value in stakes from each bound up to the next
 BUCKETS = (-1.0, -0.5, 0.0, 0.25, 0.5, 0.75)
@@ -137,30 +142,57 @@ def settle(deal: Deal, asked: Iterable[_Asked], number: int = 0) -> Iterator[Ste
             )
 
 
-def calibrate(deals: Iterable[Deal], judge_level: str, seed: int) -> tuple[list[Step], Counter[int]]:
-    """Every kontra step along ``deals`` (each yielded before each of its actions), and the deals counted by
-    the highest multiplier their chain reached."""
-    steps: list[Step] = []
-    chains: Counter[int] = Counter()
-    current: Deal | None = None
+#: A deal of the run: as dealt (no action yet), and the actions it was played with to its end.
+PlayedDeal = tuple[Deal, list[Action]]
+
+
+def judge_deal(played: PlayedDeal, judge_level: str, seed: int, first: int) -> tuple[list[_Asked], Deal]:
+    """Every kontra decision along one played deal valued by a fresh ``judge_level`` bot, and the deal at its
+    end. ``first``: the run's number of the deal's first decision point (its judges' seeds count from it,
+    one per action along the run, so a deal judged alone gets the judges a run through every deal gives it)."""
+    start, actions = played
+    deal = start.copy()
     asked: list[_Asked] = []
-    dealt = 0
-
-    def close() -> None:
-        if current is not None and current.is_over:
-            steps.extend(settle(current, asked, dealt))
-            chains[max(current.levels.values(), default=0)] += 1
-
-    for number, deal in enumerate(deals):
-        if deal is not current:
-            close()
-            current, asked = deal, []
-            dealt += 1
-        estimates = judge_decision(deal, partial(make_judge, judge_level, f"{seed}:judge:{number}"))
+    for at, action in enumerate(actions):
+        estimates = judge_decision(deal, partial(make_judge, judge_level, f"{seed}:judge:{first + at}"))
         if estimates:
             asked.append(_Asked(len(deal.history), estimates))
-    close()
+        deal.apply(action)
+    return asked, deal
+
+
+def calibrate(
+    deals: Sequence[PlayedDeal], judge_level: str, seed: int, workers: int = 1
+) -> tuple[list[Step], Counter[int]]:
+    """Every kontra step along ``deals``, and the deals counted by the highest multiplier their chain
+    reached; ``workers`` processes judge the deals (the same steps for any number of them)."""
+    firsts = list(accumulate((len(actions) for _, actions in deals), initial=0))[:-1]
+    levels, seeds = [judge_level] * len(deals), [seed] * len(deals)
+    if workers > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            judged = list(pool.map(judge_deal, deals, levels, seeds, firsts))
+    else:
+        judged = list(map(judge_deal, deals, levels, seeds, firsts))
+    steps: list[Step] = []
+    chains: Counter[int] = Counter()
+    for number, (asked, deal) in enumerate(judged, start=1):
+        if deal.is_over:
+            steps.extend(settle(deal, asked, number))
+            chains[max(deal.levels.values(), default=0)] += 1
     return steps, chains
+
+
+def played_deals(level: str, deals: int, seed: int, workers: int = 1) -> list[PlayedDeal]:
+    """``deals`` deals of a run from ``seed`` played by ``level`` bots, as ``played_by_level`` plays them,
+    in ``workers`` processes."""
+    numbers = range(deals)
+    levels, seeds = [level] * deals, [seed] * deals
+    if workers > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            actions = list(pool.map(play_out, levels, seeds, numbers))
+    else:
+        actions = list(map(play_out, levels, seeds, numbers))
+    return [(dealt(seed, number), played) for number, played in zip(numbers, actions, strict=True)]
 
 
 def _line(name: str, steps: list[Step]) -> str:
@@ -227,10 +259,15 @@ def main() -> None:
     add_deal_options(parser, deals=30, level="strong")
     parser.add_argument("--judge", default="", help="the level whose kontra values are measured (default --level)")
     parser.add_argument("--dump", default="", help="also write every step to this file, one JSON object a line")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing and judging the deals")
     args = parser.parse_args()
-    deals, named = chosen_deals(args, every_set=False)
+    if args.records:
+        deals, named = recorded_deals(args.records), args.records
+    else:
+        deals = played_deals(args.level, args.deals, args.seed, args.workers)
+        named = f"{args.deals} deals played by {args.level} bots (seed {args.seed})"
     judge = args.judge or args.level
-    steps, chains = calibrate(deals, judge, args.seed)
+    steps, chains = calibrate(deals, judge, args.seed, args.workers)
     if args.dump:
         with open(args.dump, "w", encoding="utf-8") as f:
             f.writelines(json.dumps(step_record(s)) + "\n" for s in steps)

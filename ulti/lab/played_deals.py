@@ -9,6 +9,7 @@ import json
 import random
 from collections.abc import Iterator
 
+from ulti.engine.actions import Action
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
 from ulti.engine.record import deal_from_record, parse_action
@@ -34,6 +35,27 @@ def played_by_level(level: str, deals: int, seed: int, to_first_card: bool = Fal
             deal.apply(bots[seat].act(deal.seat_view(seat)))
 
 
+def dealt(seed: int, number: int) -> Deal:
+    """Deal ``number`` of a run from ``seed`` as ``played_by_level`` deals it, before any action (the run's
+    one stream of hands is replayed up to it, so a deal is made alone: in a worker, in any order)."""
+    rng = random.Random(seed)
+    for earlier in range(number):
+        deal_hands(rng, earlier % 3)
+    return Deal(deal_hands(rng, number % 3), number % 3)
+
+
+def play_out(level: str, seed: int, number: int) -> list[Action]:
+    """The actions ``level`` bots play deal ``number`` of a run from ``seed`` with (``played_by_level``'s
+    bots and deal: the same actions)."""
+    deal = dealt(seed, number)
+    bots = [bot_for(level, random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
+    while not deal.is_over:
+        seat = deal.to_move
+        assert seat is not None  # a deal not over has a seat on turn
+        deal.apply(bots[seat].act(deal.seat_view(seat)))
+    return list(deal.history)
+
+
 def played_from_records(path: str, every_set: bool = False, to_first_card: bool = False) -> Iterator[Deal]:
     """The deals of an arena's records, each yielded before every action (or, with ``to_first_card``, once
     at its first card); ``every_set``: only the first play of each duplicate set, whose six plays share the
@@ -53,6 +75,22 @@ def played_from_records(path: str, every_set: bool = False, to_first_card: bool 
                 if not to_first_card:
                     yield deal
                 deal.apply(parse_action(entry))
+
+
+def recorded_deals(path: str) -> list[tuple[Deal, list[Action]]]:
+    """Each deal of an arena's records before any action, with the actions it was played with to its end."""
+    deals: list[tuple[Deal, list[Action]]] = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            record = json.loads(line)
+            deal = deal_from_record({**record, "actions": []})
+            start = deal.copy()
+            for entry in record["actions"]:
+                if deal.is_over:
+                    break
+                deal.apply(parse_action(entry))
+            deals.append((start, list(deal.history)))
+    return deals
 
 
 def add_deal_options(parser: argparse.ArgumentParser, deals: int, level: str) -> None:
