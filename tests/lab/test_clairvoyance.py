@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import statistics
 
 import pytest
 
@@ -13,8 +14,8 @@ from ulti.bots.solver import Position, values_after
 from ulti.bots.strong.play import solve_value
 from ulti.engine.cards import count, iter_cards
 from ulti.engine.deal import Deal, Phase
-from ulti.lab.arena import NoKontra, dealt, fixed_auction, play_set
-from ulti.lab.clairvoyance import CLAIRVOYANT, clairvoyant_bot, seat_bot
+from ulti.lab.arena import NoKontra, dealt, fixed_auction, play_set, run_report
+from ulti.lab.clairvoyance import CLAIRVOYANT, clairvoyant_bot, seat_bot, share_of_headroom
 
 
 def _opened(seed: int) -> Deal:
@@ -99,3 +100,26 @@ def test_the_arena_hands_each_plays_deal_to_its_bot_maker() -> None:
     # the default maker seats levels by name only: nothing else can seat the clairvoyant
     with pytest.raises(ValueError, match="unknown bot level 'clairvoyant'"):
         play_set(CLAIRVOYANT, "strong", 11, 0, mode="cards", auction_level="strong")
+
+
+def test_a_levels_share_is_its_lead_over_the_headroom_with_a_paired_interval() -> None:
+    rng = random.Random(5)
+    headroom = [1.0 + rng.gauss(0, 3) for _ in range(200)]
+    # a level that gains half of what seeing the cards gains on each deal: the same deals swing both
+    paired = [0.5 * h + rng.gauss(0, 0.2) for h in headroom]
+    share = share_of_headroom(paired, headroom)
+    assert share.share == pytest.approx(statistics.fmean(paired) / statistics.fmean(headroom))
+    assert share.low < share.share < share.high
+    # the same leads shuffled against other deals: the pairing is gone and the interval widens
+    shuffled = share_of_headroom(random.Random(1).sample(paired, len(paired)), headroom)
+    assert shuffled.share == pytest.approx(share.share)
+    assert shuffled.high - shuffled.low > 2 * (share.high - share.low)
+    with pytest.raises(ValueError, match="same, non-empty run"):
+        share_of_headroom(paired[:3], headroom)
+
+
+def test_the_arena_tells_each_sets_score_in_set_order() -> None:
+    told: list[float] = []
+    report = run_report("heuristic", "random", 3, 11, 1, None, on_set=told.append)
+    assert len(told) == 3 and statistics.fmean(told) == pytest.approx(report.overall.mean)
+    assert told == [play_set("heuristic", "random", 11, i).a_mean for i in range(3)]

@@ -305,15 +305,18 @@ def run_report(
     auction_level: str | None = None,
     only_family: str | None = None,
     make_bot: BotMaker = level_bot,
+    on_set: Callable[[float], None] | None = None,
 ) -> ArenaReport:
     """Play the arena in ``mode``: A's summary overall and per contract family, and the safety stops
     (``only_family``: card play kept to deals whose auction ends in that family; ``make_bot``: the plays'
-    bots, by their level's name unless told)."""
+    bots, by their level's name unless told; ``on_set``: told each set's mean score of A, in set order)."""
     samples: list[float] = []
     by_family: dict[str, list[float]] = {}
     stops = 0
     for result in run_sets(level_a, level_b, sets, seed, workers, mode, auction_level, only_family, make_bot):
         samples.append(result.a_mean)
+        if on_set is not None:
+            on_set(result.a_mean)
         by_family.setdefault(result.family, []).append(result.a_mean)
         stops += result.safety_stops
         if records_out is not None:

@@ -20,15 +20,21 @@ without them. A reproduces exactly from the seed (fixed work, seeded streams), a
 The clairvoyant bot reads the deal itself, so it exists only here: the arena hands the deal to the bots'
 maker (``arena.BotMaker``), no bot of ours reads it, and no table or arena level can seat this one.
 
-    python -m ulti.lab.clairvoyance [--b strong] [--deals N] [--seed S] [--sees all|declarer|defence]
+    python -m ulti.lab.clairvoyance [--b strong] [--deals N] [--seed S] [--sees all|declarer|defence] [--level L]
+
+``--level L`` also plays L against B on the same deals and prints L's lead, per family too, and its share of
+the headroom with a paired bootstrap interval over the sets (both leads from this one run).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
+import statistics
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -98,6 +104,45 @@ def seat_bot(level: str, rng: random.Random, deal: Deal, sees: str = "all") -> B
     return clairvoyant_bot(rng, deal, sees) if level == CLAIRVOYANT else level_bot(level, rng, deal)
 
 
+@dataclass(frozen=True)
+class Share:
+    """A level's share of the headroom on one run's sets: its lead over B divided by the clairvoyant's, the
+    95% interval of that ratio by a paired bootstrap (sets resampled together for both), and each lead."""
+
+    share: float
+    low: float
+    high: float
+    level_lead: float
+    headroom: float
+
+
+def share_of_headroom(
+    level_sets: Sequence[float], clairvoyant_sets: Sequence[float], rounds: int = 2000, seed: int = 0
+) -> Share:
+    """The share of the clairvoyant's lead a level's lead over the same B is, set by set on the same deals
+    (``level_sets[i]`` and ``clairvoyant_sets[i]``: set ``i``'s mean score of each against B).
+
+    >>> share_of_headroom([0.5, 0.5, 0.5, 0.5], [1.0, 1.0, 1.0, 1.0]).share
+    0.5
+    """
+    if len(level_sets) != len(clairvoyant_sets) or not level_sets:
+        raise ValueError("the level's and the clairvoyant's sets must be the same, non-empty run")
+    n = len(level_sets)
+    rng = random.Random(seed)
+    ratios: list[float] = []
+    for _ in range(rounds):
+        picks = [rng.randrange(n) for _ in range(n)]
+        headroom = sum(clairvoyant_sets[i] for i in picks)
+        if headroom > 0:  # a resample whose headroom is not positive has no share: left out (counted below)
+            ratios.append(sum(level_sets[i] for i in picks) / headroom)
+    lead, headroom = statistics.fmean(level_sets), statistics.fmean(clairvoyant_sets)
+    if not ratios or headroom <= 0:
+        return Share(math.nan, math.nan, math.nan, lead, headroom)
+    # a resample left out counts as the lowest share: the interval's low end is never flattered by it
+    ordered = [-math.inf] * (rounds - len(ratios)) + sorted(ratios)
+    return Share(lead / headroom, ordered[int(0.025 * rounds)], ordered[int(0.975 * rounds) - 1], lead, headroom)
+
+
 def main() -> None:
     """Run the card-play arena of the clairvoyant bot against ``--b`` and print its lead, in scale."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -106,10 +151,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--sees", choices=SIGHTS, default="all", help="the roles A sees every card in")
     parser.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)))
+    parser.add_argument("--level", default="", help="also play this level against B on the same deals: its share")
     args = parser.parse_args()
     maker = partial(seat_bot, sees=args.sees)  # picklable: the workers receive it
+    clairvoyant_sets: list[float] = []
     report = run_report(
-        CLAIRVOYANT, args.b, args.deals, args.seed, args.workers, None, print_progress, "cards", args.b, None, maker
+        CLAIRVOYANT, args.b, args.deals, args.seed, args.workers, None, print_progress, "cards", args.b, None, maker,
+        clairvoyant_sets.append,
     )
     sys.stderr.write("\n")
     overall = report.overall
@@ -123,6 +171,21 @@ def main() -> None:
         small = "" if fam.sets >= 50 else "  (under 50 deals)"
         print(f"  {name:10s} {fam.sets:5d} deals  {fam.mean:+.3f} [{fam.low:+.3f}, {fam.high:+.3f}]{small}")
     print(f"safety stops: {report.safety_stops}")
+    if args.level:
+        level_sets: list[float] = []
+        level = run_report(
+            args.level, args.b, args.deals, args.seed, args.workers, None, print_progress, "cards", args.b, None,
+            level_bot, level_sets.append,
+        )
+        sys.stderr.write("\n")
+        part = share_of_headroom(level_sets, clairvoyant_sets)
+        lead = level.overall
+        print(f"{args.level} against {args.b} on the same deals: {lead.mean:+.3f} per deal [{lead.low:+.3f},"
+              f" {lead.high:+.3f}]; share of the headroom {part.share:.0%}, paired 95% [{part.low:.0%},"
+              f" {part.high:.0%}]")
+        for name, fam in level.families.items():
+            small = "" if fam.sets >= 50 else "  (under 50 deals)"
+            print(f"  {name:10s} {fam.sets:5d} deals  {fam.mean:+.3f} [{fam.low:+.3f}, {fam.high:+.3f}]{small}")
 
 
 if __name__ == "__main__":
