@@ -4,11 +4,14 @@ newcomers."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from ulti.accounts.ratings import SCALE_FACTOR, SCALE_ORIGIN
 from ulti.bots.ladder_ratings import OFFERED_LEVELS, RATINGS
 from ulti.server.bot_choice import level_for_players
+from ulti.server.hub import Hub
 
 
 def mu_showing(rating: int) -> float:
@@ -53,3 +56,18 @@ async def test_a_group_gets_the_level_nearest_its_mean_rating() -> None:
     store = Ratings({"a": (mu_showing(high), 20), "b": (mu_showing(low), 20)})
     assert await level_for_players(store, ["a"]) == "expert"
     assert await level_for_players(store, ["a", "b"]) == "club"
+
+
+class Broken:
+    """A store whose ratings cannot be read."""
+
+    async def rating_of(self, player_id: str) -> tuple[float, int] | None:
+        raise OSError("disk gone")
+
+
+@pytest.mark.asyncio
+async def test_a_failed_ratings_read_costs_the_choice_not_the_table() -> None:
+    host = SimpleNamespace(store=Broken())
+    assert await Hub.level_for_people(host, ["p1"]) == LOWEST  # type: ignore[arg-type]
+    host.store = Ratings({"p1": (mu_showing(EXPERT), 30)})
+    assert await Hub.level_for_people(host, ["p1"]) == "expert"  # type: ignore[arg-type]

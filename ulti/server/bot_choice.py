@@ -32,3 +32,4 @@ async def level_for_players(ratings: RatingRead, player_ids: Sequence[str]) -> s
     if not established:
         return level_for_rating(NEWCOMER.shown, provisional=True)
     return level_for_rating(round(sum(established) / len(established)), provisional=False)
+

@@ -15,6 +15,7 @@ events.
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 import random
@@ -169,8 +170,13 @@ class Hub:
 
     async def level_for_people(self, player_ids: Sequence[str]) -> str:
         """The level of bots nobody chose that play with or for ``player_ids`` (a seek's free seats, an away
-        player's stand-in): the ladder's nearest their settled ratings (``bot_choice``)."""
-        return await level_for_players(self.store, player_ids)
+        player's stand-in): the ladder's nearest their settled ratings (``bot_choice``). A failed read of
+        the ratings costs the choice, never the table: the lowest rung plays."""
+        try:
+            return await level_for_players(self.store, player_ids)
+        except Exception:
+            logging.getLogger("ulti").exception("ratings unread: the lowest rung plays")
+            return await level_for_players(self.store, [])  # no one named: read nothing
 
     def action_stored(self, by: str) -> None:
         """Count a stored action; a person's tells long work they are playing."""
