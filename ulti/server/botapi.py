@@ -66,7 +66,7 @@ from ulti.server.commands import Join, Play, Say
 from ulti.server.errors import CommandError
 from ulti.server.events import Event, parse_event
 from ulti.server.hub import Hub
-from ulti.server.hubcore import Connection
+from ulti.server.hubcore import Connection, Outbox
 from ulti.server.inputs import BadInput, check_id
 from ulti.server.messages import Act, Chat, parse_client_message
 from ulti.server.table_routes import SEAT_REFUSAL, JoinBody
@@ -98,7 +98,7 @@ class OpenStream:
 
     token_id: str
     player_id: str
-    outbox: asyncio.Queue[Mapping[str, object] | None] = field(default_factory=asyncio.Queue)
+    outbox: Outbox = field(default_factory=Outbox)
 
     def end(self, message: StreamError | None = None) -> None:
         """End the stream, after ``message`` if given."""
@@ -127,7 +127,7 @@ class BotApi:
     # ---------------------------------------------------------------- streams
 
     def open(
-        self, who: sessions.Identity, outbox: asyncio.Queue[Mapping[str, object] | None] | None = None
+        self, who: sessions.Identity, outbox: Outbox | None = None
     ) -> OpenStream:
         """Count a new stream of ``who``'s token, or refuse one over the limit (``too_many_connections``)."""
         assert who.token_id is not None

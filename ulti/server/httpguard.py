@@ -32,6 +32,9 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 STATE_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
+#: the scope key under which a WebSocket's own ``receive`` and ``send`` (the server's, before the framework
+#: wraps them) are left for its route (``socket_routes.py``: every frame skips the wrappers)
+SOCKET_CHANNEL = "ulti.socket_channel"
 
 
 class BodyTooLarge(Exception):
@@ -66,6 +69,8 @@ class RequestGuard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """The ASGI entry point."""
         if scope["type"] != "http":
+            if scope["type"] == "websocket":
+                scope[SOCKET_CHANNEL] = (receive, send)
             await self.app(scope, receive, send)
             return
         raw_headers = [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope.get("headers", [])]

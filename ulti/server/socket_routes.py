@@ -12,8 +12,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import MutableMapping
-from typing import Any, Literal, NotRequired, TypedDict, assert_never
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any, Literal, NotRequired, TypedDict, assert_never, cast
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -23,7 +23,7 @@ from ulti.server import auth, commands, sessions
 from ulti.server.analysis import answer_hint
 from ulti.server.config import Settings
 from ulti.server.duplicate_routes import check_duplicate_lobby_chat
-from ulti.server.httpguard import same_origin
+from ulti.server.httpguard import SOCKET_CHANNEL, same_origin
 from ulti.server.hub import Connection, Hub
 from ulti.server.inputs import BadInput, check_id, clean_text, decode_json
 from ulti.server.messages import (
@@ -136,17 +136,49 @@ async def _serve_player(
     hub: Hub, store: DuplicateBook, websocket: WebSocket, settings: Settings, conn: Connection
 ) -> None:
     await websocket.accept()
+    receive, send = _channel(websocket)
     hub.connections.add(conn)
-    writer = asyncio.create_task(_write(websocket, conn))
-    bucket = hub.throttle.bucket(conn.player_id)
+    writer = asyncio.create_task(_write(websocket, send, conn))
     welcome: SocketWelcome = {"type": "welcome", "player": {"id": conn.player_id, "name": conn.name}}
     if conn.patches:
         welcome["events"] = "patch"  # the server knows the patch form (docs/protocol/events.md §9.1)
     conn.send(welcome)
+    # The socket is read in a task of its own: every frame, and every command's wait for its table,
+    # resumes that task's few coroutines, not this route's chain of the framework's middleware (a
+    # dozen coroutines under this one, each resumed at every wake: the load run's profile showed them).
+    # Cancelling this route (the server stopping) cancels the reader it awaits.
+    reader = asyncio.create_task(_read(hub, store, receive, settings, conn))
+    try:
+        await reader
+    finally:
+        reader.cancel()
+        conn.outbox.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await writer
+
+
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+
+def _channel(websocket: WebSocket) -> tuple[Receive, Send]:
+    """The socket's own ``receive`` and ``send``, as the server gave them (left in the scope by
+    ``httpguard.RequestGuard``): a frame read or sent through them skips the framework's wrappers of each
+    message (Starlette's state checks and exception middleware), which are there for the handshake and
+    the close, made through ``websocket`` as before. Without the guard in front, the wrapped ones."""
+    channel = websocket.scope.get(SOCKET_CHANNEL)
+    if channel is None:
+        return websocket.receive, websocket.send
+    return cast("tuple[Receive, Send]", channel)
+
+
+async def _read(hub: Hub, store: DuplicateBook, receive: Receive, settings: Settings, conn: Connection) -> None:
+    """Read the client's messages and carry them out until the socket closes."""
+    bucket = hub.throttle.bucket(conn.player_id)
     try:
         while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
+            message = await receive()
+            if message["type"] != "websocket.receive":  # websocket.disconnect, the only other one
                 hub.metrics.socket_closed(message.get("code"))
                 break
             if not bucket.take():
@@ -159,9 +191,6 @@ async def _serve_player(
     finally:
         with contextlib.suppress(Exception):
             await hub.disconnected(conn)
-        conn.outbox.put_nowait(None)
-        with contextlib.suppress(Exception):
-            await writer
 
 
 async def _excess(conn: Connection, bucket: MessageBucket, settings: Settings) -> None:
@@ -179,7 +208,7 @@ async def _excess(conn: Connection, bucket: MessageBucket, settings: Settings) -
     bucket.no_credit()
 
 
-async def _write(websocket: WebSocket, conn: Connection) -> None:
+async def _write(websocket: WebSocket, send: Send, conn: Connection) -> None:
     while True:
         message = await conn.outbox.get()
         if message is None:
@@ -193,7 +222,7 @@ async def _write(websocket: WebSocket, conn: Connection) -> None:
             logging.getLogger("ulti").exception("unencodable message", extra={"fields": {"type": message.get("type")}})
             continue
         try:
-            await websocket.send_text(text)
+            await send({"type": "websocket.send", "text": text})
         except Exception:
             break
     if websocket.application_state is WebSocketState.CONNECTED:
