@@ -9,7 +9,6 @@ import pytest
 
 from tests.puzzles.compose import position
 from ulti.bots.expert import expert_settings
-from ulti.bots.expert.played_values import played_value
 from ulti.bots.interface import seat_and_choices
 from ulti.bots.ladder import (
     BEGINNERS_BIDS,
@@ -22,7 +21,6 @@ from ulti.bots.ladder import (
     ladder_bot,
 )
 from ulti.bots.levels import BOT_LEVELS, LEVELS, bot_for_level
-from ulti.bots.parts import double_dummy_value
 from ulti.bots.random_bot import random_legal_action
 from ulti.bots.sampling import analyse
 from ulti.bots.strong import Settings
@@ -246,11 +244,3 @@ def test_a_repertoire_filters_the_allowed_bids_but_never_leaves_a_bot_without_on
     assert narrow.declarable({"N-D", "N-OD"}) == {"N-D", "N-OD"}  # nothing of it allowed: all allowed stay
     assert Settings().declarable({"N-D"}) == {"N-D"}
 
-
-def test_the_club_player_values_a_durchmars_between_the_raw_estimate_and_the_experts() -> None:
-    durchmars, simple = parse_bid("N-D"), parse_bid("M-S")
-    club = RUNGS["club"].parts().declaration_value
-    assert double_dummy_value(durchmars, 10.0) > club(durchmars, 10.0) > played_value(durchmars, 10.0)
-    assert club(simple, 2.0) == pytest.approx((double_dummy_value(simple, 2.0) + played_value(simple, 2.0)) / 2)
-    # the lower rungs keep the raw estimate
-    assert RUNGS["beginner"].parts().declaration_value(durchmars, 10.0) == double_dummy_value(durchmars, 10.0)

@@ -30,15 +30,3 @@ def played_value(bid: Bid, solved: float) -> float:
     (4.7, 4.0)
     """
     return solved + PLAYED_MINUS_SOLVED.get(family(bid), 0.0)
-
-
-def partly_played_value(bid: Bid, solved: float, share: float) -> float:
-    """``played_value`` with only ``share`` of its family's correction: a judgement between the raw
-    double-dummy mean (0) and what the declaration brings played out (1), a player somewhat optimistic
-    about the contracts double-dummy worlds flatter (a durchmars, a 100).
-
-    >>> from ulti.engine.contracts import parse_bid
-    >>> partly_played_value(parse_bid("N-D"), 12.0, 0.5)
-    8.35
-    """
-    return solved + share * PLAYED_MINUS_SOLVED.get(family(bid), 0.0)
