@@ -53,11 +53,12 @@ def test_the_actors_port_is_a_handful_of_methods() -> None:
 
 def test_the_hubs_port_is_its_actors_the_tables_index_and_a_duplicates_row() -> None:
     # what the hub itself calls: its actors' port, the tables' index (lobby, ownership, seats), the row a
-    # duplicate's visibility is read from, and whether a player is a bot account; nothing a route uses
+    # duplicate's visibility is read from, whether a player is a bot account, and a player's rating (the
+    # level of the bots chosen for them: bot_choice); nothing a route uses
     members = {name for name in [*dir(ports.HubStore), *ports.HubStore.__annotations__] if not name.startswith("_")}
     actor = {name for name in dir(ports.ActorStore) if not name.startswith("_")}
     index = {name for name in dir(ports.TableIndex) if not name.startswith("_")}
-    assert members == actor | index | {"duplicate", "is_bot_account", "on_commit"}
+    assert members == actor | index | {"duplicate", "is_bot_account", "on_commit", "rating_of"}
 
 
 def test_only_the_request_accessor_names_the_whole_store() -> None:
