@@ -44,7 +44,7 @@ from ulti.bots.sampling.knowledge import Knowledge, World
 from ulti.bots.sampling.sampler import Sampler
 from ulti.bots.strong import STRONG_PARTS, SearchBot, Settings
 from ulti.engine.deal import Deal
-from ulti.lab.arena import level_bot, print_progress, run_report
+from ulti.lab.arena import ArenaReport, level_bot, print_progress, run_report
 
 #: The name A goes by (never a level of ``LEVELS``: nothing else can seat it).
 CLAIRVOYANT = "clairvoyant"
@@ -143,6 +143,13 @@ def share_of_headroom(
     return Share(lead / headroom, ordered[int(0.025 * rounds)], ordered[int(0.975 * rounds) - 1], lead, headroom)
 
 
+def print_families(report: ArenaReport) -> None:
+    """A's lead per contract family, a line each (a family under 50 deals marked so)."""
+    for name, fam in report.families.items():
+        small = "" if fam.sets >= 50 else "  (under 50 deals)"
+        print(f"  {name:10s} {fam.sets:5d} deals  {fam.mean:+.3f} [{fam.low:+.3f}, {fam.high:+.3f}]{small}")
+
+
 def main() -> None:
     """Run the card-play arena of the clairvoyant bot against ``--b`` and print its lead, in scale."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -167,9 +174,7 @@ def main() -> None:
     if overall.mean > 0 and args.sees == "all":  # a target for the whole card play, both roles
         share = CARD_PLAY_TARGET / overall.mean
         print(f"a lead of {CARD_PLAY_TARGET:+.1f} per deal over {args.b} is {share:.0%} of this headroom")
-    for name, fam in report.families.items():
-        small = "" if fam.sets >= 50 else "  (under 50 deals)"
-        print(f"  {name:10s} {fam.sets:5d} deals  {fam.mean:+.3f} [{fam.low:+.3f}, {fam.high:+.3f}]{small}")
+    print_families(report)
     print(f"safety stops: {report.safety_stops}")
     if args.level:
         level_sets: list[float] = []
@@ -183,9 +188,7 @@ def main() -> None:
         print(f"{args.level} against {args.b} on the same deals: {lead.mean:+.3f} per deal [{lead.low:+.3f},"
               f" {lead.high:+.3f}]; share of the headroom {part.share:.0%}, paired 95% [{part.low:.0%},"
               f" {part.high:.0%}]")
-        for name, fam in level.families.items():
-            small = "" if fam.sets >= 50 else "  (under 50 deals)"
-            print(f"  {name:10s} {fam.sets:5d} deals  {fam.mean:+.3f} [{fam.low:+.3f}, {fam.high:+.3f}]{small}")
+        print_families(level)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from functools import partial
 from itertools import accumulate
-from typing import Any
+from typing import Any, TypeVar
 
 from ulti.bots.families import family
 from ulti.bots.interface import seat_and_choices
@@ -50,6 +50,8 @@ from ulti.engine.deal import Deal
 from ulti.lab.arena import summarise
 from ulti.lab.configs import bot_for
 from ulti.lab.played_deals import add_deal_options, dealt, play_out, recorded_deals
+
+T = TypeVar("T")
 
 #: the calibration table's rows: predicted value in stakes from each bound up to the next
 BUCKETS = (-1.0, -0.5, 0.0, 0.25, 0.5, 0.75)
@@ -167,12 +169,7 @@ def calibrate(
     """Every kontra step along ``deals``, and the deals counted by the highest multiplier their chain
     reached; ``workers`` processes judge the deals (the same steps for any number of them)."""
     firsts = list(accumulate((len(actions) for _, actions in deals), initial=0))[:-1]
-    levels, seeds = [judge_level] * len(deals), [seed] * len(deals)
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            judged = list(pool.map(judge_deal, deals, levels, seeds, firsts))
-    else:
-        judged = list(map(judge_deal, deals, levels, seeds, firsts))
+    judged = _mapped(workers, judge_deal, deals, [judge_level] * len(deals), [seed] * len(deals), firsts)
     steps: list[Step] = []
     chains: Counter[int] = Counter()
     for number, (asked, deal) in enumerate(judged, start=1):
@@ -186,13 +183,16 @@ def played_deals(level: str, deals: int, seed: int, workers: int = 1) -> list[Pl
     """``deals`` deals of a run from ``seed`` played by ``level`` bots, as ``played_by_level`` plays them,
     in ``workers`` processes."""
     numbers = range(deals)
-    levels, seeds = [level] * deals, [seed] * deals
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            actions = list(pool.map(play_out, levels, seeds, numbers))
-    else:
-        actions = list(map(play_out, levels, seeds, numbers))
+    actions = _mapped(workers, play_out, [level] * deals, [seed] * deals, numbers)
     return [(dealt(seed, number), played) for number, played in zip(numbers, actions, strict=True)]
+
+
+def _mapped(workers: int, function: Callable[..., T], *arguments: Iterable[Any]) -> list[T]:
+    """``function`` over ``arguments`` taken in step, in order: in ``workers`` processes when more than one."""
+    if workers <= 1:
+        return list(map(function, *arguments))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(function, *arguments))
 
 
 def _line(name: str, steps: list[Step]) -> str:

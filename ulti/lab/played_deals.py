@@ -19,20 +19,15 @@ from ulti.lab.configs import bot_for
 def played_by_level(level: str, deals: int, seed: int, to_first_card: bool = False) -> Iterator[Deal]:
     """Deals played by ``level`` bots (auction and cards), each yielded before every action (or, with
     ``to_first_card``, once at its first card)."""
-    rng = random.Random(seed)
+    rng = random.Random(seed)  # the run's one stream of hands
     for number in range(deals):
-        dealer = number % 3
-        deal = Deal(deal_hands(rng, dealer), dealer)
-        bots = [bot_for(level, random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
-        while not deal.is_over:
-            if to_first_card and deal.phase is Phase.PLAY:
-                yield deal
+        deal = Deal(deal_hands(rng, number % 3), number % 3)
+        for before in _playing(level, seed, number, deal):
+            if to_first_card and before.phase is Phase.PLAY:
+                yield before
                 break
             if not to_first_card:
-                yield deal
-            seat = deal.to_move
-            assert seat is not None  # a deal not over has a seat on turn
-            deal.apply(bots[seat].act(deal.seat_view(seat)))
+                yield before
 
 
 def dealt(seed: int, number: int) -> Deal:
@@ -48,12 +43,20 @@ def play_out(level: str, seed: int, number: int) -> list[Action]:
     """The actions ``level`` bots play deal ``number`` of a run from ``seed`` with (``played_by_level``'s
     bots and deal: the same actions)."""
     deal = dealt(seed, number)
+    for _ in _playing(level, seed, number, deal):
+        pass
+    return list(deal.history)
+
+
+def _playing(level: str, seed: int, number: int, deal: Deal) -> Iterator[Deal]:
+    """Play ``deal``, the run's ``number``-th, to its end with its ``level`` bots, yielding it before every
+    action (each bot seeded by the run's seed, the deal's number and its seat)."""
     bots = [bot_for(level, random.Random(f"{seed}:{number}:{s}")) for s in range(3)]
     while not deal.is_over:
+        yield deal
         seat = deal.to_move
         assert seat is not None  # a deal not over has a seat on turn
         deal.apply(bots[seat].act(deal.seat_view(seat)))
-    return list(deal.history)
 
 
 def played_from_records(path: str, every_set: bool = False, to_first_card: bool = False) -> Iterator[Deal]:
