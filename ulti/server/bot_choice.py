@@ -20,6 +20,9 @@ from ulti.accounts.ratings import NEWCOMER, is_provisional, shown_rating
 from ulti.bots.ladder_ratings import level_for_rating
 from ulti.store.ports import RatingRead
 
+#: the level for people none of whom has a settled rating: the ladder's lowest rung
+NEWCOMERS_LEVEL = level_for_rating(NEWCOMER.shown, provisional=True)
+
 
 async def level_for_players(ratings: RatingRead, player_ids: Sequence[str]) -> str:
     """The offered level for bots playing with (or for) ``player_ids``: nearest the mean of their shown
@@ -30,6 +33,6 @@ async def level_for_players(ratings: RatingRead, player_ids: Sequence[str]) -> s
         if stored is not None and not is_provisional(stored[1]):
             established.append(shown_rating(stored[0]))
     if not established:
-        return level_for_rating(NEWCOMER.shown, provisional=True)
+        return NEWCOMERS_LEVEL
     return level_for_rating(round(sum(established) / len(established)), provisional=False)
 

@@ -29,7 +29,7 @@ from ulti.queue.botturns import QueueExecutor
 from ulti.server import tablerules, tableviews
 from ulti.server.actor import TableActor
 from ulti.server.auth import new_id
-from ulti.server.bot_choice import level_for_players
+from ulti.server.bot_choice import NEWCOMERS_LEVEL, level_for_players
 from ulti.server.broadcast import Broadcaster
 from ulti.server.cluster import Cluster, OwnerUnavailable
 from ulti.server.commands import (
@@ -176,7 +176,7 @@ class Hub:
             return await level_for_players(self.store, player_ids)
         except Exception:
             logging.getLogger("ulti").exception("ratings unread: the lowest rung plays")
-            return await level_for_players(self.store, [])  # no one named: read nothing
+            return NEWCOMERS_LEVEL
 
     def action_stored(self, by: str) -> None:
         """Count a stored action; a person's tells long work they are playing."""
