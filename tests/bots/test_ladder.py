@@ -8,7 +8,6 @@ import random
 import pytest
 
 from tests.puzzles.compose import position
-from ulti.bots.expert import expert_settings
 from ulti.bots.interface import seat_and_choices
 from ulti.bots.ladder import (
     BEGINNERS_BIDS,
@@ -199,20 +198,15 @@ def test_a_lower_rung_gives_away_more_per_decision() -> None:
     assert losses["beginner"] > losses["casual"] > losses["club"] > 0
 
 
-def test_lower_rungs_solve_fewer_worlds_take_the_talon_and_say_kontra_more_rarely_on_their_scale() -> None:
+def test_lower_rungs_solve_fewer_worlds_and_take_the_talon_and_say_kontra_more_rarely() -> None:
     strong = Settings()
     ladder = [RUNGS[name].settings() for name in LADDER]
     for lower, higher in zip(ladder, [*ladder[1:], strong], strict=True):
         assert lower.samples < higher.samples and lower.auction_samples <= higher.auction_samples
         assert lower.take_margin > higher.take_margin
+        assert lower.kontra_margin > higher.kontra_margin
         assert lower.chain_margin > higher.chain_margin
         assert lower.late_chain_margin > higher.late_chain_margin
-    # a first kontra's margin is on the scale of the rung's own valuation: the raw double-dummy gain for the
-    # lower rungs (and the strong bot), the calibrated gain for the club player (and the expert)
-    raw = [RUNGS["beginner"].kontra_margin, RUNGS["casual"].kontra_margin, strong.kontra_margin]
-    assert raw == sorted(raw, reverse=True) and len(set(raw)) == 3
-    assert not RUNGS["beginner"].sound_judgement and RUNGS["club"].sound_judgement
-    assert RUNGS["club"].kontra_margin > expert_settings().kontra_margin
     assert RUNGS["beginner"].settings(samples=4).samples == 4  # a setting given overrides the rung's
 
 
@@ -243,4 +237,3 @@ def test_a_repertoire_filters_the_allowed_bids_but_never_leaves_a_bot_without_on
     assert narrow.declarable({"M-S", "N-D", "H-S"}) == {"M-S", "H-S"}
     assert narrow.declarable({"N-D", "N-OD"}) == {"N-D", "N-OD"}  # nothing of it allowed: all allowed stay
     assert Settings().declarable({"N-D"}) == {"N-D"}
-
