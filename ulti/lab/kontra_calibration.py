@@ -33,7 +33,6 @@ import random
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from functools import partial
 from itertools import accumulate
@@ -49,7 +48,7 @@ from ulti.engine.contracts import Part
 from ulti.engine.deal import Deal
 from ulti.lab.arena import summarise
 from ulti.lab.configs import bot_for
-from ulti.lab.played_deals import add_deal_options, dealt, play_out, recorded_deals
+from ulti.lab.played_deals import add_deal_options, dealt, mapped, play_out, recorded_deals
 
 T = TypeVar("T")
 
@@ -169,7 +168,7 @@ def calibrate(
     """Every kontra step along ``deals``, and the deals counted by the highest multiplier their chain
     reached; ``workers`` processes judge the deals (the same steps for any number of them)."""
     firsts = list(accumulate((len(actions) for _, actions in deals), initial=0))[:-1]
-    judged = _mapped(workers, judge_deal, deals, [judge_level] * len(deals), [seed] * len(deals), firsts)
+    judged = mapped(workers, judge_deal, deals, [judge_level] * len(deals), [seed] * len(deals), firsts)
     steps: list[Step] = []
     chains: Counter[int] = Counter()
     for number, (asked, deal) in enumerate(judged, start=1):
@@ -183,16 +182,8 @@ def played_deals(level: str, deals: int, seed: int, workers: int = 1) -> list[Pl
     """``deals`` deals of a run from ``seed`` played by ``level`` bots, as ``played_by_level`` plays them,
     in ``workers`` processes."""
     numbers = range(deals)
-    actions = _mapped(workers, play_out, [level] * deals, [seed] * deals, numbers)
+    actions = mapped(workers, play_out, [level] * deals, [seed] * deals, numbers)
     return [(dealt(seed, number), played) for number, played in zip(numbers, actions, strict=True)]
-
-
-def _mapped(workers: int, function: Callable[..., T], *arguments: Iterable[Any]) -> list[T]:
-    """``function`` over ``arguments`` taken in step, in order: in ``workers`` processes when more than one."""
-    if workers <= 1:
-        return list(map(function, *arguments))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(function, *arguments))
 
 
 def _line(name: str, steps: list[Step]) -> str:

@@ -7,13 +7,17 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
 
 from ulti.engine.actions import Action
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
 from ulti.engine.record import deal_from_record, parse_action
 from ulti.lab.configs import bot_for
+
+T = TypeVar("T")
 
 
 def played_by_level(level: str, deals: int, seed: int, to_first_card: bool = False) -> Iterator[Deal]:
@@ -46,6 +50,24 @@ def play_out(level: str, seed: int, number: int) -> list[Action]:
     for _ in _playing(level, seed, number, deal):
         pass
     return list(deal.history)
+
+
+def to_first_card(level: str, seed: int, number: int) -> Deal | None:
+    """Deal ``number`` of a run from ``seed`` as ``played_by_level`` plays it, at its first card (None if
+    it was given up before one), made alone."""
+    deal = dealt(seed, number)
+    for before in _playing(level, seed, number, deal):
+        if before.phase is Phase.PLAY:
+            return before
+    return None
+
+
+def mapped(workers: int, function: Callable[..., T], *arguments: Iterable[Any]) -> list[T]:
+    """``function`` over ``arguments`` taken in step, in order: in ``workers`` processes when more than one."""
+    if workers <= 1:
+        return list(map(function, *arguments))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(function, *arguments))
 
 
 def _playing(level: str, seed: int, number: int, deal: Deal) -> Iterator[Deal]:
