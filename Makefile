@@ -62,12 +62,13 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.botapi_bench --seconds 20
 	$(BIN)/python -m benchmarks.tournament_bench --server
 
-## lab: the bots' strength research (ulti/lab; rows of docs/lab-journal.md): the expert's evidence, where its worlds place the unseen cards, card decisions priced against the true deal, what seeing every card would win in card play, the auction's estimates against declarations played out
+## lab: the bots' strength research (ulti/lab; rows of docs/lab-journal.md): the expert's evidence, where its worlds place the unseen cards, card decisions priced against the true deal, what seeing every card would win in card play, the auction's estimates against declarations played out (double-dummy and by play-outs)
 lab: $(STAMP)
 	$(BIN)/python -m ulti.lab.evidence --deals 100
 	$(BIN)/python -m ulti.lab.location --deals 30 --levels strong expert-blindtalon expert
 	$(BIN)/python -m ulti.lab.regret --deals 60
 	$(BIN)/python -m ulti.lab.clairvoyance --deals 200
+	$(BIN)/python -m ulti.lab.playout_values --deals 100
 	$(BIN)/python -m ulti.lab.declarations --deals 60
 
 ## fit: refit the bots' models from their own play and print the fit (add --write to a command to store it)
