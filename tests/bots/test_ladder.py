@@ -8,6 +8,7 @@ import random
 import pytest
 
 from tests.puzzles.compose import position
+from ulti.bots.expert import expert_settings
 from ulti.bots.interface import seat_and_choices
 from ulti.bots.ladder import (
     BEGINNERS_BIDS,
@@ -207,6 +208,12 @@ def test_lower_rungs_solve_fewer_worlds_and_take_the_talon_and_say_kontra_more_r
         assert lower.kontra_margin > higher.kontra_margin
         assert lower.chain_margin > higher.chain_margin
         assert lower.late_chain_margin > higher.late_chain_margin
+    # each first-kontra margin is also on the scale of the rung's own valuation: the raw double-dummy gain
+    # for the lower rungs (and the strong bot), the calibrated gain for the club player (and the expert)
+    raw = [RUNGS["beginner"].kontra_margin, RUNGS["casual"].kontra_margin, strong.kontra_margin]
+    assert raw == sorted(raw, reverse=True) and len(set(raw)) == 3
+    assert not RUNGS["beginner"].sound_judgement and RUNGS["club"].sound_judgement
+    assert RUNGS["club"].kontra_margin > expert_settings().kontra_margin
     assert RUNGS["beginner"].settings(samples=4).samples == 4  # a setting given overrides the rung's
 
 

@@ -14,6 +14,7 @@ from ulti.bots.expert.played_values import played_value
 from ulti.bots.sampling import Sampler, analyse, world_to_deal
 from ulti.bots.strong import SearchBot
 from ulti.bots.strong.play import position_of, solve_value
+from ulti.lab.arena import played_without_kontra
 from ulti.lab.configs import bot_for
 from ulti.lab.played_deals import mapped, played_by_level, to_first_card
 from ulti.lab.playout_values import Declaration, estimate, measure_deal, report, ways
@@ -40,6 +41,10 @@ def test_each_way_values_the_worlds_drawn_from_the_declarers_view() -> None:
     assert len(played_out) == 3 and all(v == int(v) for v in played_out)
     imagined = world_to_deal(view, worlds[0], random.Random(1))
     assert imagined.seat_view(deal.declarer).hands[deal.declarer] == view.hands[deal.declarer]
+    # the first play-out is the first world drawn, rebuilt and played out; the result the true deal's
+    first = world_to_deal(view, worlds[0], random.Random(f"5:{number}:rebuild"))
+    assert played_out[0] == played_without_kontra(first, "heuristic", f"5:{number}:0")
+    assert declaration.played == played_without_kontra(deal.copy(), "heuristic", f"5:{number}:played")
     assert declaration.correction == played_value(deal.contract, 0.0)
     assert estimate(declaration, "dd+family", 4) == pytest.approx(
         statistics.fmean(declaration.values["dd"][:4]) + declaration.correction

@@ -120,6 +120,14 @@ class NoKontra:
         return int(getattr(self.bot, "safety_stops", 0))
 
 
+def played_without_kontra(deal: Deal, level: str, seed: str) -> int:
+    """``deal`` played to its end by ``level`` bots that never say kontra (seat ``s``'s bot seeded by
+    ``"{seed}:{s}"``), as the card-play arena plays it: its ``per_defender``, the contract's own stakes."""
+    play_deal(deal, [NoKontra(bot_for(level, random.Random(f"{seed}:{s}"))) for s in range(3)])
+    assert deal.result is not None
+    return deal.result.per_defender
+
+
 def fixed_auction(deal: Deal, bots: list[Bot]) -> list[Action]:
     """Play ``deal``'s auction and trump with ``bots`` up to the first card (or the end of a given-up
     deal); the actions taken, to open every play of a ``cards`` set the same way."""

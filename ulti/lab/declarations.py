@@ -36,12 +36,10 @@ from dataclasses import dataclass, field
 
 from ulti.bots.families import family
 from ulti.bots.sampling import Knowledge, MetropolisSampler, Sampler, World, analyse
-from ulti.bots.selfplay import play_deal
 from ulti.bots.solver import Position
 from ulti.bots.strong.play import position_of, solve_value
 from ulti.engine.deal import Deal
-from ulti.lab.arena import NoKontra, summarise
-from ulti.lab.configs import bot_for
+from ulti.lab.arena import played_without_kontra, summarise
 from ulti.lab.played_deals import add_deal_options, chosen_deals
 from ulti.lab.readings import discard_weight, weighted_by_readings
 
@@ -121,11 +119,9 @@ def measure(deals: Iterator[Deal], args: argparse.Namespace) -> dict[str, Declar
         assert deal.contract is not None
         estimates = declarer_estimates(deal, args.worlds, rng)
         true_dd = solve_value(Position.from_deal(deal))
-        bots = [NoKontra(bot_for(args.play, random.Random(f"{args.seed}:{number}:{s}"))) for s in range(3)]
-        play_deal(deal, list(bots))
-        assert deal.result is not None
+        played = played_without_kontra(deal, args.play, f"{args.seed}:{number}")
         for key in ("all", family(deal.contract)):
-            groups[key].add(estimates, true_dd, deal.result.per_defender)
+            groups[key].add(estimates, true_dd, played)
     return groups
 
 

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
 from itertools import accumulate
-from typing import Any, TypeVar
+from typing import Any
 
 from ulti.bots.families import family
 from ulti.bots.interface import seat_and_choices
@@ -49,8 +49,6 @@ from ulti.engine.deal import Deal
 from ulti.lab.arena import summarise
 from ulti.lab.configs import bot_for
 from ulti.lab.played_deals import add_deal_options, dealt, mapped, play_out, recorded_deals
-
-T = TypeVar("T")
 
 #: the calibration table's rows: predicted value in stakes from each bound up to the next
 BUCKETS = (-1.0, -0.5, 0.0, 0.25, 0.5, 0.75)

@@ -42,11 +42,8 @@ from dataclasses import dataclass
 from ulti.bots.expert.played_values import played_value
 from ulti.bots.families import family
 from ulti.bots.sampling import Sampler, analyse, world_to_deal
-from ulti.bots.selfplay import play_deal
 from ulti.bots.strong.play import position_of, solve_value
-from ulti.engine.deal import Deal
-from ulti.lab.arena import NoKontra, summarise
-from ulti.lab.configs import bot_for
+from ulti.lab.arena import played_without_kontra, summarise
 from ulti.lab.played_deals import mapped, to_first_card
 
 #: the counts of worlds each estimate is formed from (those up to the worlds drawn)
@@ -64,14 +61,6 @@ class Declaration:
     values: dict[str, list[float]]
     seconds: dict[str, list[float]]
     played: int
-
-
-def _played_out(deal: Deal, level: str, seed: str) -> int:
-    """``deal`` played to its end by ``level`` bots saying no kontra: its ``per_defender``."""
-    bots = [NoKontra(bot_for(level, random.Random(f"{seed}:{s}"))) for s in range(3)]
-    play_deal(deal, list(bots))
-    assert deal.result is not None
-    return deal.result.per_defender
 
 
 def measure_deal(
@@ -100,9 +89,9 @@ def measure_deal(
         for w, world in enumerate(drawn[:count]):
             start = time.process_time()
             imagined = world_to_deal(view, world, rebuild_rng)
-            values[name].append(float(_played_out(imagined, playout_level, f"{seed}:{number}:{w}")))
+            values[name].append(float(played_without_kontra(imagined, playout_level, f"{seed}:{number}:{w}")))
             seconds[name].append(time.process_time() - start)
-    played = _played_out(deal.copy(), play, f"{seed}:{number}:played")
+    played = played_without_kontra(deal.copy(), play, f"{seed}:{number}:played")
     correction = played_value(deal.contract, 0.0)
     return Declaration(family(deal.contract), correction, dict(values), dict(seconds), played)
 
@@ -136,13 +125,14 @@ def report(declarations: Sequence[Declaration], reference_worlds: int) -> list[s
         return [(estimate(d, way, k) - d.played) ** 2 for d in group]
 
     reference = errors(declarations, "dd+family", reference_k)
+    every_way = ways(declarations)
     lines = [
         f"{len(declarations)} declarations; played result: mean {statistics.fmean(played):+.2f}, "
         f"spread (sd) {statistics.pstdev(played):.2f}; reference: dd+family over {reference_k} worlds",
         f"  {'estimate':24s} {'worlds':>6s} {'ms/world':>9s} {'MSE':>8s} {'bias [95%]':>22s}"
         f" {'MSE - reference [95%]':>26s}",
     ]
-    for way, k in ways(declarations):
+    for way, k in every_way:
         timed = "dd" if way == "dd+family" else way
         ms = 1000 * statistics.median(s for d in declarations for s in d.seconds[timed])
         squared = errors(declarations, way, k)
@@ -157,7 +147,7 @@ def report(declarations: Sequence[Declaration], reference_worlds: int) -> list[s
     by_family: dict[str, list[Declaration]] = defaultdict(list)
     for d in declarations:
         by_family[d.family].append(d)
-    largest = {way: k for way, k in ways(declarations)}
+    largest = dict(every_way)  # each way's last count is its largest
     for name in sorted(by_family):
         group = by_family[name]
         base = errors(group, "dd+family", reference_k)
