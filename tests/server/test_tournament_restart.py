@@ -161,3 +161,42 @@ async def test_a_table_killed_between_its_first_event_and_its_row_is_taken_from_
         kept = dict(conn.execute("SELECT table_id, body FROM events WHERE seq = 1").fetchall())
     assert {t: kept[t] for t in begun} == begun  # their first events, as stored before the kill
     await host.close()
+
+
+@pytest.mark.asyncio
+async def test_a_table_killed_between_its_start_and_its_first_deal_is_dealt_on_restart(
+    server_factory: type[ServerProcess], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server dies by SIGKILL right after a table's start is stored, before its first deal: the
+    restarted server deals that deal (the start deals at once otherwise, so nothing else would), the
+    table plays to its end and the round ends. The CI symptom without it: an arena never finished."""
+    db = tmp_path / "t.db"
+    server = server_factory(db_url=f"sqlite+aiosqlite:///{db}", args=ARGS)
+    monkeypatch.setenv(CRASH_ENV, "table_started")
+    server.start(tmp_path / "server.log")
+    monkeypatch.delenv(CRASH_ENV)
+    host = GameClient(server.base_url)
+    await host.login("Director")
+    tid = await one_round_of_six_bots(host, "Started")
+    with contextlib.suppress(Exception):  # the server dies while it answers
+        await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
+    assert server.proc is not None
+    async with asyncio.timeout(30):
+        while server.proc.poll() is None:
+            await asyncio.sleep(0.05)
+    with sqlite3.connect(db) as conn:
+        last = dict(conn.execute("SELECT table_id, body FROM events e WHERE seq = "
+                                 "(SELECT MAX(seq) FROM events WHERE table_id = e.table_id)").fetchall())
+    started = [t for t, body in last.items() if json.loads(body)["type"] == "start"]
+    assert started  # a table stored its start and no deal
+    server.start(tmp_path / "server.log")
+    final = await view_when(host, tid, lambda v: v["status"] == "finished", 120,
+                            "the restarted server deals the started table's first deal and the round ends")
+    assert set(started) <= {t["table_id"] for t in final["rounds"][0]["tables"]}
+    with sqlite3.connect(db) as conn:
+        for table_id in started:
+            kinds = [json.loads(b)["type"] for (b,) in conn.execute(
+                "SELECT body FROM events WHERE table_id = ? ORDER BY seq", (table_id,))]
+            assert kinds.count("start") == 1 and kinds[kinds.index("start") + 1] == "deal"
+            assert kinds.count("deal") >= 6  # a match of six deals (and its tie-break deals, if any)
+    await host.close()

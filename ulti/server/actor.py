@@ -444,6 +444,11 @@ class TableActor:
         if state.status == "playing" and state.ready_for_next:
             self._task = asyncio.create_task(self._next_deal(key, self._result_delay()))
             return
+        if state.status == "playing" and state.deal is None:
+            # started without its first deal: the process that started it died between the two events
+            # (the start deals at once otherwise), so the table's owner now deals it
+            self._task = asyncio.create_task(self._first_deal(key))
+            return
         deal = state.deal
         if state.status != "playing" or deal is None or deal.is_over:
             return
@@ -474,6 +479,13 @@ class TableActor:
 
         async def command() -> None:
             if self.turn_key() == key and self.state.ready_for_next:
+                await self.emit(tablerules.next_deal_event(self.state))
+
+        await self._background(command)
+
+    async def _first_deal(self, key: tuple[Any, ...]) -> None:
+        async def command() -> None:
+            if self.turn_key() == key and self.state.status == "playing" and self.state.deal is None:
                 await self.emit(tablerules.next_deal_event(self.state))
 
         await self._background(command)

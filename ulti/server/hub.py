@@ -67,7 +67,7 @@ from ulti.server.logs import log
 from ulti.server.longwork import BotTurns, CountedExecutor, PeopleAtPlay, end_with_server
 from ulti.server.metrics import Metrics
 from ulti.server.ownership import Ownership
-from ulti.server.results import record_if_unrecorded
+from ulti.server.results import crash_point, record_if_unrecorded
 from ulti.server.seam import Filtered, TableSource
 from ulti.server.seeks import Matchmaker
 from ulti.server.table_settings import BotSeat, InviteSeat, TableSettings
@@ -466,6 +466,7 @@ class Hub:
         async def command() -> None:
             for event in tablerules.start_events(actor.state, start.player, start.fill_bots, start.level):
                 await actor.emit(event)
+            crash_point("table_started")  # its start stored, its first deal not yet dealt
             await actor.emit(tablerules.next_deal_event(actor.state))
 
         await actor.run(command)
