@@ -69,7 +69,8 @@ THINK_SPREAD = 0.6
 #: the limits of a table that still plays well: a bot's lateness p95 and a person's acknowledgement p99
 LATENESS_P95_LIMIT = 0.5
 ACK_P99_LIMIT = 0.050
-#: the server's worker processes for the bots (``ulti serve`` leaves ``Settings.bot_processes`` at its default)
+#: the server's worker processes for the bots by default (``Settings.bot_processes``); ``--bot-processes``
+#: measures other counts beside it
 BOT_WORKERS = Settings().bot_processes
 #: cards played in a deal that is played to its end
 CARDS_PER_DEAL = 30
@@ -272,6 +273,8 @@ class Step:
     """One step's figures."""
 
     tables: int
+    #: the server's bot worker processes
+    workers: int
     #: every bot answer's lateness and every acknowledgement's time in the window, in seconds
     lateness: list[float]
     acks: list[float]
@@ -296,10 +299,11 @@ class Step:
         return self.lateness_p95 < LATENESS_P95_LIMIT and self.ack_p99 < ACK_P99_LIMIT
 
 
-def run_step(tables: int, level: str, args: argparse.Namespace) -> Step:
-    """``tables`` tables of ``level`` on a fresh server for one measured window."""
+def run_step(tables: int, level: str, workers: int, args: argparse.Namespace) -> Step:
+    """``tables`` tables of ``level`` on a fresh server with ``workers`` bot processes, for one measured window."""
     server_args = ("--fast", "--bot-delay", str(BOT_DELAY), "--trick-pause", str(TRICK_PAUSE),
-                   "--between-deals", str(BETWEEN_DEALS), "--result-seconds", "120", "--disconnect-grace", "600")
+                   "--between-deals", str(BETWEEN_DEALS), "--result-seconds", "120", "--disconnect-grace", "600",
+                   "--bot-processes", str(workers))
     with tempfile.TemporaryDirectory() as tmp:
         server = ServerProcess(db_url=f"sqlite+aiosqlite:///{tmp}/capacity.db", args=server_args)
         server.start(Path(tmp) / "server.log")
@@ -342,13 +346,13 @@ def run_step(tables: int, level: str, args: argparse.Namespace) -> Step:
     cores = {"server loop": cpu["server"] / seconds, "bot workers": cpu["bots"] / seconds,
              "long work": cpu["work"] / seconds, "load generator": cpu["generator"] / seconds,
              "rest of machine": max(0.0, cpu["machine"] - ours) / seconds}
-    return Step(tables=tables, lateness=lateness, acks=acks, deals=deals,
+    return Step(tables=tables, workers=workers, lateness=lateness, acks=acks, deals=deals,
                 cpu_per_deal_per_bot=cpu["bots"] / (2 * deals) if deals else math.nan, cores=cores, profile=profile)
 
 
 def print_step(level: str, step: Step) -> None:
     """One line of the step table."""
-    print(f"{level:>7} {step.tables:>6} {1000 * step.lateness_p95:>13.0f} {len(step.lateness):>9} "
+    print(f"{level:>7} {step.workers:>7} {step.tables:>6} {1000 * step.lateness_p95:>13.0f} {len(step.lateness):>9} "
           f"{1000 * step.ack_p99:>11.1f} {len(step.acks):>6} {step.deals:>7.1f} {step.cpu_per_deal_per_bot:>13.2f} "
           f"{step.cores['server loop']:>6.2f} {step.cores['bot workers']:>6.2f} {step.cores['load generator']:>6.2f} "
           f"{step.cores['rest of machine']:>6.2f} {'yes' if step.holds else 'no':>6}", flush=True)
@@ -360,27 +364,28 @@ def verdict(step: Step) -> str:
     if step.cores["rest of machine"] > cores / 2:
         return (f"other processes took {step.cores['rest of machine']:.2f} of {cores} cores: the bots' worker got "
                 f"{step.cores['bot workers']:.2f}, so this step measures the machine's load more than the server")
-    if step.cores["bot workers"] >= BOT_WORKERS * 0.85:
-        return (f"the bots' worker {'process is' if BOT_WORKERS == 1 else 'processes are'} busy "
-                f"({step.cores['bot workers']:.2f} cores of {BOT_WORKERS}): the bots' thinking")
+    if step.cores["bot workers"] >= min(step.workers, cores) * 0.85:
+        return (f"the bots' worker {'process is' if step.workers == 1 else 'processes are'} busy "
+                f"({step.cores['bot workers']:.2f} cores of {step.workers}): the bots' thinking")
     if step.cores["server loop"] >= 0.85:
         return f"the server's event loop is busy ({step.cores['server loop']:.2f} cores)"
     return "no part is saturated: the lateness comes from waiting for the CPU, not from one busy part"
 
 
-def capacity(level: str, args: argparse.Namespace) -> tuple[Step | None, Step]:
-    """Raise N for ``level`` until a step does not hold; the largest step that held and the limiting step."""
+def capacity(level: str, workers: int, args: argparse.Namespace) -> tuple[Step | None, Step]:
+    """Raise N for ``level`` with ``workers`` bot processes until a step does not hold; the largest step
+    that held and the limiting step."""
     held: Step | None = None
     last: Step | None = None
     for tables in args.tables:
-        last = run_step(tables, level, args)
+        last = run_step(tables, level, workers, args)
         print_step(level, last)
         if not last.holds:
             break
         held = last
     assert last is not None
     if not last.holds and held is not None and last.tables - held.tables > 1:
-        middle = run_step((held.tables + last.tables) // 2, level, args)
+        middle = run_step((held.tables + last.tables) // 2, level, workers, args)
         print_step(level, middle)
         if middle.holds:
             held = middle
@@ -405,28 +410,35 @@ def main() -> None:
                         help=f"scale of the person's thinking (1: a median of {THINK_MEDIAN} s per decision)")
     parser.add_argument("--warmup", type=float, default=15.0, help="seconds of each step left out of the figures")
     parser.add_argument("--seconds", type=float, default=60.0, help="measured seconds of each step")
+    parser.add_argument("--bot-processes", type=int, nargs="+", default=None, metavar="N",
+                        help=f"the server's bot worker processes to measure, each in turn (default: {BOT_WORKERS},"
+                             " the server's default, and one per core when that differs)")
     parser.add_argument("--profile", action=argparse.BooleanOptionalAction, default=True,
                         help="sample the server and its workers with py-spy, if installed")
     args = parser.parse_args()
     args.tables = sorted(set(args.tables)) if args.tables else doubling(args.max_tables)
     args.warmup = max(args.warmup, ARRIVAL_SECONDS + 1)
+    counts = args.bot_processes or sorted({BOT_WORKERS, len(os.sched_getaffinity(0))})
     print(f"capacity: one server process, people thinking a median {THINK_MEDIAN * args.think:.1f} s per decision, "
           f"bots paced {BOT_DELAY} s, trick pause {TRICK_PAUSE} s; {os.cpu_count()} cores; a step holds while the "
           f"bots' lateness p95 < {1000 * LATENESS_P95_LIMIT:.0f} ms and the ack p99 < {1000 * ACK_P99_LIMIT:.0f} ms")
-    print(f"{'level':>7} {'tables':>6} {'late p95 ms':>13} {'bot moves':>9} {'ack p99 ms':>11} {'acks':>6} "
-          f"{'deals':>7} {'CPU s/deal/bot':>13} {'cores: loop':>6} {'bots':>6} {'gen':>6} {'others':>6} {'holds':>6}")
-    results = {level: capacity(level, args) for level in args.levels}
+    print(f"{'level':>7} {'procs':>7} {'tables':>6} {'late p95 ms':>13} {'bot moves':>9} {'ack p99 ms':>11} "
+          f"{'acks':>6} {'deals':>7} {'CPU s/deal/bot':>13} {'cores: loop':>6} {'bots':>6} {'gen':>6} {'others':>6} "
+          f"{'holds':>6}")
+    results = {(level, workers): capacity(level, workers, args) for level in args.levels for workers in counts}
     print()
-    print(f"{'level':>7} {'largest N':>9} {'late p95 ms':>12} {'ack p99 ms':>11} {'CPU s/deal/bot':>15}")
-    for level, (held, _) in results.items():
+    print(f"{'level':>7} {'bot procs':>9} {'largest N':>9} {'late p95 ms':>12} {'ack p99 ms':>11} "
+          f"{'CPU s/deal/bot':>15}")
+    for (level, workers), (held, _) in results.items():
         if held is None:
-            print(f"{level:>7} {'none':>9} (even one table did not hold)")
+            print(f"{level:>7} {workers:>9} {'none':>9} (even one table did not hold)")
         else:
-            print(f"{level:>7} {held.tables:>9} {1000 * held.lateness_p95:>12.0f} {1000 * held.ack_p99:>11.1f} "
-                  f"{held.cpu_per_deal_per_bot:>15.2f}")
-    for level, (_, limit) in results.items():
+            print(f"{level:>7} {workers:>9} {held.tables:>9} {1000 * held.lateness_p95:>12.0f} "
+                  f"{1000 * held.ack_p99:>11.1f} {held.cpu_per_deal_per_bot:>15.2f}")
+    for (level, workers), (_, limit) in results.items():
         which = "the first step that did not hold" if not limit.holds else "the largest step tried (it held)"
-        print(f"\nwhat limits {level} (N={limit.tables}, {which}): CPU in cores, of {os.cpu_count()}: "
+        print(f"\nwhat limits {level} with {workers} bot processes (N={limit.tables}, {which}): CPU in cores, "
+              f"of {os.cpu_count()}: "
               + ", ".join(f"{part} {cores:.2f}" for part, cores in limit.cores.items()))
         print(f"  {verdict(limit)}")
         if limit.profile:

@@ -287,6 +287,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings.metrics = args.metrics
     if args.api_rate is not None:
         settings.quotas = dataclasses.replace(settings.quotas, api_per_token=args.api_rate)
+    if args.bot_processes is not None:
+        if args.bot_processes < 1:
+            print("ulti serve: --bot-processes: at least 1 process", file=sys.stderr)
+            return 2
+        settings.bot_processes = args.bot_processes
     if args.long_work_processes is not None:
         settings.long_work_processes = args.long_work_processes
     settings.long_work_queue = args.long_work_queue
@@ -447,6 +452,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="serve GET /metrics in the Prometheus format (see docs/deploy.md to restrict it)")
     serve.add_argument("--api-rate", default=None,
                        help="requests one bot API token may make, e.g. '20/second;600/minute' (docs/bot-api.md)")
+    serve.add_argument("--bot-processes", type=int, default=None,
+                       help="worker processes the strong bots think in (default 1)")
     serve.add_argument("--long-work-processes", type=int, default=None,
                        help="low-priority processes for analyses, par replays, what-if lines, hints (default 1)")
     serve.add_argument("--work-quota", action="append", default=[], metavar="NAME=VALUE",

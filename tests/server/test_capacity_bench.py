@@ -67,7 +67,7 @@ def test_quantile_of_few_values() -> None:
 def test_capacity_step_measures_real_bots_never_early() -> None:
     """One table of a person and two strong bots on a real server with the production pacing."""
     args = argparse.Namespace(think=0.15, warmup=3.0, seconds=25.0, profile=True)
-    step = run_step(1, "strong", args)
+    step = run_step(1, "strong", 2, args)  # two bot processes: the server takes --bot-processes
     assert len(step.lateness) >= 10 and step.acks
     # the server sends no answer before the pacing (nor before the trick pause): none may be early by more
     # than an event's delivery on a busy machine (a pause counted that the server does not make would show
