@@ -159,6 +159,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _non_negative(text: str) -> int:
+    """An argument that is a whole number, 0 or more (argparse names the option when it is not)."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is below 0")
+    return value
+
+
 def cmd_arena(args: argparse.Namespace) -> int:
     """``ulti arena``: duplicate deals between two bot levels, mean scores with 95% intervals (overall and
     per contract family), in whole games or card play on a fixed auction."""
@@ -185,6 +193,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
             args.mode,
             args.auction_level,
             args.family,
+            first_set=args.first_set,
         )
     finally:
         if out is not None:
@@ -194,7 +203,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     what = "whole games" if args.mode == "game" else f"card play, auction by {args.auction_level or args.b}"
     if args.family:
         what += f", {args.family} contracts only"
-    print(f"{args.deals} duplicate deals ({6 * args.deals} plays), mode {args.mode} ({what}), seed {args.seed},"
+    sets = f" (sets {args.first_set} to {args.first_set + args.deals - 1})" if args.first_set else ""
+    print(f"{args.deals} duplicate deals{sets} ({6 * args.deals} plays), mode {args.mode} ({what}), seed {args.seed},"
           f" {workers} processes")
     print(f"A = {args.a}: {summary.mean:+.3f} per deal, 95% interval [{summary.low:+.3f}, {summary.high:+.3f}]")
     print(f"B = {args.b}: {-summary.mean:+.3f} per deal, 95% interval [{-summary.high:+.3f}, {-summary.low:+.3f}]")
@@ -413,6 +423,9 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--family", default=None,
                        help="cards mode: only deals whose auction ends in this contract family"
                             f" ({', '.join(PLAYED_FAMILIES)})")
+    arena.add_argument("--first-set", type=_non_negative, default=0, metavar="K",
+                       help="play sets K to K+DEALS-1 (default 0): a long run split into ranges, their records "
+                            "joined in order")
     arena.set_defaults(func=cmd_arena)
     puzzles = sub.add_parser("puzzles", help="cut puzzles from deal records, or check puzzles (docs/record.md)")
     puzzle_sub = puzzles.add_subparsers(dest="puzzles_command", required=True)

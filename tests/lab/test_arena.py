@@ -186,3 +186,24 @@ def test_a_family_filter_needs_cards_mode_and_a_known_family() -> None:
         capture_output=True, text=True,
     )
     assert proc.returncode == 2 and "needs --mode cards" in proc.stderr and not proc.stdout
+
+
+def test_a_run_split_into_ranges_joins_into_the_whole_run(tmp_path: Path) -> None:
+    """``--first-set``: sets 0-1 and 2-3, records joined in order, are the run of sets 0-3."""
+
+    def run(path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "ulti.cli", "arena", "--a", "heuristic", "--b", "random", "--seed", "5",
+             "--workers", "1", "--records", str(path), *extra], capture_output=True, text=True, check=True,
+        )
+
+    run(tmp_path / "whole.jsonl", "--deals", "4")
+    run(tmp_path / "first.jsonl", "--deals", "2")
+    second = run(tmp_path / "second.jsonl", "--deals", "2", "--first-set", "2")
+    assert "(sets 2 to 3)" in second.stdout
+    joined = (tmp_path / "first.jsonl").read_text() + (tmp_path / "second.jsonl").read_text()
+    assert joined == (tmp_path / "whole.jsonl").read_text()
+    assert (tmp_path / "first.jsonl").read_text() != (tmp_path / "second.jsonl").read_text()
+    refused = subprocess.run([sys.executable, "-m", "ulti.cli", "arena", "--first-set", "-1"],
+                             capture_output=True, text=True)
+    assert refused.returncode == 2 and "--first-set" in refused.stderr

@@ -265,16 +265,19 @@ def run_sets(
     auction_level: str | None = None,
     only_family: str | None = None,
     make_bot: BotMaker = level_bot,
+    first_set: int = 0,
 ) -> Iterator[SetResult]:
-    """Play ``sets`` duplicate sets on ``workers`` processes, yielding results in set order (``make_bot``:
-    picklable, as the workers receive it)."""
+    """Play ``sets`` duplicate sets from index ``first_set`` on ``workers`` processes, yielding results in set
+    order (``make_bot``: picklable, as the workers receive it). A set depends only on the seed and its index,
+    so runs of consecutive ranges, their records joined in order, are one run of the whole range."""
     play = partial(play_set, mode=mode, auction_level=auction_level, only_family=only_family, make_bot=make_bot)
+    indices = range(first_set, first_set + sets)
     if workers <= 1:
-        for i in range(sets):
+        for i in indices:
             yield play(level_a, level_b, seed, i)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(play, [level_a] * sets, [level_b] * sets, [seed] * sets, range(sets), chunksize=1)
+        yield from pool.map(play, [level_a] * sets, [level_b] * sets, [seed] * sets, indices, chunksize=1)
 
 
 def progress_bar(done: int, total: int, width: int = 30) -> str:
@@ -314,14 +317,17 @@ def run_report(
     only_family: str | None = None,
     make_bot: BotMaker = level_bot,
     on_set: Callable[[float], None] | None = None,
+    first_set: int = 0,
 ) -> ArenaReport:
     """Play the arena in ``mode``: A's summary overall and per contract family, and the safety stops
     (``only_family``: card play kept to deals whose auction ends in that family; ``make_bot``: the plays'
-    bots, by their level's name unless told; ``on_set``: told each set's mean score of A, in set order)."""
+    bots, by their level's name unless told; ``on_set``: told each set's mean score of A, in set order;
+    ``first_set``: the index of the first set played, for a run split into ranges)."""
     samples: list[float] = []
     by_family: dict[str, list[float]] = {}
     stops = 0
-    for result in run_sets(level_a, level_b, sets, seed, workers, mode, auction_level, only_family, make_bot):
+    for result in run_sets(level_a, level_b, sets, seed, workers, mode, auction_level, only_family, make_bot,
+                           first_set):
         samples.append(result.a_mean)
         if on_set is not None:
             on_set(result.a_mean)
