@@ -69,8 +69,8 @@ THINK_SPREAD = 0.6
 #: the limits of a table that still plays well: a bot's lateness p95 and a person's acknowledgement p99
 LATENESS_P95_LIMIT = 0.5
 ACK_P99_LIMIT = 0.050
-#: the server's worker processes for the bots by default (``Settings.bot_processes``); ``--bot-processes``
-#: measures other counts beside it
+#: the server's worker processes for the bots by default (``Settings.bot_processes``: one per core); the run
+#: measures one process beside it, to show what the others add
 BOT_WORKERS = Settings().bot_processes
 #: cards played in a deal that is played to its end
 CARDS_PER_DEAL = 30
@@ -358,9 +358,10 @@ def print_step(level: str, step: Step) -> None:
           f"{step.cores['rest of machine']:>6.2f} {'yes' if step.holds else 'no':>6}", flush=True)
 
 
-def verdict(step: Step) -> str:
-    """What held a step back, from where the CPU went: other processes, the bots' worker, or the event loop."""
-    cores = os.cpu_count() or 1
+def verdict(step: Step, cores: int | None = None) -> str:
+    """What held a step back, from where the CPU went on ``cores`` (default: this machine's): other
+    processes, the bots' workers, the event loop, a full machine, or turns queued in too few workers."""
+    cores = cores or os.cpu_count() or 1
     if step.cores["rest of machine"] > cores / 2:
         return (f"other processes took {step.cores['rest of machine']:.2f} of {cores} cores: the bots' worker got "
                 f"{step.cores['bot workers']:.2f}, so this step measures the machine's load more than the server")
@@ -369,6 +370,14 @@ def verdict(step: Step) -> str:
                 f"({step.cores['bot workers']:.2f} cores of {step.workers}): the bots' thinking")
     if step.cores["server loop"] >= 0.85:
         return f"the server's event loop is busy ({step.cores['server loop']:.2f} cores)"
+    used = sum(step.cores.values())
+    if used >= cores * 0.75:
+        return (f"the machine is nearly full ({used:.2f} of {cores} cores, the bots' workers "
+                f"{step.cores['bot workers']:.2f}): turns wait for a core in bursts")
+    if step.workers < cores:
+        return (f"the bots' turns queue behind one another in {step.workers} worker "
+                f"{'process' if step.workers == 1 else 'processes'} (one long decision holds up the tables "
+                f"after it) while {cores - used:.2f} cores sit idle: more bot processes")
     return "no part is saturated: the lateness comes from waiting for the CPU, not from one busy part"
 
 
@@ -411,14 +420,14 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=15.0, help="seconds of each step left out of the figures")
     parser.add_argument("--seconds", type=float, default=60.0, help="measured seconds of each step")
     parser.add_argument("--bot-processes", type=int, nargs="+", default=None, metavar="N",
-                        help=f"the server's bot worker processes to measure, each in turn (default: {BOT_WORKERS},"
-                             " the server's default, and one per core when that differs)")
+                        help=f"the server's bot worker processes to measure, each in turn (default: 1 and"
+                             f" {BOT_WORKERS}, the server's default)")
     parser.add_argument("--profile", action=argparse.BooleanOptionalAction, default=True,
                         help="sample the server and its workers with py-spy, if installed")
     args = parser.parse_args()
     args.tables = sorted(set(args.tables)) if args.tables else doubling(args.max_tables)
     args.warmup = max(args.warmup, ARRIVAL_SECONDS + 1)
-    counts = args.bot_processes or sorted({BOT_WORKERS, len(os.sched_getaffinity(0))})
+    counts = args.bot_processes or sorted({1, BOT_WORKERS})
     print(f"capacity: one server process, people thinking a median {THINK_MEDIAN * args.think:.1f} s per decision, "
           f"bots paced {BOT_DELAY} s, trick pause {TRICK_PAUSE} s; {os.cpu_count()} cores; a step holds while the "
           f"bots' lateness p95 < {1000 * LATENESS_P95_LIMIT:.0f} ms and the ack p99 < {1000 * ACK_P99_LIMIT:.0f} ms")

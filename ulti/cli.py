@@ -466,7 +466,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--api-rate", default=None,
                        help="requests one bot API token may make, e.g. '20/second;600/minute' (docs/bot-api.md)")
     serve.add_argument("--bot-processes", type=int, default=None,
-                       help="worker processes the strong bots think in (default 1)")
+                       help="worker processes the strong bots think in (default: one per core)")
     serve.add_argument("--long-work-processes", type=int, default=None,
                        help="low-priority processes for analyses, par replays, what-if lines, hints (default 1)")
     serve.add_argument("--work-quota", action="append", default=[], metavar="NAME=VALUE",

@@ -13,7 +13,7 @@ import math
 import statistics
 from typing import Any
 
-from benchmarks.capacity_bench import BOT_DELAY, TRICK_PAUSE, TableLog, quantile, run_step
+from benchmarks.capacity_bench import BOT_DELAY, TRICK_PAUSE, Step, TableLog, quantile, run_step, verdict
 
 WINDOW = (0.0, 1000.0)
 
@@ -77,3 +77,21 @@ def test_capacity_step_measures_real_bots_never_early() -> None:
     assert statistics.median(step.lateness) < 0.5, sorted(step.lateness)
     assert step.deals > 0 and step.cpu_per_deal_per_bot > 0
     assert step.cores["bot workers"] > 0
+
+
+def step_using(workers: int, bots: float, loop: float = 0.05, others: float = 0.05) -> Step:
+    """A step that did not hold (lateness 2 s), its CPU in cores by part."""
+    cores = {"server loop": loop, "bot workers": bots, "long work": 0.0, "load generator": 0.01,
+             "rest of machine": others}
+    return Step(tables=32, workers=workers, lateness=[2.0] * 20, acks=[0.005] * 20, deals=10.0,
+                cpu_per_deal_per_bot=0.5, cores=cores, profile=[])
+
+
+def test_capacity_verdict_names_what_held_the_step_back() -> None:
+    # one worker half busy on a two-core box: the turns queue behind one another, not behind the CPU
+    assert "queue behind one another in 1 worker process" in verdict(step_using(1, 0.45), cores=2)
+    assert "busy (0.95 cores of 1)" in verdict(step_using(1, 0.95), cores=2)
+    assert "nearly full" in verdict(step_using(2, 1.45), cores=2)
+    assert "other processes took 1.50" in verdict(step_using(2, 0.3, others=1.5), cores=2)
+    assert "event loop is busy" in verdict(step_using(2, 0.3, loop=0.9), cores=4)
+    assert not step_using(1, 0.45).holds

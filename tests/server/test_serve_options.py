@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
+from ulti.server.config import Settings
 from ulti.serverprocess import free_port
+
+
+def test_the_bots_think_in_one_process_per_usable_core_by_default() -> None:
+    assert Settings().bot_processes == len(os.sched_getaffinity(0)) >= 1
 
 
 def test_serve_refuses_fewer_than_one_bot_process() -> None:

@@ -81,8 +81,9 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()
     #: seconds a bot may think before a random legal action is played for it
     bot_budget: float = 10.0
-    #: worker processes for the strong bots
-    bot_processes: int = 1
+    #: worker processes for the strong bots: one per core this process may run on, since one process
+    #: queues every table's turns behind its longest decision while the other cores sit idle
+    bot_processes: int = field(default_factory=lambda: len(os.sched_getaffinity(0)))
     #: low-priority worker processes for long work (analyses, par replays, what-if lines, hints):
     #: at most this many pieces run at once, always below the bots (``longwork.py``)
     long_work_processes: int = 1
