@@ -126,6 +126,27 @@ async def test_round_seated_but_no_table_made_before_a_crash_gets_its_tables_on_
     await host.close()
 
 
+async def started_until_the_crash(
+    server_factory: type[ServerProcess], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, crash_at: str
+) -> tuple[ServerProcess, GameClient, str]:
+    """A server on ``tmp_path/t.db`` that kills itself at the crash point ``crash_at``, and a one-round
+    tournament of six bots started on it; returns once the server has died (the server, the host, the id)."""
+    server = server_factory(db_url=f"sqlite+aiosqlite:///{tmp_path / 't.db'}", args=ARGS)
+    monkeypatch.setenv(CRASH_ENV, crash_at)
+    server.start(tmp_path / "server.log")
+    monkeypatch.delenv(CRASH_ENV)
+    host = GameClient(server.base_url)
+    await host.login("Director")
+    tid = await one_round_of_six_bots(host, crash_at)
+    with contextlib.suppress(Exception):  # the server dies while it answers
+        await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
+    assert server.proc is not None
+    async with asyncio.timeout(30):
+        while server.proc.poll() is None:
+            await asyncio.sleep(0.05)
+    return server, host, tid
+
+
 @pytest.mark.asyncio
 async def test_a_table_killed_between_its_first_event_and_its_row_is_taken_from_its_log_on_restart(
     server_factory: type[ServerProcess], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -134,19 +155,7 @@ async def test_a_table_killed_between_its_first_event_and_its_row_is_taken_from_
     row in ``tables``: the resumed director finds the id's log begun, plays that table from its log (not
     an empty one in its place) and the round ends with exactly the tables the log named."""
     db = tmp_path / "t.db"
-    server = server_factory(db_url=f"sqlite+aiosqlite:///{db}", args=ARGS)
-    monkeypatch.setenv(CRASH_ENV, "table_begun")
-    server.start(tmp_path / "server.log")
-    monkeypatch.delenv(CRASH_ENV)
-    host = GameClient(server.base_url)
-    await host.login("Director")
-    tid = await one_round_of_six_bots(host, "Begun")
-    with contextlib.suppress(Exception):  # the server dies while it answers
-        await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
-    assert server.proc is not None
-    async with asyncio.timeout(30):
-        while server.proc.poll() is None:
-            await asyncio.sleep(0.05)
+    server, host, tid = await started_until_the_crash(server_factory, tmp_path, monkeypatch, "table_begun")
     with sqlite3.connect(db) as conn:
         # the round's tables are made side by side: one or both first events share the commit
         begun = dict(conn.execute("SELECT table_id, body FROM events WHERE seq = 1").fetchall())
@@ -171,19 +180,7 @@ async def test_a_table_killed_between_its_start_and_its_first_deal_is_dealt_on_r
     restarted server deals that deal (the start deals at once otherwise, so nothing else would), the
     table plays to its end and the round ends. The CI symptom without it: an arena never finished."""
     db = tmp_path / "t.db"
-    server = server_factory(db_url=f"sqlite+aiosqlite:///{db}", args=ARGS)
-    monkeypatch.setenv(CRASH_ENV, "table_started")
-    server.start(tmp_path / "server.log")
-    monkeypatch.delenv(CRASH_ENV)
-    host = GameClient(server.base_url)
-    await host.login("Director")
-    tid = await one_round_of_six_bots(host, "Started")
-    with contextlib.suppress(Exception):  # the server dies while it answers
-        await host.http("POST", f"/api/tournaments/{tid}/desk", {"action": "start"})
-    assert server.proc is not None
-    async with asyncio.timeout(30):
-        while server.proc.poll() is None:
-            await asyncio.sleep(0.05)
+    server, host, tid = await started_until_the_crash(server_factory, tmp_path, monkeypatch, "table_started")
     with sqlite3.connect(db) as conn:
         last = dict(conn.execute("SELECT table_id, body FROM events e WHERE seq = "
                                  "(SELECT MAX(seq) FROM events WHERE table_id = e.table_id)").fetchall())
