@@ -41,7 +41,14 @@ async def view_when(client: GameClient, tournament_id: str, check: Any, timeout:
         view = await client.http("GET", f"/api/tournaments/{tournament_id}")
         return bool(check(view))
 
-    await until(reached, timeout, what)
+    try:
+        await until(reached, timeout, what)
+    except AssertionError as exc:
+        # say where it stands, so that a stall in CI names its tables (each table's log is in the store)
+        waiting = [(n, t.get("table_id")) for n, r in enumerate(view.get("rounds", []), start=1)
+                   for t in r.get("tables", []) if t.get("result") is None]
+        raise AssertionError(f"{exc}; status {view.get('status')!r}, tables without a result (round, id):"
+                             f" {waiting}") from None
     return view
 
 
