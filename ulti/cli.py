@@ -8,7 +8,7 @@ import dataclasses
 import gc
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from ulti import __version__
@@ -159,12 +159,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _non_negative(text: str) -> int:
-    """An argument that is a whole number, 0 or more (argparse names the option when it is not)."""
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} is below 0")
-    return value
+def _at_least(low: int) -> Callable[[str], int]:
+    """An argument type: a whole number, ``low`` or more (argparse names the option when it is not)."""
+
+    def parse(text: str) -> int:
+        value = int(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"at least {low}, not {value}")
+        return value
+
+    return parse
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
@@ -298,9 +302,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.api_rate is not None:
         settings.quotas = dataclasses.replace(settings.quotas, api_per_token=args.api_rate)
     if args.bot_processes is not None:
-        if args.bot_processes < 1:
-            print("ulti serve: --bot-processes: at least 1 process", file=sys.stderr)
-            return 2
         settings.bot_processes = args.bot_processes
     if args.long_work_processes is not None:
         settings.long_work_processes = args.long_work_processes
@@ -423,7 +424,7 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--family", default=None,
                        help="cards mode: only deals whose auction ends in this contract family"
                             f" ({', '.join(PLAYED_FAMILIES)})")
-    arena.add_argument("--first-set", type=_non_negative, default=0, metavar="K",
+    arena.add_argument("--first-set", type=_at_least(0), default=0, metavar="K",
                        help="play sets K to K+DEALS-1 (default 0): a long run split into ranges, their records "
                             "joined in order")
     arena.set_defaults(func=cmd_arena)
@@ -465,7 +466,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="serve GET /metrics in the Prometheus format (see docs/deploy.md to restrict it)")
     serve.add_argument("--api-rate", default=None,
                        help="requests one bot API token may make, e.g. '20/second;600/minute' (docs/bot-api.md)")
-    serve.add_argument("--bot-processes", type=int, default=None,
+    serve.add_argument("--bot-processes", type=_at_least(1), default=None,
                        help="worker processes the strong bots think in (default: one per core)")
     serve.add_argument("--long-work-processes", type=int, default=None,
                        help="low-priority processes for analyses, par replays, what-if lines, hints (default 1)")

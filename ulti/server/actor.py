@@ -88,6 +88,13 @@ class TableHost(Protocol):
         ...
 
 
+def deal_due(state: TableState) -> bool:
+    """Whether the table's next deal is due: the last one is over and the match goes on, or the match has
+    started without its first deal (the start deals it at once, so only a process that died between the
+    two events leaves a table so; whoever loads the table next deals it)."""
+    return state.status == "playing" and (state.ready_for_next or state.deal is None)
+
+
 class TableActor:
     """Owns one table's state; every change goes through ``emit`` under the table's lock."""
 
@@ -441,13 +448,8 @@ class TableActor:
         if self.closed:
             return
         state = self.state
-        if state.status == "playing" and state.ready_for_next:
+        if deal_due(state):
             self._task = asyncio.create_task(self._next_deal(key, self._result_delay()))
-            return
-        if state.status == "playing" and state.deal is None:
-            # started without its first deal: the process that started it died between the two events
-            # (the start deals at once otherwise), so the table's owner now deals it
-            self._task = asyncio.create_task(self._first_deal(key))
             return
         deal = state.deal
         if state.status != "playing" or deal is None or deal.is_over:
@@ -478,14 +480,7 @@ class TableActor:
         await asyncio.sleep(delay)
 
         async def command() -> None:
-            if self.turn_key() == key and self.state.ready_for_next:
-                await self.emit(tablerules.next_deal_event(self.state))
-
-        await self._background(command)
-
-    async def _first_deal(self, key: tuple[Any, ...]) -> None:
-        async def command() -> None:
-            if self.turn_key() == key and self.state.status == "playing" and self.state.deal is None:
+            if self.turn_key() == key and deal_due(self.state):
                 await self.emit(tablerules.next_deal_event(self.state))
 
         await self._background(command)
