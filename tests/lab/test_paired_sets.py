@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 from ulti.lab.arena import run_report, run_sets
-from ulti.lab.paired_sets import compare, set_scores
+from ulti.lab.paired_sets import compare, play_outcomes, set_scores, step_groups
 
 
 def _records(tmp_path: Path, name: str, a: str, b: str, sets: int, seed: int) -> str:
@@ -34,3 +35,18 @@ def test_a_run_against_itself_differs_nowhere_and_against_another_level_by_the_p
     assert o.sets == n.sets == diff.sets == 6
     assert abs(diff.mean - (n.mean - o.mean)) < 1e-9
     assert n.mean != o.mean  # a random A plays the same deals otherwise than a heuristic A
+
+
+def test_the_plays_that_differ_add_up_to_the_paired_difference_grouped_by_their_kontra_steps(tmp_path: Path) -> None:
+    old_path = _records(tmp_path, "old.jsonl", "heuristic", "random", 6, 4)
+    new_path = _records(tmp_path, "new.jsonl", "random", "random", 6, 4)
+    old, new = play_outcomes(old_path), play_outcomes(new_path)
+    assert len(old) == len(new) == 36
+    groups = step_groups(old, new)
+    overall = compare(set_scores(old_path), set_scores(new_path))["all"][2].mean
+    assert groups and abs(sum(g.share for g in groups) - overall) < 1e-9
+    assert [g.share for g in groups] == sorted(g.share for g in groups)  # the new run's worst losses first
+    assert step_groups(old, old) == []
+    # every play's steps name who said them (A or B, declarer or defender) and on which parts
+    said = [step for play in old + new for step in play.steps]
+    assert said and all(re.fullmatch(r"[AB] (declarer|defender): [a-z0-9-]+(\+[a-z0-9-]+)*", s) for s in said)

@@ -7,7 +7,13 @@ paired sample: much narrower than either run's interval against B wherever the t
 Printed: each run's A score per deal and the difference (new minus old) with 95% intervals, overall and
 per contract family of the old run's set, and how many sets differ at all.
 
-    python -m ulti.lab.paired_sets OLD.jsonl NEW.jsonl
+With ``--steps``, where the difference comes from: the plays whose scores or kontra steps differ between the
+runs, grouped by family and by the steps each run's play said (who said them, A or B, declarer or defender,
+and on which parts), each group with its plays, A's mean difference per play and its share of the overall
+new minus old per deal (the shares add up to it). Two levels that differ only in their kontra policy part
+only at their kontra steps, so this names the steps that won and lost.
+
+    python -m ulti.lab.paired_sets OLD.jsonl NEW.jsonl [--steps]
 """
 
 from __future__ import annotations
@@ -52,6 +58,65 @@ def set_scores(path: str) -> list[SetScore]:
     return out
 
 
+@dataclass(frozen=True)
+class PlayOutcome:
+    """One play of a record file: A's score, the contract family, and the kontra steps said, in order, each as
+    who said it and on which parts (``"A defender: simple+ulti"``)."""
+
+    a_score: int
+    family: str
+    steps: tuple[str, ...]
+
+
+def play_outcomes(path: str) -> list[PlayOutcome]:
+    """Every play of an arena's record file (the seatings in the arena's order, ``seatings``)."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    out = []
+    for i, line in enumerate(lines[: len(lines) - len(lines) % PLAYS]):
+        record = json.loads(line)
+        seating = seatings()[i % PLAYS]
+        result = deal_from_record(record).result
+        assert result is not None, "an arena record is a whole deal"
+        steps = tuple(
+            f"{seating[act['seat']]} {'declarer' if act['seat'] == result.declarer else 'defender'}: "
+            + "+".join(act["parts"])
+            for act in record["actions"]
+            if act["action"] == "kontra" and act.get("parts")
+        )
+        out.append(PlayOutcome(a_score(result.scores, seating), family(result.bid, result.given_up), steps))
+    return out
+
+
+@dataclass(frozen=True)
+class StepGroup:
+    """Plays whose outcome differs between two runs, alike in family and in the steps each run said."""
+
+    family: str
+    new_steps: tuple[str, ...]
+    old_steps: tuple[str, ...]
+    differences: tuple[int, ...]  # A's score difference (new minus old) per play
+    share: float  # the group's part of the overall new minus old per deal
+
+
+def step_groups(old: list[PlayOutcome], new: list[PlayOutcome]) -> list[StepGroup]:
+    """The plays (of the sets both runs hold) whose A score or kontra steps differ, grouped by family and by
+    the steps said in each run, the groups losing most for the new run first. A group's ``share`` is its
+    differences' sum over the plays of all sets: the shares add up to the overall new minus old per deal
+    (``compare``), since the plays left out differ by nothing."""
+    plays = min(len(old), len(new)) // PLAYS * PLAYS
+    grouped: dict[tuple[str, tuple[str, ...], tuple[str, ...]], list[int]] = {}
+    for o, n in zip(old[:plays], new[:plays], strict=True):
+        if o.a_score == n.a_score and o.steps == n.steps:
+            continue
+        grouped.setdefault((o.family, n.steps, o.steps), []).append(n.a_score - o.a_score)
+    groups = [
+        StepGroup(fam, new_steps, old_steps, tuple(diffs), sum(diffs) / plays)
+        for (fam, new_steps, old_steps), diffs in grouped.items()
+    ]
+    return sorted(groups, key=lambda g: (g.share, g.family, g.new_steps, g.old_steps))
+
+
 def compare(old: list[SetScore], new: list[SetScore]) -> dict[str, tuple[ArenaSummary, ArenaSummary, ArenaSummary]]:
     """Per group (``all`` and each family of the old run's sets with two or more sets), the old run's, the
     new run's and the paired difference's summaries over the sets both files hold."""
@@ -78,6 +143,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("old", help="the first run's deal records")
     parser.add_argument("new", help="the second run's deal records (same seed and mode)")
+    parser.add_argument("--steps", action="store_true", help="also where the difference comes from, by kontra steps")
     args = parser.parse_args()
     old, new = set_scores(args.old), set_scores(args.new)
     n = min(len(old), len(new))
@@ -85,6 +151,13 @@ def main() -> None:
     print(f"{n} sets compared ({differ} differ): A's score per deal, old, new, and new minus old (95% intervals)")
     for name, (o, w, d) in compare(old, new).items():
         print(f"  {name:10s} {o.sets:4d} sets  old {_cell(o)}  new {_cell(w)}  new - old {_cell(d)}")
+    if args.steps:
+        print("plays that differ, by family and the kontra steps said (new | old): plays, A's mean difference per"
+              " play, share of new - old per deal")
+        for g in step_groups(play_outcomes(args.old), play_outcomes(args.new)):
+            said = f"{', '.join(g.new_steps) or 'none'} | {', '.join(g.old_steps) or 'none'}"
+            mean = sum(g.differences) / len(g.differences)
+            print(f"  {g.family:10s} {said:70s} {len(g.differences):4d}  {mean:+8.2f}  {g.share:+.3f}")
 
 
 if __name__ == "__main__":
