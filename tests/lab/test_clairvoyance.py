@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import statistics
+from typing import cast
 
 import pytest
 
@@ -12,10 +13,19 @@ from ulti.bots.levels import bot_for_level
 from ulti.bots.selfplay import play_deal
 from ulti.bots.solver import Position, values_after
 from ulti.bots.strong.play import solve_value
+from ulti.engine.actions import Action
 from ulti.engine.cards import count, iter_cards
 from ulti.engine.deal import Deal, Phase
+from ulti.engine.view import SeatView
 from ulti.lab.arena import NoKontra, dealt, fixed_auction, play_set, run_report
-from ulti.lab.clairvoyance import CLAIRVOYANT, clairvoyant_bot, seat_bot, share_of_headroom
+from ulti.lab.clairvoyance import (
+    CLAIRVOYANT,
+    RoleSplitBot,
+    clairvoyant_bot,
+    level_seat_bot,
+    seat_bot,
+    share_of_headroom,
+)
 
 
 def _opened(seed: int) -> Deal:
@@ -123,3 +133,47 @@ def test_the_arena_tells_each_sets_score_in_set_order() -> None:
     report = run_report("heuristic", "random", 3, 11, 1, None, on_set=told.append)
     assert len(told) == 3 and statistics.fmean(told) == pytest.approx(report.overall.mean)
     assert told == [play_set("heuristic", "random", 11, i).a_mean for i in range(3)]
+
+
+class _Recording:
+    """A bot that plays as ``inner`` and records the seats it was asked for."""
+
+    def __init__(self, inner: Bot) -> None:
+        self.inner = inner
+        self.seats: list[int | None] = []
+
+    def act(self, view: SeatView) -> Action:
+        self.seats.append(view.seat)
+        return self.inner.act(view)
+
+
+@pytest.mark.parametrize("sees", ["declarer", "defence"])
+def test_a_role_split_level_plays_itself_in_its_role_and_the_other_level_elsewhere(sees: str) -> None:
+    deal = _opened(7)
+    declarer = deal.declarer
+    splits = [
+        RoleSplitBot(_Recording(bot_for_level("heuristic", random.Random(s))),
+                     _Recording(bot_for_level("heuristic", random.Random(s))), sees)
+        for s in range(3)
+    ]
+    play_deal(deal, [NoKontra(bot) for bot in splits])
+    assert deal.is_over
+    inside = [seat for bot in splits for seat in cast(_Recording, bot.inside).seats]
+    outside = [seat for bot in splits for seat in cast(_Recording, bot.outside).seats]
+    assert inside and outside
+    if sees == "declarer":
+        assert set(inside) == {declarer} and declarer not in outside
+    else:
+        assert declarer not in inside and set(outside) == {declarer}
+
+
+def test_the_measured_level_alone_is_split_and_only_for_a_role() -> None:
+    deal = _opened(8)
+    rng = random.Random(1)
+    split = level_seat_bot("heuristic", rng, deal, measured="heuristic", b="random", sees="declarer")
+    assert isinstance(split, RoleSplitBot) and split.sees == "declarer"
+    b_seat = level_seat_bot("random", rng, deal, measured="heuristic", b="random", sees="declarer")
+    assert not isinstance(b_seat, RoleSplitBot)
+    assert not isinstance(level_seat_bot("heuristic", rng, deal, measured="heuristic", b="random"), RoleSplitBot)
+    with pytest.raises(ValueError, match="unknown sight 'talon'"):
+        RoleSplitBot(split.inside, split.outside, "talon")

@@ -23,7 +23,9 @@ maker (``arena.BotMaker``), no bot of ours reads it, and no table or arena level
     python -m ulti.lab.clairvoyance [--b strong] [--deals N] [--seed S] [--sees all|declarer|defence] [--level L]
 
 ``--level L`` also plays L against B on the same deals and prints L's lead, per family too, and its share of
-the headroom with a paired bootstrap interval over the sets (both leads from this one run).
+the headroom with a paired bootstrap interval over the sets (both leads from this one run). With ``--sees``
+a role, L too plays as itself only in that role and as B in the other (``RoleSplitBot``), so its share is of
+that role's headroom.
 """
 
 from __future__ import annotations
@@ -43,7 +45,9 @@ from ulti.bots.parts import Likelihood, rejection_drawer
 from ulti.bots.sampling.knowledge import Knowledge, World
 from ulti.bots.sampling.sampler import Sampler
 from ulti.bots.strong import STRONG_PARTS, SearchBot, Settings
+from ulti.engine.actions import Action
 from ulti.engine.deal import Deal
+from ulti.engine.view import SeatView
 from ulti.lab.arena import ArenaReport, level_bot, print_progress, run_report
 
 #: The name A goes by (never a level of ``LEVELS``: nothing else can seat it).
@@ -102,6 +106,43 @@ def clairvoyant_bot(rng: random.Random, deal: Deal, sees: str = "all") -> Search
 def seat_bot(level: str, rng: random.Random, deal: Deal, sees: str = "all") -> Bot:
     """The arena's bot maker: the clairvoyant bot for A (``CLAIRVOYANT``), the level's own bot otherwise."""
     return clairvoyant_bot(rng, deal, sees) if level == CLAIRVOYANT else level_bot(level, rng, deal)
+
+
+class RoleSplitBot:
+    """A level that plays its card decisions as ``inside`` in the roles ``sees`` names and as ``outside`` in
+    the others (the card-play arena offers it nothing else: the auction is fixed, kontra declined)."""
+
+    def __init__(self, inside: Bot, outside: Bot, sees: str) -> None:
+        """``inside`` decides in the roles of ``sees`` (one of ``SIGHTS``), ``outside`` elsewhere."""
+        if sees not in SIGHTS:
+            raise ValueError(f"unknown sight {sees!r} ({', '.join(SIGHTS)})")
+        self.inside = inside
+        self.outside = outside
+        self.sees = sees
+
+    def in_role(self, view: SeatView) -> bool:
+        """Whether the decision of ``view`` is made in a role of ``sees`` (as ``ClairvoyantDrawer.sees_now``)."""
+        declaring = view.contract is not None and view.seat == view.contract.declarer
+        return self.sees == "all" or declaring == (self.sees == "declarer")
+
+    def act(self, view: SeatView) -> Action:
+        """``inside``'s action in a role of ``sees``, ``outside``'s otherwise."""
+        return (self.inside if self.in_role(view) else self.outside).act(view)
+
+    @property
+    def safety_stops(self) -> int:
+        """Both bots' safety stops."""
+        return sum(int(getattr(bot, "safety_stops", 0)) for bot in (self.inside, self.outside))
+
+
+def level_seat_bot(level: str, rng: random.Random, deal: Deal, measured: str, b: str, sees: str = "all") -> Bot:
+    """The arena's bot maker for the measured level's run: ``measured`` plays itself in the roles ``sees``
+    names and as ``b`` in the others (``RoleSplitBot``, its second bot drawing from a generator split off
+    ``rng``); B's seats, and every seat with ``sees`` all, get their level's own bot."""
+    if level != measured or sees == "all":
+        return level_bot(level, rng, deal)
+    outside = level_bot(b, random.Random(rng.getrandbits(64)), deal)
+    return RoleSplitBot(level_bot(level, rng, deal), outside, sees)
 
 
 @dataclass(frozen=True)
@@ -180,12 +221,13 @@ def main() -> None:
         level_sets: list[float] = []
         level = run_report(
             args.level, args.b, args.deals, args.seed, args.workers, None, print_progress, "cards", args.b, None,
-            level_bot, level_sets.append,
+            partial(level_seat_bot, measured=args.level, b=args.b, sees=args.sees), level_sets.append,
         )
         sys.stderr.write("\n")
         part = share_of_headroom(level_sets, clairvoyant_sets)
         lead = level.overall
-        print(f"{args.level} against {args.b} on the same deals: {lead.mean:+.3f} per deal [{lead.low:+.3f},"
+        role = "" if args.sees == "all" else f" ({args.level} as {args.sees}, {args.b} in the other role)"
+        print(f"{args.level}{role} against {args.b} on the same deals: {lead.mean:+.3f} per deal [{lead.low:+.3f},"
               f" {lead.high:+.3f}]; share of the headroom {part.share:.0%}, paired 95% [{part.low:.0%},"
               f" {part.high:.0%}]")
         print_families(level)
