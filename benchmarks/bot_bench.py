@@ -37,6 +37,9 @@ decisions, each taken by the level's bot, so a deal's sum over 3 is what one bot
 medians over the deals of every round that have the phase. A clone without the commit says so and skips
 the comparison.
 
+``--level NAME`` (repeatable) instead times only the named levels or laboratory configurations
+(``ulti.lab.configs``, e.g. ``expert-auction32``) on the same views, in the order given, with no leads.
+
     python -m benchmarks.bot_bench [--deals N] [--seed S] [--leads L]   # default 20 deals, 40 leads
     python -m benchmarks.bot_bench --against fca854b [--deals 6] [--rounds 4]
 """
@@ -68,6 +71,7 @@ from ulti.bots.strong.play import CardWork
 from ulti.engine.actions import Action
 from ulti.engine.deal import Phase
 from ulti.engine.view import SeatView
+from ulti.lab.configs import bot_for
 from ulti.lab.positions import lead_views, positions
 
 TARGET_CARD_MEDIAN = 0.3
@@ -281,8 +285,19 @@ def main() -> None:
     parser.add_argument("--against", default=None, help="a commit whose strong and expert bots are timed beside"
                         " today's")
     parser.add_argument("--rounds", type=int, default=4, help="with --against: alternating rounds of both sides")
+    parser.add_argument("--level", action="append", default=None, metavar="NAME",
+                        help="time only these levels or laboratory configurations (ulti.lab.configs), in the"
+                             " order given, on the same views; no leads")
     args = parser.parse_args()
     pin_to_one_core()
+    if args.level:
+        args.deals = 20 if args.deals is None else args.deals
+        views = positions(args.deals, args.seed)
+        for name in args.level:
+            bot = bot_for(name, random.Random(args.seed))
+            assert isinstance(bot, SearchBot), f"{name} does not search: nothing to time"
+            decision_report(name, bot, views, args)
+        return
     if args.against is not None:
         args.deals = 6 if args.deals is None else args.deals
         versions_report(args.against, args)

@@ -77,6 +77,18 @@ class TrueWorld(Sampler):
         return World(hands=list(self.deal.hands), talon=self.deal.talon)
 
 
+def checked_sight(sees: str) -> str:
+    """``sees`` if it is one of ``SIGHTS``; a ``ValueError`` naming it otherwise."""
+    if sees not in SIGHTS:
+        raise ValueError(f"unknown sight {sees!r} ({', '.join(SIGHTS)})")
+    return sees
+
+
+def in_role(sees: str, declaring: bool) -> bool:
+    """Whether a decision of the declarer (``declaring``) or of a defender is in a role ``sees`` names."""
+    return sees == "all" or declaring == (sees == "declarer")
+
+
 @dataclass(frozen=True)
 class ClairvoyantDrawer:
     """A ``Drawer`` part that sees every card of ``deal`` in the roles ``sees`` names: the true world
@@ -87,8 +99,7 @@ class ClairvoyantDrawer:
 
     def sees_now(self, know: Knowledge) -> bool:
         """Whether this decision is made seeing every card (its role is one the drawer sees in)."""
-        declaring = know.seat == know.declarer
-        return self.sees == "all" or declaring == (self.sees == "declarer")
+        return in_role(self.sees, know.seat == know.declarer)
 
     def __call__(self, know: Knowledge, likelihood: Likelihood | None) -> Sampler:
         """The worlds of a decision from ``know``."""
@@ -98,9 +109,7 @@ class ClairvoyantDrawer:
 def clairvoyant_bot(rng: random.Random, deal: Deal, sees: str = "all") -> SearchBot:
     """The strong bot whose only world, where it sees (``sees``), is the true deal: one world solved
     double-dummy per card decision; elsewhere it plays exactly as the strong bot."""
-    if sees not in SIGHTS:
-        raise ValueError(f"unknown sight {sees!r} ({', '.join(SIGHTS)})")
-    return SearchBot(rng, replace(STRONG_PARTS, drawer=ClairvoyantDrawer(deal, sees)), Settings())
+    return SearchBot(rng, replace(STRONG_PARTS, drawer=ClairvoyantDrawer(deal, checked_sight(sees))), Settings())
 
 
 def seat_bot(level: str, rng: random.Random, deal: Deal, sees: str = "all") -> Bot:
@@ -114,20 +123,14 @@ class RoleSplitBot:
 
     def __init__(self, inside: Bot, outside: Bot, sees: str) -> None:
         """``inside`` decides in the roles of ``sees`` (one of ``SIGHTS``), ``outside`` elsewhere."""
-        if sees not in SIGHTS:
-            raise ValueError(f"unknown sight {sees!r} ({', '.join(SIGHTS)})")
         self.inside = inside
         self.outside = outside
-        self.sees = sees
-
-    def in_role(self, view: SeatView) -> bool:
-        """Whether the decision of ``view`` is made in a role of ``sees`` (as ``ClairvoyantDrawer.sees_now``)."""
-        declaring = view.contract is not None and view.seat == view.contract.declarer
-        return self.sees == "all" or declaring == (self.sees == "declarer")
+        self.sees = checked_sight(sees)
 
     def act(self, view: SeatView) -> Action:
         """``inside``'s action in a role of ``sees``, ``outside``'s otherwise."""
-        return (self.inside if self.in_role(view) else self.outside).act(view)
+        declaring = view.contract is not None and view.seat == view.contract.declarer
+        return (self.inside if in_role(self.sees, declaring) else self.outside).act(view)
 
     @property
     def safety_stops(self) -> int:

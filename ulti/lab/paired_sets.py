@@ -40,24 +40,6 @@ class SetScore:
     family: str
 
 
-def set_scores(path: str) -> list[SetScore]:
-    """A's score per set of an arena's record file, as the arena scores it (``a_score`` per play, the mean
-    over the set's plays; the set's family by ``set_family``)."""
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().splitlines()
-    out = []
-    for start in range(0, len(lines) - len(lines) % PLAYS, PLAYS):
-        scores: list[float] = []
-        families: Counter[str] = Counter()
-        for line, seating in zip(lines[start : start + PLAYS], seatings(), strict=True):
-            result = deal_from_record(json.loads(line)).result
-            assert result is not None, "an arena record is a whole deal"
-            scores.append(a_score(result.scores, seating))
-            families[family(result.bid, result.given_up)] += 1
-        out.append(SetScore(statistics.fmean(scores), set_family(families)))
-    return out
-
-
 @dataclass(frozen=True)
 class PlayOutcome:
     """One play of a record file: A's score, the contract family, and the kontra steps said, in order, each as
@@ -86,6 +68,22 @@ def play_outcomes(path: str) -> list[PlayOutcome]:
         )
         out.append(PlayOutcome(a_score(result.scores, seating), family(result.bid, result.given_up), steps))
     return out
+
+
+def sets_of(plays: list[PlayOutcome]) -> list[SetScore]:
+    """The duplicate sets of a record file's plays (``play_outcomes``), as the arena scores them: A's mean
+    score over a set's plays, and the set's family by ``set_family``."""
+    out = []
+    for start in range(0, len(plays) - len(plays) % PLAYS, PLAYS):
+        one_set = plays[start : start + PLAYS]
+        families = Counter(p.family for p in one_set)
+        out.append(SetScore(statistics.fmean(p.a_score for p in one_set), set_family(families)))
+    return out
+
+
+def set_scores(path: str) -> list[SetScore]:
+    """A's score per set of an arena's record file (``sets_of`` its ``play_outcomes``)."""
+    return sets_of(play_outcomes(path))
 
 
 @dataclass(frozen=True)
@@ -145,7 +143,8 @@ def main() -> None:
     parser.add_argument("new", help="the second run's deal records (same seed and mode)")
     parser.add_argument("--steps", action="store_true", help="also where the difference comes from, by kontra steps")
     args = parser.parse_args()
-    old, new = set_scores(args.old), set_scores(args.new)
+    old_plays, new_plays = play_outcomes(args.old), play_outcomes(args.new)
+    old, new = sets_of(old_plays), sets_of(new_plays)
     n = min(len(old), len(new))
     differ = sum(1 for i in range(n) if old[i].a_mean != new[i].a_mean)
     print(f"{n} sets compared ({differ} differ): A's score per deal, old, new, and new minus old (95% intervals)")
@@ -154,7 +153,7 @@ def main() -> None:
     if args.steps:
         print("plays that differ, by family and the kontra steps said (new | old): plays, A's mean difference per"
               " play, share of new - old per deal")
-        for g in step_groups(play_outcomes(args.old), play_outcomes(args.new)):
+        for g in step_groups(old_plays, new_plays):
             said = f"{', '.join(g.new_steps) or 'none'} | {', '.join(g.old_steps) or 'none'}"
             mean = sum(g.differences) / len(g.differences)
             print(f"  {g.family:10s} {said:70s} {len(g.differences):4d}  {mean:+8.2f}  {g.share:+.3f}")
