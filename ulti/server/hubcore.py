@@ -66,6 +66,11 @@ class Outbox:
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
+    def idle(self) -> bool:
+        """Whether nothing waits and the reader waits for the next message (has sent all before it)."""
+        waiter = self._waiter
+        return not self._items and waiter is not None and not waiter.done()
+
     def get_nowait(self) -> Mapping[str, object] | None:
         """The first message (``asyncio.QueueEmpty`` if there is none)."""
         if not self._items:
@@ -105,9 +110,16 @@ class Connection:
     seek_token: str | None = None
     #: a bot API table stream (``botapi.py``): not a person, so not counted online in the lobby
     program: bool = False
+    #: writes a message to the socket at once, or returns False (nothing written) when it cannot now
+    #: (``socket_routes.py``): used only while the outbox's writer waits with nothing queued, so the
+    #: messages still go out in the order they were sent
+    write_now: Callable[[Mapping[str, object]], bool] | None = None
 
     def send(self, message: Mapping[str, object]) -> None:
-        """Queue ``message`` for this client; a client that stops reading is cut off, not waited for."""
+        """Send ``message`` to this client: written at once when nothing is queued before it, else queued
+        for the connection's writer; a client that stops reading is cut off, not waited for."""
+        if self.write_now is not None and self.outbox.idle() and self.write_now(message):
+            return
         if self.outbox.qsize() < OUTBOX_LIMIT:
             self.outbox.put_nowait(message)
         else:

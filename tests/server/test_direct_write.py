@@ -1,0 +1,120 @@
+"""A message is written to its socket at once when nothing waits before it, and queued otherwise: either
+way every connection receives its messages in the order they were sent (issue 40's server cost)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+
+import orjson
+from uvicorn.config import Config
+from uvicorn.server import ServerState
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
+
+from ulti.server.hubcore import Connection
+from ulti.server.wsprotocol import WebSocketProtocol
+
+
+class _Socket:
+    """Where both ways of writing put their messages: the direct one while ``open``, the writer task always."""
+
+    def __init__(self) -> None:
+        self.written: list[int] = []
+        self.open = True
+        self.direct = 0
+
+    def write_now(self, message: Mapping[str, object]) -> bool:
+        if not self.open:
+            return False
+        self.direct += 1
+        self.written.append(int(str(message["n"])))
+        return True
+
+    async def writer(self, conn: Connection) -> None:
+        while (message := await conn.outbox.get()) is not None:
+            self.written.append(int(str(message["n"])))
+            await asyncio.sleep(0)  # a write that waits, as one paused by flow control does
+
+
+def test_messages_go_out_in_order_whether_written_at_once_or_queued() -> None:
+    async def scenario() -> tuple[list[int], int]:
+        socket = _Socket()
+        conn = Connection("p1", "Anna", write_now=socket.write_now)
+        writer = asyncio.create_task(socket.writer(conn))
+        n = 0
+        for step in range(30):
+            socket.open = step % 7 not in (3, 4)  # now and then the socket cannot be written at once
+            for _ in range(step % 3 + 1):  # bursts: the later ones find the first still queued
+                conn.send({"n": n})
+                n += 1
+            if step % 2:
+                for _ in range(step % 5 * 6):  # sometimes long enough for the writer to empty the outbox
+                    await asyncio.sleep(0)
+        for _ in range(10):
+            await asyncio.sleep(0)
+        conn.outbox.put_nowait(None)
+        await writer
+        return socket.written, socket.direct
+
+    written, direct = asyncio.run(scenario())
+    assert written == list(range(len(written))) and len(written) == 60
+    assert 0 < direct < 60  # both ways were taken
+
+
+def test_a_connection_writes_at_once_only_while_its_writer_waits_with_nothing_queued() -> None:
+    async def scenario() -> tuple[int, int, int]:
+        socket = _Socket()
+        conn = Connection("p1", "Anna", write_now=socket.write_now)
+        conn.send({"n": 0})  # no writer waits yet (the socket's first message): queued
+        queued_before_writer = conn.outbox.qsize()
+        writer = asyncio.create_task(socket.writer(conn))
+        for _ in range(3):
+            await asyncio.sleep(0)
+        conn.send({"n": 1})  # the writer waits on an empty outbox: written at once
+        direct_after = socket.direct
+        conn.outbox.put_nowait(None)
+        await writer
+        return queued_before_writer, direct_after, len(socket.written)
+
+    assert asyncio.run(scenario()) == (1, 1, 2)
+
+
+def _open_protocol() -> tuple[WebSocketProtocol, list[bytes]]:
+    """A server-side protocol whose handshake is done, writing into a list."""
+    written: list[bytes] = []
+
+    class Transport:
+        def write(self, data: bytes) -> None:
+            written.append(data)
+
+        def is_closing(self) -> bool:
+            return False
+
+    async def app(scope: object, receive: object, send: object) -> None:  # never called
+        raise AssertionError
+
+    protocol = WebSocketProtocol(Config(app=app, ws_per_message_deflate=False), ServerState(), {})
+    protocol.transport = Transport()  # type: ignore[assignment]
+    protocol.conn.state = State.OPEN
+    protocol.handshake_complete = True
+    return protocol, written
+
+
+def test_send_text_now_writes_one_text_frame_and_refuses_while_paused_or_closing() -> None:
+    async def scenario() -> None:
+        protocol, written = _open_protocol()
+        text = orjson.dumps({"type": "event", "seq": 3}).decode()
+        assert protocol.send_text_now(text)
+        assert len(written) == 1
+        frame = written[0]
+        assert frame[0] == 0x80 | Opcode.TEXT and frame[2:].decode() == text  # FIN + text, unmasked, short
+        assert Frame(Opcode.TEXT, text.encode()).data == frame[2:]
+        protocol.writable.clear()  # flow control paused the transport: uvicorn's send would wait
+        assert not protocol.send_text_now(text)
+        protocol.writable.set()
+        protocol.close_sent = True
+        assert not protocol.send_text_now(text)
+        assert len(written) == 1
+
+    asyncio.run(scenario())
