@@ -113,6 +113,9 @@ def test_send_text_now_writes_one_text_frame_and_refuses_while_paused_or_closing
         protocol.writable.clear()  # flow control paused the transport: uvicorn's send would wait
         assert not protocol.send_text_now(text)
         protocol.writable.set()
+        protocol.conn.state = State.CLOSING  # the client's close frame came in (uvicorn's send would raise)
+        assert not protocol.send_text_now(text)
+        protocol.conn.state = State.OPEN
         protocol.close_sent = True
         assert not protocol.send_text_now(text)
         assert len(written) == 1

@@ -15,6 +15,7 @@ The server writes every event this way when nothing waits in the connection's ou
 from __future__ import annotations
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import State
 
 
 class WebSocketProtocol(WebSocketsSansIOProtocol):
@@ -35,7 +36,8 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
 
     def send_text_now(self, text: str) -> bool:
         """Write ``text`` as one text frame now; False (nothing written) unless the handshake is done, no
-        close was sent or received, and the transport is not paused by flow control (``send`` would wait)."""
+        close was sent or received, and the transport is not paused by flow control (``send`` would wait).
+        Never raises for a closing socket: the caller is a broadcast to every watcher."""
         if (
             not self.handshake_complete
             or self.close_sent
@@ -43,6 +45,7 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
             or self.initial_response is not None
             or not self.writable.is_set()
             or self.transport.is_closing()
+            or self.conn.state is not State.OPEN  # a close frame came in: send_text would raise
         ):
             return False
         self.conn.send_text(text.encode())
