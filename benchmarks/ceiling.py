@@ -174,8 +174,30 @@ class _Player:
         return True
 
 
+class Pace:
+    """Every player's actions together spread evenly at ``rate`` per second (each waits for its slot).
+
+    A server's CPU per action falls as its load rises (more messages per wake of its event loop), so
+    the bare server is also run at the game server's measured rate: the same traffic at the same load.
+    """
+
+    def __init__(self, rate: float) -> None:
+        """Slots ``1 / rate`` seconds apart from now on."""
+        self.interval = 1.0 / rate
+        self.next_at = 0.0
+
+    async def wait(self) -> None:
+        """Wait for the next free slot (at once when the players fall behind the rate)."""
+        now = time.monotonic()
+        slot = max(now, self.next_at)
+        self.next_at = slot + self.interval
+        if slot > now:
+            await asyncio.sleep(slot - now)
+
+
 async def _player_loop(
-    player: _Player, seat: int, seed: int, think: float, stop_at: float, latencies: list[float]
+    player: _Player, seat: int, seed: int, think: float, stop_at: float, latencies: list[float],
+    pace: Pace | None = None,
 ) -> int:
     rng = random.Random(seed)
     actions = 0
@@ -184,6 +206,8 @@ async def _player_loop(
         if not await player.wait_turn(seat, stop_at):
             break
         await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+        if pace is not None:
+            await pace.wait()
         ids += 1
         client_id = f"s{seat}-{ids}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
@@ -202,11 +226,14 @@ async def _player_loop(
 
 
 async def run_ceiling(
-    port: int, tables: int, seconds: float, think: float, server_cpu: Callable[[], float] = lambda: 0.0
+    port: int, tables: int, seconds: float, think: float, server_cpu: Callable[[], float] = lambda: 0.0,
+    rate: float | None = None,
 ) -> dict[str, float]:
     """One load run against the bare server on ``port`` (already started): the load run's figures.
 
-    ``server_cpu`` tells the server process's CPU seconds so far (for the CPU each party used).
+    ``server_cpu`` tells the server process's CPU seconds so far (for the CPU each party used);
+    ``rate``: the players' actions together at most this many per second (``Pace``), else as fast as
+    they go.
     """
     players: list[tuple[_Player, int]] = []
     for t in range(tables):
@@ -218,8 +245,9 @@ async def run_ceiling(
     latencies: list[float] = []
     cpu_before = (server_cpu(), time.process_time())
     start = time.monotonic()
+    pace = None if rate is None else Pace(rate)
     counts = await asyncio.gather(
-        *(_player_loop(p, seat, i, think, start + seconds, latencies) for i, (p, seat) in enumerate(players))
+        *(_player_loop(p, seat, i, think, start + seconds, latencies, pace) for i, (p, seat) in enumerate(players))
     )
     elapsed = time.monotonic() - start
     cpu_after = (server_cpu(), time.process_time())

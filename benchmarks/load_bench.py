@@ -194,15 +194,16 @@ async def run_load(tables: int, seconds: float, think: float, processes: int = 0
     }
 
 
-def run_ceiling_once(tables: int, seconds: float, think: float) -> dict[str, float]:
-    """One run of the bare WebSocket server (``benchmarks/ceiling.py``) with the load run's traffic shape."""
+def run_ceiling_once(tables: int, seconds: float, think: float, rate: float | None = None) -> dict[str, float]:
+    """One run of the bare WebSocket server (``benchmarks/ceiling.py``) with the load run's traffic shape;
+    ``rate``: its actions held to at most this many per second (the game server's, for the same load)."""
     with tempfile.TemporaryDirectory() as tmp:
         server = CeilingProcess(free_port())
         try:
             server.start(Path(tmp) / "ceiling.log")
             assert server.proc is not None
             pid = server.proc.pid
-            return uvloop.run(run_ceiling(server.port, tables, seconds, think, lambda: cpu_seconds(pid)))
+            return uvloop.run(run_ceiling(server.port, tables, seconds, think, lambda: cpu_seconds(pid), rate))
         finally:
             server.stop()
 
@@ -250,6 +251,7 @@ def main() -> None:
         for tables in args.tables:
             runs: list[dict[str, float]] = []
             ceilings: list[dict[str, float]] = []
+            paced: list[dict[str, float]] = []  # the bare server at each game run's rate
             for _ in range(args.rounds):
                 if args.ceiling:
                     ceilings.append(run_ceiling_once(tables, args.seconds, args.think))
@@ -270,6 +272,11 @@ def main() -> None:
                     f"PostgreSQL+Redis {r['cpu_services']:.2f} = {busy:.2f} of {CORES} cores; "
                     f"CPU per action: {_per_action(r)}"
                 )
+                if args.ceiling and processes == 0 and r["actions_per_s"]:
+                    paced.append(run_ceiling_once(tables, args.seconds, args.think, r["actions_per_s"]))
+                    c = paced[-1]
+                    print(_line("  ceiling at the game's rate", c))
+                    print(f"{'':34s} CPU in cores: server {c['cpu_servers']:.2f}; CPU per action: {_per_action(c)}")
             if not args.ceiling:
                 continue
             game, bare = _medians(runs), _medians(ceilings)
@@ -281,6 +288,8 @@ def main() -> None:
                 f"p99 {_ratio(runs, ceilings, 'p99_ms'):.1f}x the ceiling's"
             )
             print(_half_ceiling_budget(runs, bare["actions_per_s"], max(processes, 1)))
+            if paced:
+                print(_cpu_ratios(runs, ceilings, paced))
 
 
 def _per_action(r: dict[str, float]) -> str:
@@ -309,6 +318,29 @@ def _half_ceiling_budget(runs: list[dict[str, float]], ceiling: float, processes
         f"{CORES} cores, {servers} at most {1e6 * min(processes, CORES) / target:.0f} us; "
         f"the game used server {server:.0f} us + "
         f"generator {generator:.0f} us = {server + generator:.0f} us"
+    )
+
+
+def _server_us(r: dict[str, float]) -> float:
+    """The server processes' CPU microseconds per action of one run."""
+    return 1e6 * r["cpu_servers"] / r["actions_per_s"] if r["actions_per_s"] else float("nan")
+
+
+def _cpu_ratios(runs: list[dict[str, float]], ceilings: list[dict[str, float]], paced: list[dict[str, float]]) -> str:
+    """The game server's CPU per action against the bare server's, at full speed and at the game's rate.
+
+    Medians over rounds, each ratio taken within its round. The bare server at full speed carries several
+    times the game's actions per second, and a server's CPU per action falls as its load rises (more
+    messages per wake of its event loop); at the game's rate both carry the same load.
+    """
+    game = statistics.median(_server_us(r) for r in runs)
+    full = statistics.median(_server_us(c) for c in ceilings)
+    same = statistics.median(_server_us(c) for c in paced)
+    ratio_full = statistics.median(_server_us(r) / _server_us(c) for r, c in zip(runs, ceilings, strict=True))
+    ratio_same = statistics.median(_server_us(r) / _server_us(c) for r, c in zip(runs, paced, strict=True))
+    return (
+        f"{'':34s} server CPU per action (median of rounds): game {game:.0f} us; bare server at full speed "
+        f"{full:.0f} us ({ratio_full:.1f}x), at the game's rate {same:.0f} us ({ratio_same:.1f}x)"
     )
 
 

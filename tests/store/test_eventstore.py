@@ -133,3 +133,40 @@ async def test_a_failed_batch_of_events_leaves_nothing_behind(db_url: str) -> No
     assert [isinstance(r, SeqConflict) for r in results] == [False, True, False]
     assert [e["n"] for e in await store.events("t")] == [1, 2, 3]
     await store.close()
+
+
+@pytest.mark.asyncio
+async def test_sqlite_events_are_written_on_the_loops_thread_and_checkpointed_on_the_drivers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hot writes skip the trip to the driver's thread; the log's checkpoint, which waits for the disk, takes it."""
+    import sqlite3
+    import threading
+
+    from ulti.store import eventstore
+
+    threads: dict[str, set[int]] = {"write": set(), "checkpoint": set()}
+    insert, checkpoint = eventstore._insert_and_commit, eventstore._checkpoint
+
+    def spy_insert(connection: sqlite3.Connection, params: list[tuple[str, int, str, int]]) -> None:
+        threads["write"].add(threading.get_ident())
+        insert(connection, params)
+
+    def spy_checkpoint(connection: sqlite3.Connection, params: None) -> None:
+        threads["checkpoint"].add(threading.get_ident())
+        checkpoint(connection, params)
+
+    monkeypatch.setattr(eventstore, "_insert_and_commit", spy_insert)
+    monkeypatch.setattr(eventstore, "_checkpoint", spy_checkpoint)
+    path = tmp_path / "store.db"
+    store = await EventStore.open(f"sqlite+aiosqlite:///{path}")
+    text = "x" * 20_000
+    for seq in range(1, 61):  # 1.2 MB of events: past one checkpoint's worth
+        await store.append("t", seq, {"n": seq, "text": text})
+    await store.save_table("t", "playing", {"n": 1})
+    assert threads["write"] == {threading.get_ident()}
+    assert len(threads["checkpoint"]) == 1 and threading.get_ident() not in threads["checkpoint"]
+    await store.close()
+    # what the checkpoint copied into the database and what stayed in the log: every event is there
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT count(*) FROM events").fetchone() == (60,)

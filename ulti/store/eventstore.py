@@ -31,8 +31,14 @@ _INSERT_EVENTS = "INSERT INTO events (table_id, seq, body, created_at) VALUES (?
 
 
 
+#: bytes of rows written here between two checkpoints of the write-ahead log on the driver's thread: well
+#: under SQLite's own automatic checkpoint (1,000 pages of 4 KiB), so that a commit made here (on the event
+#: loop's thread) rarely copies the log into the database and waits for the disk itself
+_CHECKPOINT_BYTES = 1 << 20
+
+
 def _insert_and_commit(connection: sqlite3.Connection, params: list[tuple[str, int, str, int]]) -> None:
-    """Insert event rows and commit, or roll back and raise (run on the driver's thread)."""
+    """Insert event rows and commit, or roll back and raise."""
     try:
         connection.executemany(_INSERT_EVENTS, params)
         connection.commit()
@@ -46,7 +52,7 @@ _INSERT_TABLE = "INSERT INTO tables (id, status, summary, created_at, updated_at
 
 
 def _upsert_table(connection: sqlite3.Connection, row: tuple[str, str, str, int]) -> None:
-    """Update a table's status and summary, or insert it, and commit (run on the driver's thread)."""
+    """Update a table's status and summary, or insert it, and commit."""
     table_id, status, summary, now = row
     try:
         if connection.execute(_UPDATE_TABLE, (status, summary, now, table_id)).rowcount == 0:
@@ -55,6 +61,11 @@ def _upsert_table(connection: sqlite3.Connection, row: tuple[str, str, str, int]
     except BaseException:
         connection.rollback()
         raise
+
+
+def _checkpoint(connection: sqlite3.Connection, _params: None) -> None:
+    """Copy the write-ahead log into the database (run on the driver's thread: it waits for the disk)."""
+    connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
 
 def _rollback_if_open(dbapi_connection: Any, _record: Any, reset_state: PoolResetState) -> None:
@@ -81,7 +92,12 @@ def make_engine(url: str) -> AsyncEngine:
     if url.startswith("sqlite"):
         # One connection: SQLite has one writer at a time, and a second connection waiting for the
         # lock sleeps in its busy handler (up to 100 ms a step). Queueing for the pool is async instead.
-        engine = create_async_engine(url, pool_size=1, max_overflow=0, pool_timeout=60, pool_reset_on_return=None)
+        # check_same_thread off: the store's hottest writes use the connection on the event loop's thread while
+        # it holds the connection's one checkout (``EventStore._write_here``); aiosqlite's thread is idle then.
+        engine = create_async_engine(
+            url, pool_size=1, max_overflow=0, pool_timeout=60, pool_reset_on_return=None,
+            connect_args={"check_same_thread": False},
+        )
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         event.listen(engine.sync_engine, "reset", _rollback_if_open)
         return engine
@@ -100,6 +116,7 @@ class EventStore(
         self._writer: asyncio.Task[None] | None = None
         #: told (seconds, events) after each group commit: the server's metrics (the store may not import them)
         self.on_commit: Callable[[float, int], None] | None = None
+        self._unchecked_bytes = 0  # written by ``_write_here`` since its last checkpoint
 
     @classmethod
     async def open(cls, url: str) -> EventStore:
@@ -167,26 +184,34 @@ class EventStore(
             async with self.engine.begin() as conn:
                 await conn.execute(insert(events), rows)
             return
-        # SQLite: straight to the driver, in one trip to its thread (the INSERTs and the COMMIT, or the
-        # ROLLBACK, run there together): this is the server's hottest write (every event of every table).
+        # SQLite: straight to the driver (the INSERTs and the COMMIT, or the ROLLBACK, together): this is the
+        # server's hottest write (every event of every table).
         params = [(r["table_id"], r["seq"], r["body"], r["created_at"]) for r in rows]
         try:
-            await self._on_sqlite_thread(_insert_and_commit, params)
+            await self._write_here(_insert_and_commit, params, sum(len(r["body"]) for r in rows))
         except sqlite3.IntegrityError as exc:
             raise IntegrityError(_INSERT_EVENTS, None, exc) from exc
 
-    async def _on_sqlite_thread(self, write: Callable[[sqlite3.Connection, Any], None], params: Any) -> None:
-        """Run ``write(connection, params)`` on the SQLite driver's thread, in one trip.
+    async def _write_here(self, write: Callable[[sqlite3.Connection, Any], None], params: Any, size: int) -> None:
+        """Run ``write(connection, params)`` on this (the event loop's) thread, holding the pool's one SQLite
+        connection; ``size``: about the bytes it writes.
 
-        Every trip hands the interpreter lock to that thread and back, which the load run's profile
-        showed as the main thread's largest single cost (issue 18): a statement through SQLAlchemy
-        takes four or five trips (cursor, execute, close, commit), a ``write`` done here one.
+        A trip to the driver's thread and back costs more than such a write: two hand-overs of the
+        interpreter lock, the thread's wake and the loop's, which the load run showed as a tenth of the
+        server's CPU per action (issue 40). Here the write costs only its own work. With the write-ahead
+        log and ``synchronous=NORMAL`` a commit does not wait for the disk; the log's checkpoint does,
+        so every ``_CHECKPOINT_BYTES`` one runs on the driver's thread (SQLite's automatic checkpoint
+        stays on as the bound for what is written elsewhere).
         """
         async with self.engine.connect() as conn:
             driver = (await conn.get_raw_connection()).driver_connection
             assert driver is not None
-            # aiosqlite's own way to run a call on its thread (private, hence the pinned version)
-            await driver._execute(write, driver._conn, params)
+            write(driver._conn, params)
+            self._unchecked_bytes += size
+            if self._unchecked_bytes >= _CHECKPOINT_BYTES:
+                self._unchecked_bytes = 0
+                # aiosqlite's own way to run a call on its thread (private, hence the pinned version)
+                await driver._execute(_checkpoint, driver._conn, None)
 
     async def _write_one(self, row: dict[str, Any], done: asyncio.Future[None]) -> None:
         try:
@@ -214,8 +239,8 @@ class EventStore(
         text = orjson.dumps(summary).decode()
         now = now_ms()
         if self.engine.dialect.name == "sqlite":
-            # written at every deal's end of every table: one trip to the driver's thread, not five
-            await self._on_sqlite_thread(_upsert_table, (table_id, status, text, now))
+            # written at every deal's end of every table: straight to the driver, not five trips to its thread
+            await self._write_here(_upsert_table, (table_id, status, text, now), len(text))
             return
         async with self.engine.begin() as conn:
             result = await conn.execute(
