@@ -4,6 +4,10 @@ Every table has three players, each on its own real WebSocket, choosing random l
 a fixed "think" pause (their thinking is not part of the latency). Printed: tables, connections,
 actions per second, p50/p99 latency from sending a command to receiving its broadcast event, and the
 server's memory per table (RSS growth divided by the tables).
+
+With the ceiling (the default), each round also runs a bare WebSocket server with the same traffic
+(``benchmarks/ceiling.py``) at its full speed and, for one process on SQLite, once more paced to the
+game run's actions per second; the game server's CPU per action is printed against both.
 """
 
 from __future__ import annotations
