@@ -38,7 +38,7 @@ medians over the deals of every round that have the phase. A clone without the c
 the comparison.
 
 ``--level NAME`` (repeatable) instead times only the named levels or laboratory configurations
-(``ulti.lab.configs``, e.g. ``expert-auction32``) on the same views, in the order given, with no leads.
+(``ulti.lab.configs``, e.g. ``expert-v1``) on the same views, in the order given, with no leads.
 
     python -m benchmarks.bot_bench [--deals N] [--seed S] [--leads L]   # default 20 deals, 40 leads
     python -m benchmarks.bot_bench --against fca854b [--deals 6] [--rounds 4]

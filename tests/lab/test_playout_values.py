@@ -5,17 +5,13 @@ from __future__ import annotations
 
 import random
 import statistics
-from dataclasses import replace
 
 import pytest
 
-from ulti.bots.expert import expert_bot
 from ulti.bots.expert.played_values import played_value
 from ulti.bots.sampling import Sampler, analyse, world_to_deal
-from ulti.bots.strong import SearchBot
 from ulti.bots.strong.play import position_of, solve_value
 from ulti.lab.arena import played_without_kontra
-from ulti.lab.configs import bot_for
 from ulti.lab.played_deals import mapped, played_by_level, to_first_card
 from ulti.lab.playout_values import Declaration, estimate, measure_deal, report, ways
 
@@ -73,12 +69,3 @@ def test_the_report_compares_each_estimates_squared_error_with_the_experts_value
     assert "+0.0" in rows[("dd+family", "2")] and " 9.0" in rows[("dd+family", "2")]
     assert "-9.0" in rows[("playout:x", "2")] and " 0.0" in rows[("playout:x", "2")]
 
-
-def test_the_expert_on_more_auction_worlds_differs_from_the_expert_in_that_alone() -> None:
-    # the configuration the benchmark's figures point to: 32 worlds per valued declaration, all else the expert's
-    more = bot_for("expert-auction32", random.Random(0))
-    expert = expert_bot(random.Random(0))
-    assert isinstance(more, SearchBot)
-    assert more.settings.auction_samples == 32 and expert.settings.auction_samples == 8
-    assert replace(more.settings, auction_samples=8) == expert.settings
-    assert more.parts == expert.parts

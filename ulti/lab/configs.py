@@ -28,9 +28,6 @@ CONFIGS: dict[str, Level] = {
         Level("expert-192", "ulti.bots.expert:expert_bot", {"samples": 2 * _EXPERT_WORLDS}, at_tables=False),
         # the expert whose defenders do not weigh the talon they cannot see (the reading's yardstick)
         Level("expert-blindtalon", "ulti.bots.expert:expert_bot", {"read_talon": False}, at_tables=False),
-        # the expert valuing each declaration on 32 worlds, not 8: the auction-by-play-outs row found its value
-        # then foretells the played result better (docs/lab-journal.md, the auction's rows)
-        Level("expert-auction32", "ulti.bots.expert:expert_bot", {"auction_samples": 32}, at_tables=False),
         # the expert with the strong bot's auction values (double-dummy means, uncorrected)
         Level("expert-ddauction", "ulti.bots.expert:expert_bot", {"played_auction": False}, at_tables=False),
         # the expert valuing kontra steps with the declarer's answer in view, never answering a rekontra
