@@ -8,6 +8,9 @@ server's memory per table (RSS growth divided by the tables).
 With the ceiling (the default), each round also runs a bare WebSocket server with the same traffic
 (``benchmarks/ceiling.py``) at its full speed and, for one process on SQLite, once more paced to the
 game run's actions per second; the game server's CPU per action is printed against both.
+
+With ``--parts``, one more run per table count times the server's hot functions from inside
+(``benchmarks/cpu_parts.py``) and prints each one's CPU per action: where the server's cost goes.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import uvloop
 from ulti.client import GameClient, ServerError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks import cpu_parts
 from benchmarks.ceiling import CeilingProcess, run_ceiling
 from ulti.seating import three_players
 from ulti.serverprocess import ServerProcess, free_port
@@ -136,14 +140,22 @@ async def player_loop(client: GameClient, seed: int, think: float, stop_at: floa
     return actions
 
 
-async def run_load(tables: int, seconds: float, think: float, processes: int = 0) -> dict[str, float]:
-    """One load run; ``processes`` 0 = one process on SQLite, N = N processes on PostgreSQL and Redis."""
+async def run_load(
+    tables: int, seconds: float, think: float, processes: int = 0, parts: list[str] | None = None
+) -> dict[str, float]:
+    """One load run; ``processes`` 0 = one process on SQLite, N = N processes on PostgreSQL and Redis.
+
+    ``parts`` (one process only): the server runs with ``cpu_parts``' timers, and a line per part of its CPU
+    per action in the measured window is added to the list.
+    """
     with tempfile.TemporaryDirectory() as tmp:
         services: list[Postgres | Redis] = []
         servers: list[ServerProcess] = []
+        parts_out = Path(tmp) / "parts.json"
         try:
             if processes == 0:
-                servers.append(ServerProcess(db_url=f"sqlite+aiosqlite:///{tmp}/load.db"))
+                launcher = cpu_parts.launcher(parts_out) if parts is not None else ServerProcess.launcher
+                servers.append(ServerProcess(db_url=f"sqlite+aiosqlite:///{tmp}/load.db", launcher=launcher))
             else:
                 postgres, redis = start_postgres(), start_redis()
                 services += [postgres, redis]
@@ -166,6 +178,9 @@ async def run_load(tables: int, seconds: float, think: float, processes: int = 0
                 gc.collect()
                 gc.freeze()
                 latencies: list[float] = []
+                if parts is not None:
+                    await asyncio.sleep(0.3)  # the timers' file is written every tenth of a second
+                    parts_before = cpu_parts.read(parts_out)
                 cpu_before = cpu_seconds_by_kind(servers)
                 start = time.monotonic()
                 counts = await asyncio.gather(
@@ -177,6 +192,9 @@ async def run_load(tables: int, seconds: float, think: float, processes: int = 0
                 )
                 elapsed = time.monotonic() - start
                 cpu_after = cpu_seconds_by_kind(servers)
+                if parts is not None:
+                    await asyncio.sleep(0.3)
+                    parts += cpu_parts.per_action(parts_before, cpu_parts.read(parts_out), max(1, sum(counts)))
                 busy_kb = sum(rss_kb(srv.proc.pid) for srv in servers if srv.proc)
                 for clients in all_clients:
                     for c in clients:
@@ -239,6 +257,11 @@ def main() -> None:
         "--no-ceiling", dest="ceiling", action="store_false",
         help="skip the bare WebSocket server run (benchmarks/ceiling.py) that each run is compared with",
     )
+    parser.add_argument(
+        "--parts", action="store_true",
+        help="one more run of one process on SQLite per table count, its server's CPU per action by part "
+        "(benchmarks/cpu_parts.py)",
+    )
     args = parser.parse_args()
     print(
         "What limits the scaling is printed under each run: the CPU each party used, in cores. When the"
@@ -294,6 +317,21 @@ def main() -> None:
             print(_half_ceiling_budget(runs, bare["actions_per_s"], max(processes, 1)))
             if paced:
                 print(_cpu_ratios(runs, ceilings, paced))
+        if args.parts and processes == 0:
+            for tables in args.tables:
+                _print_parts(tables, args.seconds, args.think)
+
+
+def _print_parts(tables: int, seconds: float, think: float) -> None:
+    """One more run with the server's parts timed (``cpu_parts``): each part's CPU per action."""
+    lines: list[str] = []
+    r = uvloop.run(run_load(tables, seconds, think, 0, lines))
+    print(
+        f"the server's CPU per action by part ({tables} tables, 1 process on SQLite, timers on: {_per_action(r)};"
+        " indented parts are inside the one above, and a part's writes inside the broadcast too)"
+    )
+    for line in lines:
+        print("  " + line)
 
 
 def _per_action(r: dict[str, float]) -> str:

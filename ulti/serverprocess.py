@@ -33,6 +33,8 @@ class ServerProcess:
     args: tuple[str, ...] = ("--fast",)
     proc: subprocess.Popen[bytes] | None = None
     log_path: Path | None = None
+    #: what runs before ``serve ARGS``: the command line's module (a benchmark may put a script of its own)
+    launcher: tuple[str, ...] = ("-m", "ulti.cli")
 
     @property
     def base_url(self) -> str:
@@ -45,7 +47,7 @@ class ServerProcess:
         # The child gets its own copy of the descriptor: ours is closed at once (no ResourceWarning).
         with open(log_path, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "ulti.cli", "serve", "--port", str(self.port), "--db", self.db_url, *self.args],
+                [sys.executable, *self.launcher, "serve", "--port", str(self.port), "--db", self.db_url, *self.args],
                 stdout=log,
                 stderr=log,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},

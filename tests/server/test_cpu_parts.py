@@ -1,0 +1,49 @@
+"""The server's CPU per action by part (``benchmarks/cpu_parts.py``, ``load_bench --parts``)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+import types
+
+import pytest
+
+from benchmarks import cpu_parts
+from benchmarks.load_bench import run_load
+
+
+def test_a_timed_function_still_answers_and_raises_and_its_calls_and_cpu_are_counted() -> None:
+    module = types.ModuleType("timed_for_test")
+
+    def work(n: int) -> int:
+        if n < 0:
+            raise ValueError("negative")
+        return sum(i * i for i in range(n))
+
+    module.work = work  # type: ignore[attr-defined]
+    sys.modules[module.__name__] = module
+    try:
+        timers = cpu_parts.PartTimers()
+        timers.wrap("work", "timed_for_test:work")
+        assert module.work(20_000) == work(20_000)
+        with pytest.raises(ValueError, match="negative"):
+            module.work(-1)
+        figures = timers.snapshot()["work"]
+        assert figures["calls"] == 2
+        assert figures["ns"] > 0
+    finally:
+        del sys.modules[module.__name__]
+
+
+def test_a_load_run_with_parts_prints_each_part_per_action() -> None:
+    """A real server timed by part: every action passes the rules' check once, and is broadcast."""
+    lines: list[str] = []
+    result = asyncio.run(run_load(1, 3.0, 0.0, 0, lines))
+    assert result["actions_per_s"] > 0
+    by_label = {line[:42].strip(): line for line in lines}
+    assert set(by_label) == {label.strip() for label in cpu_parts.PARTS}
+    calls = re.search(r"([\d.]+) calls/action", by_label["check the action (rules)"])
+    assert calls is not None and 0.9 <= float(calls.group(1)) <= 1.5
+    spent = re.search(r"= +([\d.]+) us/action", by_label["broadcast (views, patches, writes)"])
+    assert spent is not None and float(spent.group(1)) > 0
