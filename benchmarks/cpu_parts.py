@@ -33,8 +33,10 @@ PARTS: dict[str, str] = {
     "store: table summary": "ulti.store.eventstore:_upsert_table",
     "each seat's event (filter)": "ulti.server.broadcast:Broadcaster.filter_event",
     "broadcast (views, patches, writes)": "ulti.server.broadcast:Broadcaster.broadcast_events",
+    "  what the action changed (engine)": "ulti.engine.deal:Deal.view_change",
+    "  patches from the action": "ulti.server.actionpatch:ActionPatches.patch",
     "  table views": "ulti.server.broadcast:Broadcaster.table_view",
-    "  patches": "ulti.server.broadcast:view_patch",
+    "  patches from the views": "ulti.server.broadcast:view_patch",
     "write a message (JSON, frame, syscall)": "ulti.server.hubcore:Connection.send",
 }
 

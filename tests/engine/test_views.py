@@ -157,3 +157,36 @@ def test_talon_discards_are_hidden_from_the_others() -> None:
     other = (opener + 2) % 3
     assert not codes & codes_in(deal.view(other))
     assert not codes & codes_in(deal.view(None))
+
+
+def test_an_actions_view_change_turns_every_viewers_last_view_into_its_new_one() -> None:
+    """``Deal.view_change``: where the change of the views is known from the action, the previous view of
+    every viewer with the change put in (the keys alike, the viewer's own keys, its log's new entry and the
+    appended tricks) is exactly its new view, and no key it leaves out changed."""
+    viewers: tuple[int | None, ...] = (0, 1, 2, None)
+    known = unknown = 0
+    for seed in range(120):
+        dealer = seed % 3
+        deal = Deal(deal_hands(random.Random(seed), dealer), dealer)
+        bots = [RandomBot(random.Random(seed * 3 + s)) for s in range(3)]
+        before = {v: deal.view(v) for v in viewers}
+        while not deal.is_over:
+            seats = [s for s in range(3) if deal.choices(s).any()]
+            seat = random.Random(seed + len(deal.history)).choice(seats)
+            deal.apply(bots[seat].act(deal.seat_view(seat)))
+            change = deal.view_change()
+            after = {v: deal.view(v) for v in viewers}
+            if change is None:
+                unknown += 1
+            else:
+                known += 1
+                for v in viewers:
+                    built = dict(before[v])
+                    built.update(change.changed)
+                    built.update(change.own(v))
+                    built["log"] = [*before[v]["log"], change.entry(v)]
+                    for key, items in change.appended.items():
+                        built[key] = [*before[v][key], *items]
+                    assert built == after[v], (seed, len(deal.history), v)
+            before = after
+    assert known > 10 * unknown

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any
+from collections import Counter
+from typing import Any, cast
 
 import pytest
 
@@ -15,7 +16,11 @@ from ulti.bots.random_bot import RandomBot
 from ulti.client import GameClient, play_randomly
 from ulti.engine.record import action_to_json
 from ulti.server import tablerules, tableviews
-from ulti.server.patches import apply_patch, view_patch
+from ulti.server.actionpatch import ActionPatches
+from ulti.server.broadcast import Broadcaster
+from ulti.server.events import Event
+from ulti.server.hubcore import TableRegistry
+from ulti.server.patches import Patch, apply_patch, view_patch
 from ulti.server.tablestate import TableState
 
 # ---------------------------------------------------------------- the patch of two views, in process
@@ -166,3 +171,112 @@ async def test_patch_clients_rebuild_the_full_form_over_whole_matches(server: Se
 async def _both(first: Any, second: Any) -> Any:
     results = await asyncio.gather(first, second)
     return results[0]
+
+
+# ---------------------------------------------------------------- a broadcast's patches, in process
+
+
+class _Watcher:
+    """What the broadcaster uses of a connection: who it is, its form and base, what it was sent."""
+
+    def __init__(self, player_id: str, patches: bool) -> None:
+        self.player_id = player_id
+        self.patches = patches
+        self.base: dict[str, Any] | None = None
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+
+class _Source:
+    """A table as the broadcaster reads it (``seam.TableSource``)."""
+
+    def __init__(self, state: TableState) -> None:
+        self.table_id = state.table_id
+        self.state = state
+        self.deadline: float | None = None
+        self.present: set[int] = {0, 1, 2}
+        self.trick_pause = 0.0
+        self.waiting: list[dict[str, Any]] = []
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_every_watcher_of_a_broadcast_gets_the_change_of_its_own_view(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over a whole match with players coming and going, bots playing for absent players, a move clock and
+    watchers opening the table again, every watcher of the patch form is sent exactly the change from the
+    view it held to its seat's view (built whole), whether the change was found from the action
+    (``actionpatch.ActionPatches``) or by comparing the views; the full form's ``state`` is that view."""
+    rng = random.Random(seed)
+    state = TableState("t1")
+    state.apply({"type": "created", "host": "h0", "deals": 12, "move_seconds": 0, "seed": seed,
+                 "chosen_seed": True, "seats": [{"kind": "open"}, {"kind": "open"}, {"kind": "open"}]})
+    for i, player in enumerate(("h0", "p1", "p2")):
+        state.apply(tablerules.join_event(state, player, f"P{i}", i, None))
+    for start in tablerules.start_events(state, "h0", False):
+        state.apply(start)
+    source = _Source(state)
+    watchers = [_Watcher(p, patches) for p in ("h0", "p1", "p2", "spectator") for patches in (True, False)]
+    registry = TableRegistry()
+    broadcaster = Broadcaster(registry, cast(Any, None), None, lambda _: None)
+    monkeypatch.setattr(registry.connections, "watching", lambda table_id: watchers)
+    from_the_action = 0
+
+    def counted(self: ActionPatches, base: dict[str, Any], seat: int | None) -> tuple[Patch, dict[str, Any]] | None:
+        nonlocal from_the_action
+        found = patch_of(self, base, seat)
+        from_the_action += found is not None
+        return found
+
+    patch_of = ActionPatches.patch
+    monkeypatch.setattr(ActionPatches, "patch", counted)
+    held: dict[int, dict[str, Any]] = {}
+
+    def sync(n: int) -> None:
+        watcher = watchers[n]
+        view = broadcaster.table_view(cast(Any, source), state.seat_of(watcher.player_id))
+        watcher.base = view if watcher.patches else None
+        held[n] = view
+
+    for n in range(len(watchers)):
+        sync(n)
+    played_for = 0
+    moments: Counter[str] = Counter()  # what the match went through: each kind of action, open hands, chains
+    while state.status == "playing":
+        event: Event
+        if state.ready_for_next or state.deal is None:
+            event = tablerules.next_deal_event(state)
+        else:
+            deal = state.deal
+            assert deal is not None and deal.to_move is not None
+            payload = action_to_json(RandomBot(rng).act(deal.seat_view(deal.to_move)))
+            payload.pop("seat")
+            event = tablerules.action_event(state, deal.to_move, payload, "bot" if rng.random() < 0.1 else "player")
+        state.apply(event)
+        played_for += bool(state.played_for)
+        if state.deal is not None and state.deal.history:
+            moments[state.deal.history[-1].kind.value] += 1
+            moments["hands open"] += state.deal.hands_open()
+            moments["chain open"] += state.deal.in_chain
+        if rng.random() < 0.05:
+            source.present ^= {rng.randrange(3)}  # a player comes or goes: the table's connected flags
+        if rng.random() < 0.2:
+            source.deadline = None if rng.random() < 0.3 else rng.random()  # a move clock
+        if rng.random() < 0.03:
+            sync(rng.randrange(len(watchers)))  # a watcher opens the table again: a new base
+        broadcaster.broadcast_events(cast(Any, source), [broadcaster.filter_event(cast(Any, source), state.seq, event)])
+        for n, watcher in enumerate(watchers):
+            message = watcher.sent.pop()
+            assert not watcher.sent
+            own = broadcaster.table_view(cast(Any, source), state.seat_of(watcher.player_id))
+            if watcher.patches:
+                assert message["patch"] == view_patch(held[n], own), (watcher.player_id, state.seq)
+                held[n] = apply_patch(held[n], message["patch"])
+                assert held[n] == own
+            else:
+                assert message["state"] == own, (watcher.player_id, state.seq)
+    assert played_for > 10 and from_the_action > 500
+    reached = ("bid", "pass", "take", "kontra", "play", "hands open", "chain open")
+    assert all(moments[kind] > 0 for kind in reached), moments

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ulti.engine.cards import Card, CardSet
+from ulti.engine.cards import SUIT_LETTERS, Card, CardSet, card_str
 from ulti.engine.contracts import Bid, Part
 from ulti.engine.errors import CARD_HINTS, RuleArg, word
 from ulti.engine.play import Refusal
-from ulti.engine.view import ArgValue, KontraOffer, RefusedCard, SeatChoices
+from ulti.engine.view import ArgValue, KontraOffer, RefusedCard, SeatChoices, card_codes
 
 #: The suits a trump contract may name (hearts only by a hearts bid, which names it itself).
 MINOR_SUITS = (0, 1, 2)
@@ -78,5 +78,34 @@ class Choices:
         return tuple(out)
 
     def to_json(self) -> dict[str, Any]:
-        """The choices as plain JSON values (card and bid codes): a view's ``choices``."""
-        return self.freeze().to_json()
+        """The choices as plain JSON values (card and bid codes): a view's ``choices``, ``freeze().to_json()``
+        built straight from these (the seat on turn's view is built after every action)."""
+        refused: dict[str, str] = {}
+        refused_rules: dict[str, str] = {}
+        refused_args: dict[str, dict[str, RuleArg]] = {}
+        worded: dict[tuple[str, tuple[object, ...]], tuple[str, dict[str, RuleArg]]] = {}
+        args = self.refused_args
+        for card, rule in self.refused_rules.items():
+            values = args[card]
+            key = (rule, tuple(values.values()))
+            made = worded.get(key)
+            if made is None:
+                wire = {k: list(v) if isinstance(v, list | tuple) else v for k, v in values.items()}
+                made = worded[key] = (word(CARD_HINTS[rule], values), wire)
+            code = card_str(card)
+            refused[code], refused_args[code] = made
+            refused_rules[code] = rule
+        step = self.kontra_step
+        return {
+            "may_pass": self.may_pass,
+            "may_take": self.may_take,
+            "bids": [b.code for b in self.bids],
+            "must_discard": self.must_discard,
+            "trumps": [SUIT_LETTERS[s] for s in self.trumps],
+            "may_give_up": self.may_give_up,
+            "kontra": {"step": step, "parts": [p.value for p in self.kontra_parts]} if step else None,
+            "cards": card_codes(self.cards),
+            "refused": refused,
+            "refused_rules": refused_rules,
+            "refused_args": refused_args,
+        }

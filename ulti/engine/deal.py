@@ -37,7 +37,7 @@ from ulti.engine.cards import (
 from ulti.engine.choices import MINOR_SUITS, Choices
 from ulti.engine.contracts import TOP_RUNG, Bid, Part, TrumpKind, bids_above
 from ulti.engine.dealing import opener_of
-from ulti.engine.dealviews import DealViews
+from ulti.engine.dealviews import DealViews, ViewChange
 from ulti.engine.errors import IllegalAction, RecordError
 from ulti.engine.kontra import close_chain, first_trick_turn, kontra_window, say_kontra
 from ulti.engine.phase import Phase
@@ -229,6 +229,12 @@ class Deal:
         shared between viewers: read them, never change them.
         """
         return self._views.view(self, seat)
+
+    def view_change(self) -> ViewChange | None:
+        """What the last action changed in the wire views, if that is known from the action (one that leaves
+        the auction or the play going: ``DealViews.change``), else None: a server then patches each viewer's
+        view without building it."""
+        return self._views.change(self)
 
     def held_seven(self, seat: int) -> Card:
         """The trump 7 ``seat`` must hold back under the ulti rule, or -1."""

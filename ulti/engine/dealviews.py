@@ -63,6 +63,54 @@ def marriage_announcement(deal: Deal, seat: int) -> Marriages | None:
     return Marriages(forty, twenties, counting)
 
 
+class ViewChange:
+    """What the deal's last action changed in its wire views, for an action whose change is known without
+    building the views (``DealViews.change``): ``changed``, the keys that may have changed in every view
+    alike, with their new values; ``appended``, lists that grew alike (the entries added); each viewer's
+    new log entry (``entry``) and the keys that may have changed in a seat's view alone (``own``)."""
+
+    __slots__ = ("_actor", "_deal", "_every_seat", "_open_hands", "_views", "appended", "changed")
+
+    def __init__(
+        self, changed: dict[str, Any], appended: dict[str, list[Any]], actor: int, deal: Deal, views: DealViews,
+        every_seat: bool = False, open_hands: bool = False,
+    ) -> None:
+        """The change of the views of ``deal`` by ``actor``'s action (``views``: the deal's view keeper);
+        ``every_seat``: any seat's choices may have changed, not only the actor's and the mover's;
+        ``open_hands``: every hand is shown to everybody (``hands`` is in ``changed``, not a seat's own)."""
+        self.changed = changed
+        self.appended = appended
+        self._actor = actor
+        self._deal = deal
+        self._views = views
+        self._every_seat = every_seat
+        self._open_hands = open_hands
+
+    def entry(self, viewer: int | None) -> dict[str, Any]:
+        """The entry ``viewer``'s log grew by (its own discards and the talon it took, shown to it alone)."""
+        return self._views.public_entry(self._deal, len(self._deal.history) - 1, viewer)
+
+    def own(self, seat: int | None) -> dict[str, Any]:
+        """The keys of ``seat``'s view that may have changed for it alone, with their new values: the actor's
+        hand, the talon a seat laid away, and the choices of the actor and of the seat on turn, or of every
+        seat around trick 1 (nothing for a spectator)."""
+        deal = self._deal
+        own: dict[str, Any] = {}
+        if seat is None:
+            return own
+        if seat == self._actor and not self._open_hands:
+            own["hands"] = {str(seat): card_codes(deal.hands[seat])}
+        if deal.phase is Phase.AUCTION:
+            talon = deal.talon
+            own["talon"] = card_codes(talon) if talon and seat == deal.talon_by else None
+        if seat == deal.to_move or self._every_seat:
+            choices = deal.choices(seat)
+            own["choices"] = choices.to_json() if choices.any() else None
+        elif seat == self._actor:
+            own["choices"] = None  # it was the actor's turn; now it is another's, with nothing else to say
+        return own
+
+
 class DealViews:
     """What a deal's views share and extend as the deal goes; one per deal (``Deal.copy`` forks it)."""
 
@@ -232,6 +280,75 @@ class DealViews:
             self.points_tally(deal),
         )
 
+    def change(self, deal: Deal) -> ViewChange | None:
+        """What the last action changed in every viewer's wire view, if that is known from the action: a bid,
+        pass or take that leaves the auction going, or a card or kontra step that leaves the play going. None
+        for any other action (one that begins or ends a phase among them).
+
+        In the auction: ``to_move``, ``hand_sizes`` and ``auction`` alike, and a seat's own hand, talon and
+        choices. In the play: ``to_move``, ``hand_sizes``, ``trick`` and, once a trick is taken, ``tricks``
+        (appended), ``won`` and ``tally`` alike, and the player's hand and the choices of the player and of
+        the seat on turn; around trick 1 (its cards, the kontra steps, the lead to trick 2) the marriages,
+        the tally, the kontra and its chain too, and every seat's choices; with the hands open (an open contract
+        after trick 1) ``hands`` alike. Every view's ``log`` grew by one entry.
+        """
+        history = deal.history
+        if not history:
+            return None
+        action = history[-1]
+        kind = action.kind
+        hands = deal.hands
+        phase = deal.phase
+        changed: dict[str, Any]
+        appended: dict[str, list[Any]] = {}
+        every_seat = False  # whether any seat's choices may have changed, not only the actor's and the mover's
+        if phase is Phase.AUCTION:
+            if kind is not Kind.BID and kind is not Kind.PASS and kind is not Kind.TAKE:
+                return None
+            high_bid = deal.high_bid
+            auction = AuctionState(high_bid, deal.high_bidder if high_bid else None, deal.passes, deal.obliged)
+            changed = {"auction": auction.to_json()}
+        elif phase is Phase.PLAY and (kind is Kind.PLAY or kind is Kind.KONTRA):
+            trick = deal.trick
+            leader = deal.leader
+            assert leader is not None  # the play has started
+            changed = {"trick": CurrentTrick(leader, tuple(trick)).to_json()}
+            taken = kind is Kind.PLAY and not trick  # the card took a trick: the next one is empty
+            before = len(deal.tricks) - taken  # tricks taken before the action
+            steady = (
+                kind is Kind.PLAY and not deal.chain_level
+                and (before >= 2 or (before == 1 and (taken or len(trick) >= 2)))
+            )
+            if taken:
+                played = self._played
+                played.extend(PlayedTrick.of(t) for t in deal.tricks[len(played) :])
+                appended["tricks"] = [played[-1].to_json()]
+                won = deal.won
+                changed["won"] = [won[0], won[1], won[2]]
+            if taken or not steady:
+                tally = self.points_tally(deal)
+                changed["tally"] = None if tally is None else tally.to_json()
+            if not steady:  # around trick 1: marriages announced, kontra said, the chain opened or closed
+                every_seat = True
+                contract = deal.contract
+                assert contract is not None  # the play follows the auction
+                marriages = self._seat_marriages(deal)
+                changed["marriages"] = {str(s): m.to_json() for s, m in enumerate(marriages) if m is not None}
+                changed["kontra"] = {p.value: deal.multiplier(p) for p in ordered_parts(contract, deal.levels)}
+                changed["chain"] = None if not deal.chain_level else ChainState(
+                    KONTRA_STEP_NAMES[deal.chain_level], tuple(ordered_parts(contract, deal.chain_prev)),
+                    tuple(sorted(deal.chain_declined)),
+                ).to_json()
+        else:
+            return None
+        assert deal.to_move is not None  # the auction or the play goes on
+        changed["to_move"] = deal.to_move
+        changed["hand_sizes"] = [hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count()]
+        open_hands = hands_open(deal)
+        if open_hands:  # every view shows every hand (from the moment they are laid open)
+            changed["hands"] = {str(s): card_codes(h) for s, h in enumerate(hands)}
+        return ViewChange(changed, appended, action.seat, deal, self, every_seat, open_hands)
+
     def view(self, deal: Deal, seat: int | None) -> dict[str, Any]:
         """``seat_view(seat)`` as JSON: the wire form (docs/protocol/views.md §10, the table view's ``deal``).
 
@@ -257,5 +374,5 @@ class DealViews:
         if talon and seat == deal.talon_by and not done:  # once it is over, everybody sees it
             view["talon"] = card_codes(talon)
         choices = deal.choices(seat)
-        view["choices"] = choices.freeze().to_json() if choices.any() else None
+        view["choices"] = choices.to_json() if choices.any() else None
         return view

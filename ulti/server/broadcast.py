@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ulti.server import tableviews
+from ulti.server.actionpatch import ActionPatches
 from ulti.server.actor import TableActor
 from ulti.server.cluster import Cluster
 from ulti.server.events import Event, parse_event
@@ -124,39 +125,57 @@ class Broadcaster:
         One view per seat for all of its connections (the full form sends it as ``state``); a
         connection of the ``patch`` form gets what changed since the view it was last sent, found
         once per seat and base (docs/protocol/events.md §9.1); with no base of this table yet (the events
-        before its ``sync``) it gets the full form.
+        before its ``sync``) it gets the full form. After an action that leaves its phase going (a bid, pass or
+        take in the auction, a card or kontra step in the play), that change is found from the action
+        (``actionpatch.ActionPatches``) where it can be, without building the seat's view: its next base is
+        its last with the patch applied.
         """
         if not events:
             return
         state = source.state
         table_id = source.table_id
+        deal = state.deal
+        change = deal.view_change() if deal is not None and len(events) == 1 else None
+        quick = None if change is None else ActionPatches(source, change)
         views: dict[int | None, dict[str, Any]] = {}
-        patches: dict[tuple[int | None, int], Patch] = {}
+        #: per seat and base: the patch and the view it makes
+        patches: dict[tuple[int | None, int], tuple[Patch, dict[str, Any]]] = {}
         first: dict[str, Any] | None = None  # the first view built: its viewer-free parts serve them all
-        for conn in self.tables.connections.watching(table_id):
-            seat = state.seat_of(conn.player_id)
+
+        def view_of(seat: int | None) -> dict[str, Any]:
+            nonlocal first
             view = views.get(seat)
             if view is None:
                 view = views[seat] = self.table_view(source, seat, first)
                 if first is None:
                     first = view
+            return view
+
+        for conn in self.tables.connections.watching(table_id):
+            seat = state.seat_of(conn.player_id)
             base = conn.base if conn.patches else None
             if base is not None and base["table"]["table_id"] == table_id:
-                patch = patches.get((seat, id(base)))
-                if patch is None:
-                    patch = patches[(seat, id(base))] = view_patch(base, view)
+                found = patches.get((seat, id(base)))
+                if found is None:
+                    found = None if quick is None else quick.patch(base, seat)
+                    if found is None:
+                        view = view_of(seat)
+                        found = (view_patch(base, view), view)
+                    patches[(seat, id(base))] = found
+                patch, after = found
                 sent = False
                 for seq, filtered in events:
                     if seat in filtered:
                         # the first event sent carries the change; the others of one command share its view
-                        change: Patch = {} if sent else patch
-                        conn.send({"type": "event", "seq": seq, "event": filtered[seat], "patch": change})
+                        change_sent: Patch = {} if sent else patch
+                        conn.send({"type": "event", "seq": seq, "event": filtered[seat], "patch": change_sent})
                         sent = True
                 if sent:
-                    conn.base = view
+                    conn.base = after
             else:
                 for seq, filtered in events:
                     if seat in filtered:
+                        view = view_of(seat)
                         conn.send({"type": "event", "seq": seq, "event": filtered[seat], "state": view})
                         if conn.patches:
                             conn.base = view
