@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ulti.engine.cards import SUIT_LETTERS, Card, CardSet, card_str
+from ulti.engine.cards import Card, CardSet, card_str
 from ulti.engine.contracts import Bid, Part
 from ulti.engine.errors import CARD_HINTS, RuleArg, word
 from ulti.engine.play import Refusal
-from ulti.engine.view import ArgValue, KontraOffer, RefusedCard, SeatChoices, card_codes
+from ulti.engine.view import ArgValue, KontraOffer, RefusedCard, SeatChoices, choices_json
 
 #: The suits a trump contract may name (hearts only by a hearts bid, which names it itself).
 MINOR_SUITS = (0, 1, 2)
@@ -96,16 +96,7 @@ class Choices:
             refused[code], refused_args[code] = made
             refused_rules[code] = rule
         step = self.kontra_step
-        return {
-            "may_pass": self.may_pass,
-            "may_take": self.may_take,
-            "bids": [b.code for b in self.bids],
-            "must_discard": self.must_discard,
-            "trumps": [SUIT_LETTERS[s] for s in self.trumps],
-            "may_give_up": self.may_give_up,
-            "kontra": {"step": step, "parts": [p.value for p in self.kontra_parts]} if step else None,
-            "cards": card_codes(self.cards),
-            "refused": refused,
-            "refused_rules": refused_rules,
-            "refused_args": refused_args,
-        }
+        return choices_json(
+            self.may_pass, self.may_take, self.bids, self.must_discard, self.trumps, self.may_give_up,
+            (step, self.kontra_parts) if step else None, self.cards, refused, refused_rules, refused_args,
+        )

@@ -351,6 +351,29 @@ class KontraOffer:
     parts: tuple[Part, ...]
 
 
+def choices_json(
+    may_pass: bool, may_take: bool, bids: Sequence[Bid], must_discard: bool, trumps: Sequence[int],
+    may_give_up: bool, kontra: tuple[str, Sequence[Part]] | None, cards: CardSet,
+    refused: dict[str, str], refused_rules: dict[str, str], refused_args: dict[str, dict[str, RuleArg]],
+) -> dict[str, Any]:
+    """The wire ``choices`` (docs/protocol/views.md §10): ``SeatChoices.to_json`` and ``Choices.to_json``
+    (the view's own, built from the deal's choices directly) both write it here. ``kontra``: the step and
+    the parts it may raise; the refused cards' reasons, rules and values keyed by card code."""
+    return {
+        "may_pass": may_pass,
+        "may_take": may_take,
+        "bids": [b.code for b in bids],
+        "must_discard": must_discard,
+        "trumps": [SUIT_LETTERS[s] for s in trumps],
+        "may_give_up": may_give_up,
+        "kontra": None if kontra is None else {"step": kontra[0], "parts": [_PART_VALUES[p] for p in kontra[1]]},
+        "cards": card_codes(cards),
+        "refused": refused,
+        "refused_rules": refused_rules,
+        "refused_args": refused_args,
+    }
+
+
 @dataclass(frozen=True, slots=True)
 class SeatChoices:
     """What the viewer may do now (never empty: a seat with nothing to do has ``choices`` None).
@@ -373,21 +396,14 @@ class SeatChoices:
         """The wire ``choices``."""
         kontra = self.kontra
         refused = self.refused
-        return {
-            "may_pass": self.may_pass,
-            "may_take": self.may_take,
-            "bids": [b.code for b in self.bids],
-            "must_discard": self.must_discard,
-            "trumps": [SUIT_LETTERS[s] for s in self.trumps],
-            "may_give_up": self.may_give_up,
-            "kontra": (
-                None if kontra is None else {"step": kontra.step, "parts": [_PART_VALUES[p] for p in kontra.parts]}
-            ),
-            "cards": card_codes(self.cards),
-            "refused": {_CODES[r.card]: r.reason for r in refused},
-            "refused_rules": {_CODES[r.card]: r.rule.value for r in refused},
-            "refused_args": {_CODES[r.card]: r.args_json() for r in refused},
-        }
+        return choices_json(
+            self.may_pass, self.may_take, self.bids, self.must_discard, self.trumps, self.may_give_up,
+            None if kontra is None else (kontra.step, kontra.parts),
+            self.cards,
+            {_CODES[r.card]: r.reason for r in refused},
+            {_CODES[r.card]: r.rule.value for r in refused},
+            {_CODES[r.card]: r.args_json() for r in refused},
+        )
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SeatChoices:
@@ -586,6 +602,7 @@ __all__ = [
     "SeatMarriages",
     "SeatView",
     "card_codes",
+    "choices_json",
     "codes_mask",
     "result_from_json",
 ]
