@@ -7,8 +7,8 @@ server this way and prints each part per action beside the server's whole CPU pe
 
 Only plain functions are timed (a coroutine's time would include what runs while it waits); the event
 loop's thread runs all of them, so each figure is that thread's work. Parts nest as ``PARTS`` says (a
-broadcast includes its views, patches and writes). Each timer costs about a microsecond a call, which the
-figures include.
+broadcast includes its views, patches and writes). The timers' own cost is in the figures: the load run
+prints the server's CPU per action with them on beside the same figure of its run without them.
 """
 
 from __future__ import annotations

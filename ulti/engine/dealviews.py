@@ -63,6 +63,18 @@ def marriage_announcement(deal: Deal, seat: int) -> Marriages | None:
     return Marriages(forty, twenties, counting)
 
 
+def chain_state(deal: Deal) -> ChainState | None:
+    """The open kontra chain as the views show it, None while none is open (it opens in the play only,
+    under a contract)."""
+    contract = deal.contract
+    if not deal.chain_level or contract is None:
+        return None
+    return ChainState(
+        KONTRA_STEP_NAMES[deal.chain_level], tuple(ordered_parts(contract, deal.chain_prev)),
+        tuple(sorted(deal.chain_declined)),
+    )
+
+
 class ViewChange:
     """What the deal's last action changed in its wire views, for an action whose change is known without
     building the views (``DealViews.change``): ``changed``, the keys that may have changed in every view
@@ -260,15 +272,7 @@ class DealViews:
                 else None
             ),
             tuple((p, deal.multiplier(p)) for p in ordered_parts(contract, deal.levels)) if contract else (),  # kontra
-            (
-                ChainState(
-                    KONTRA_STEP_NAMES[deal.chain_level],
-                    tuple(ordered_parts(contract, deal.chain_prev)),
-                    tuple(sorted(deal.chain_declined)),
-                )
-                if deal.chain_level and contract  # a chain opens in the play only, under a contract
-                else None
-            ),
+            chain_state(deal),
             # the play's start sets the leader (with start_hands), and it stays set
             CurrentTrick(deal.leader, tuple(deal.trick)) if deal.leader is not None else None,
             tuple(played),  # tricks
@@ -335,10 +339,8 @@ class DealViews:
                 marriages = self._seat_marriages(deal)
                 changed["marriages"] = {str(s): m.to_json() for s, m in enumerate(marriages) if m is not None}
                 changed["kontra"] = {p.value: deal.multiplier(p) for p in ordered_parts(contract, deal.levels)}
-                changed["chain"] = None if not deal.chain_level else ChainState(
-                    KONTRA_STEP_NAMES[deal.chain_level], tuple(ordered_parts(contract, deal.chain_prev)),
-                    tuple(sorted(deal.chain_declined)),
-                ).to_json()
+                chain = chain_state(deal)
+                changed["chain"] = None if chain is None else chain.to_json()
         else:
             return None
         assert deal.to_move is not None  # the auction or the play goes on

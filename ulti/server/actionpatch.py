@@ -19,6 +19,20 @@ from ulti.engine.dealviews import ViewChange
 from ulti.server.patches import Patch
 from ulti.server.seam import TableSource
 
+#: the parts of a table view that change without an event (the move deadline, the pace, whom the table waits for)
+RUNNING_PARTS = ("deadline", "trick_pause", "waiting")
+
+
+def running_parts(source: TableSource) -> dict[str, object]:
+    """The table's ``RUNNING_PARTS`` now, as its views show them."""
+    return {"deadline": source.deadline, "trick_pause": source.trick_pause, "waiting": source.waiting}
+
+
+def connected_flags(source: TableSource) -> list[bool | None]:
+    """Per seat, whether its player is connected, as the table part of its views shows it (None: no player)."""
+    present = source.present
+    return [(i in present) if seat.kind == "player" else None for i, seat in enumerate(source.state.seats)]
+
 
 class ActionPatches:
     """The patches of one action's moment at one table: ``patch`` for each watcher's last view."""
@@ -36,11 +50,8 @@ class ActionPatches:
                 len(state.bot_played.get(deal_index, ())),
             )
         self._seq = state.seq
-        present, seats = source.present, state.seats
-        self._connected = [(i in present) if seat.kind == "player" else None for i, seat in enumerate(seats)]
-        self._running: tuple[tuple[str, object], ...] = (
-            ("deadline", source.deadline), ("trick_pause", source.trick_pause), ("waiting", source.waiting)
-        )
+        self._connected = connected_flags(source)
+        self._running = running_parts(source)
         self._change = change
         self._tables: dict[int, bool] = {}  # the table parts checked, by id: still right after the action
 
@@ -71,7 +82,7 @@ class ActionPatches:
         new = view["deal"] = dict(old)
         view["seq"] = changed_seq = self._seq
         changed: dict[str, object] = {"seq": changed_seq}
-        for key, value in self._running:
+        for key, value in self._running.items():
             if base[key] != value:
                 changed[key] = view[key] = value
         change = self._change

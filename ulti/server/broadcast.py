@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ulti.server import tableviews
-from ulti.server.actionpatch import ActionPatches
+from ulti.server.actionpatch import RUNNING_PARTS, ActionPatches, connected_flags, running_parts
 from ulti.server.actor import TableActor
 from ulti.server.cluster import Cluster
 from ulti.server.events import Event, parse_event
@@ -134,9 +134,10 @@ class Broadcaster:
             return
         state = source.state
         table_id = source.table_id
-        deal = state.deal
-        change = deal.view_change() if deal is not None and len(events) == 1 else None
-        quick = None if change is None else ActionPatches(source, change)
+        # the patches from the action, made when the first watcher with a base needs them (a table nobody
+        # watches in the patch form asks the engine for nothing)
+        quick: ActionPatches | None = None
+        asked = False
         views: dict[int | None, dict[str, Any]] = {}
         #: per seat and base: the patch and the view it makes
         patches: dict[tuple[int | None, int], tuple[Patch, dict[str, Any]]] = {}
@@ -157,6 +158,11 @@ class Broadcaster:
             if base is not None and base["table"]["table_id"] == table_id:
                 found = patches.get((seat, id(base)))
                 if found is None:
+                    if not asked:
+                        asked = True
+                        deal = state.deal
+                        change = deal.view_change() if deal is not None and len(events) == 1 else None
+                        quick = None if change is None else ActionPatches(source, change)
                     found = None if quick is None else quick.patch(base, seat)
                     if found is None:
                         view = view_of(seat)
@@ -193,19 +199,13 @@ class Broadcaster:
             # one moment's views are read-only: sharing these parts by reference also makes the
             # patches' comparisons of them (patches.py) an identity check
             view["table"] = like["table"]
-            view["deadline"] = like["deadline"]
-            view["trick_pause"] = like["trick_pause"]
-            view["waiting"] = like["waiting"]
+            for key in RUNNING_PARTS:
+                view[key] = like[key]
             return view
-        seats, present = source.state.seats, source.present
         # the state's summary is shared by its views (read-only): the connected flags go on a copy
         table = dict(view["table"])
-        table["seats"] = [
-            {**seat_view, "connected": (i in present) if seats[i].kind == "player" else None}
-            for i, seat_view in enumerate(table["seats"])
-        ]
+        flags = connected_flags(source)
+        table["seats"] = [{**shown, "connected": flag} for shown, flag in zip(table["seats"], flags, strict=True)]
         view["table"] = table
-        view["deadline"] = source.deadline
-        view["trick_pause"] = source.trick_pause
-        view["waiting"] = source.waiting
+        view.update(running_parts(source))
         return view

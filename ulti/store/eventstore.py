@@ -197,12 +197,11 @@ class EventStore(
         connection; ``size``: about the bytes it writes.
 
         A trip to the driver's thread and back costs more than such a write: two hand-overs of the
-        interpreter lock, the thread's wake and the loop's: under the load run, perf put the kernel's
-        futex and scheduler work at about 8% of the server's CPU (issue 40), 2% once written here.
-        Here the write costs only its own work. With the write-ahead
-        log and ``synchronous=NORMAL`` a commit does not wait for the disk; the log's checkpoint does,
-        so every ``_CHECKPOINT_BYTES`` one runs on the driver's thread (SQLite's automatic checkpoint
-        stays on as the bound for what is written elsewhere).
+        interpreter lock, the thread's wake and the loop's (the kernel's futex and scheduler work under the
+        load run). Here the write costs only its own work. With the write-ahead log and ``synchronous=NORMAL``
+        a commit does not wait for the disk; the log's checkpoint does, so every ``_CHECKPOINT_BYTES`` one runs
+        on the driver's thread (SQLite's automatic checkpoint stays on as the bound for what is written
+        elsewhere).
         """
         async with self.engine.connect() as conn:
             driver = (await conn.get_raw_connection()).driver_connection
