@@ -14,6 +14,7 @@ prints the server's CPU per action with them on beside the same figure of its ru
 from __future__ import annotations
 
 import atexit
+import gc
 import importlib
 import json
 import sys
@@ -39,6 +40,9 @@ PARTS: dict[str, str] = {
     "  patches from the views": "ulti.server.broadcast:view_patch",
     "write a message (JSON, frame, syscall)": "ulti.server.hubcore:Connection.send",
 }
+
+#: the label of the garbage collector's passes (in no part: they run inside whatever allocates)
+COLLECTOR = "garbage collector (any part's allocations)"
 
 
 class PartTimers:
@@ -71,6 +75,24 @@ class PartTimers:
 
         setattr(owner, name, timed)
 
+    def time_collector(self, label: str) -> Callable[[str, dict[str, int]], None]:
+        """Time the garbage collector's passes under ``label`` (``gc.callbacks``): a cost no function shows,
+        paid by whichever allocation sets a pass off. Returns the callback (to remove from ``gc.callbacks``)."""
+        clock = time.thread_time_ns
+        nanoseconds, calls = self.nanoseconds, self.calls
+        nanoseconds[label] = calls[label] = 0
+        started = [0]
+
+        def on_pass(phase: str, info: dict[str, int]) -> None:
+            if phase == "start":
+                started[0] = clock()
+            else:
+                nanoseconds[label] += clock() - started[0]
+                calls[label] += 1
+
+        gc.callbacks.append(on_pass)
+        return on_pass
+
     def snapshot(self) -> dict[str, dict[str, int]]:
         """Each part's calls and CPU nanoseconds so far."""
         return {label: {"calls": self.calls[label], "ns": self.nanoseconds[label]} for label in self.nanoseconds}
@@ -86,6 +108,7 @@ def install(out: Path, parts: dict[str, str] = PARTS) -> PartTimers:
     timers = PartTimers()
     for label, where in parts.items():
         timers.wrap(label, where)
+    timers.time_collector(COLLECTOR)
 
     def write() -> None:
         # written whole, then renamed: a reader never sees half a file

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import re
 import sys
 import types
@@ -36,13 +37,28 @@ def test_a_timed_function_still_answers_and_raises_and_its_calls_and_cpu_are_cou
         del sys.modules[module.__name__]
 
 
+def test_the_collectors_passes_are_counted_with_their_cpu() -> None:
+    timers = cpu_parts.PartTimers()
+    callback = timers.time_collector("collector")
+    try:
+        garbage = [[i] for i in range(200_000)]
+        del garbage
+        gc.collect()
+        gc.collect()
+        figures = timers.snapshot()["collector"]
+        assert figures["calls"] >= 2
+        assert figures["ns"] > 0
+    finally:
+        gc.callbacks.remove(callback)
+
+
 def test_a_load_run_with_parts_prints_each_part_per_action() -> None:
     """A real server timed by part: every action passes the rules' check once, and is broadcast."""
     lines: list[str] = []
     result = asyncio.run(run_load(1, 3.0, 0.0, 0, lines))
     assert result["actions_per_s"] > 0
     by_label = {line[:42].strip(): line for line in lines}
-    assert set(by_label) == {label.strip() for label in cpu_parts.PARTS}
+    assert set(by_label) == {label.strip() for label in cpu_parts.PARTS} | {cpu_parts.COLLECTOR}
     calls = re.search(r"([\d.]+) calls/action", by_label["check the action (rules)"])
     assert calls is not None and 0.9 <= float(calls.group(1)) <= 1.5
     spent = re.search(r"= +([\d.]+) us/action", by_label["broadcast (views, patches, writes)"])
