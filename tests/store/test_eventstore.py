@@ -170,3 +170,55 @@ async def test_sqlite_events_are_written_on_the_loops_thread_and_checkpointed_on
     # what the checkpoint copied into the database and what stayed in the log: every event is there
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT count(*) FROM events").fetchone() == (60,)
+
+
+@pytest.mark.asyncio
+async def test_sqlite_events_are_written_through_a_connection_of_their_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hot writes do not check the pool's one connection out (SQLAlchemy's async checkout cost more than
+    the write): they have a connection of their own, and what they write is read through the pool's."""
+    import sqlite3
+
+    from ulti.store import eventstore
+
+    used: list[sqlite3.Connection] = []
+    insert = eventstore._insert_and_commit
+
+    def spy_insert(connection: sqlite3.Connection, params: list[tuple[str, int, str, int]]) -> None:
+        used.append(connection)
+        insert(connection, params)
+
+    monkeypatch.setattr(eventstore, "_insert_and_commit", spy_insert)
+    store = await EventStore.open(f"sqlite+aiosqlite:///{tmp_path / 'store.db'}")
+    for seq in range(1, 4):
+        await store.append("t", seq, {"n": seq})
+    async with store.engine.connect() as conn:
+        pooled = (await conn.get_raw_connection()).driver_connection
+        assert pooled is not None
+    assert used and all(c is not pooled._conn for c in used) and len(set(map(id, used))) == 1
+    assert [e["n"] for e in await store.events("t")] == [1, 2, 3]
+    await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_hot_write_meeting_the_pools_open_write_waits_for_it_off_the_loop(tmp_path: Path) -> None:
+    """While another part of the store holds SQLite's write lock between its statements, an event is not
+    waited for on the event loop's thread (whose coroutines that transaction needs): it is written through the
+    pool's connection once the transaction ends, and both are stored."""
+    store = await EventStore.open(f"sqlite+aiosqlite:///{tmp_path / 'store.db'}")
+    await store.append("t", 1, {"n": 1})  # the hot connection is open
+    async with store.engine.begin() as conn:
+        driver = (await conn.get_raw_connection()).driver_connection
+        assert driver is not None
+        await driver.execute("INSERT INTO kv (key, value) VALUES ('held', 'lock')")
+        assert driver.in_transaction
+        appending = asyncio.create_task(store.append("t", 2, {"n": 2}))
+        await asyncio.sleep(0.2)  # the loop runs on: the append waits for the pool, not in SQLite's busy handler
+        assert not appending.done()
+    await asyncio.wait_for(appending, timeout=5)
+    assert await store.get_setting("held") == "lock"
+    assert [e["n"] for e in await store.events("t")] == [1, 2]
+    await store.append("t", 3, {"n": 3})  # and the hot connection writes again
+    assert [e["n"] for e in await store.events("t", after=2)] == [3]
+    await store.close()
