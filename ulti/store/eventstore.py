@@ -238,7 +238,8 @@ class EventStore(
                 return None
             # timeout 0: a busy database is answered at once (the pool's connection writes instead), never
             # waited for on the event loop's thread, whose coroutines the lock's holder may need to finish
-            hot = sqlite3.connect(url.database, timeout=0)
+            # not tied to this thread: a store may be opened on one thread and written from another's loop
+            hot = sqlite3.connect(url.database, timeout=0, check_same_thread=False)
             # the file is in WAL mode since the engine's first connection (the migration); these two are
             # each connection's own
             hot.execute("PRAGMA synchronous=NORMAL")
