@@ -104,11 +104,11 @@ def _open_protocol() -> tuple[WebSocketProtocol, list[bytes]]:
 def test_send_text_now_writes_one_text_frame_and_refuses_while_paused_or_closing() -> None:
     async def scenario() -> None:
         protocol, written = _open_protocol()
-        text = orjson.dumps({"type": "event", "seq": 3}).decode()
+        text = orjson.dumps({"type": "event", "seq": 3})
         assert protocol.send_text_now(text)
         assert len(written) == 1
         frame = written[0]
-        assert frame[0] == 0x80 | Opcode.TEXT and frame[2:].decode() == text  # FIN + text, unmasked, short
+        assert frame[0] == 0x80 | Opcode.TEXT and frame[2:] == text  # FIN + text, unmasked, short
         assert frame[1] == len(text)  # a server's frame is unmasked, its short length in the second byte
         protocol.writable.clear()  # flow control paused the transport: uvicorn's send would wait
         assert not protocol.send_text_now(text)
@@ -119,5 +119,41 @@ def test_send_text_now_writes_one_text_frame_and_refuses_while_paused_or_closing
         protocol.close_sent = True
         assert not protocol.send_text_now(text)
         assert len(written) == 1
+
+    asyncio.run(scenario())
+
+
+def test_a_frame_written_at_once_reads_back_as_its_text_at_every_length_encoding() -> None:
+    """The frame built by hand (``wsprotocol.text_frame``) is what a WebSocket client reads as the text sent:
+    lengths in the second byte (up to 125), in 16 bits (up to 65,535) and in 64 bits; and what the protocol
+    still had to send (a pong) goes out first."""
+    from websockets.protocol import CLIENT, Protocol
+
+    async def scenario() -> None:
+        protocol, written = _open_protocol()
+        client = Protocol(CLIENT, state=State.OPEN, max_size=None)  # a client past its handshake
+        protocol.conn.send_pong(b"ping!")  # queued in the protocol, not yet written
+        texts = ["", "é♠" * 20, "x" * 125, "y" * 126, "z" * 65_535, "w" * 65_536, "ü" * 40_000]
+        for text in texts:
+            assert protocol.send_text_now(text.encode())
+        client.receive_data(b"".join(written))
+        frames = client.events_received()
+        assert [f.opcode for f in frames] == [Opcode.PONG] + [Opcode.TEXT] * len(texts)
+        assert frames[0].data == b"ping!"
+        assert [f.data.decode() for f in frames[1:]] == texts and all(f.fin for f in frames[1:])
+
+    asyncio.run(scenario())
+
+
+def test_no_frame_is_written_at_once_when_an_extension_was_agreed() -> None:
+    """An agreed extension (compression) transforms every frame: such a socket's messages take uvicorn's
+    ``send`` (the writer task), never the frame built by hand."""
+    from websockets.extensions.permessage_deflate import PerMessageDeflate
+
+    async def scenario() -> None:
+        protocol, written = _open_protocol()
+        protocol.conn.extensions = [PerMessageDeflate(False, False, 15, 15)]
+        assert not protocol.send_text_now(b'{"type": "event"}')
+        assert written == []
 
     asyncio.run(scenario())

@@ -213,9 +213,15 @@ async def _excess(conn: Connection, bucket: MessageBucket, settings: Settings) -
 
 def _encoded(message: Mapping[str, object]) -> str | None:
     """``message`` as JSON text; None (and an error logged) if it cannot be encoded."""
+    data = _encoded_bytes(message)
+    return None if data is None else data.decode()
+
+
+def _encoded_bytes(message: Mapping[str, object]) -> bytes | None:
+    """``message`` as JSON (UTF-8 bytes); None (and an error logged) if it cannot be encoded."""
     try:
         # orjson: the views are re-encoded for every watcher after every action (docs/stack.md §4: 15x stdlib)
-        return orjson.dumps(message).decode()
+        return orjson.dumps(message)
     except TypeError:
         # Everything sent was checked at the edge: a message that cannot be encoded is a bug. Say
         # so loudly, but keep the connection (tests/server/test_encodable.py guards against it).
@@ -232,8 +238,8 @@ def _direct_writer(send: Send) -> Callable[[Mapping[str, object]], bool] | None:
         return None
 
     def write_now(message: Mapping[str, object]) -> bool:
-        text = _encoded(message)
-        return True if text is None else protocol.send_text_now(text)  # an unencodable one is dropped
+        data = _encoded_bytes(message)
+        return True if data is None else protocol.send_text_now(data)  # an unencodable one is dropped
 
     return write_now
 
