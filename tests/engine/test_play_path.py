@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.engine.test_properties import random_action
 from ulti.engine.cards import iter_cards
@@ -14,7 +16,7 @@ from ulti.engine.contracts import BIDS_BY_CODE
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
 from ulti.engine.errors import IllegalAction
-from ulti.engine.play import NO_TRUMP, legal_cards, refusal_of, trick_winner_index
+from ulti.engine.play import NO_TRUMP, legal_cards, refusal_groups, refusal_of, seven_of, trick_winner_index
 
 
 def check_trick_state(deal: Deal) -> None:
@@ -97,3 +99,34 @@ def test_the_no_trump_order_decides_the_top_card() -> None:
     assert deal.top_card() == parse_card("JS")
     assert deal.legal_card_mask() == cards("QS")  # must beat the jack
     check_trick_state(deal)
+
+
+@st.composite
+def _trick_moments(draw: st.DrawFn) -> tuple[int, int, int, int, int]:
+    """A hand, the suit led (-1: leading), the card on top, the trump (-1: none) and the held-back 7 (-1: none)."""
+    trump = draw(st.integers(-1, 3))
+    led = draw(st.integers(-1, 3))
+    top = -1
+    if led >= 0:
+        suits = [led] if trump < 0 or trump == led else [led, trump]
+        top = draw(st.sampled_from(suits)) * 8 + draw(st.integers(0, 7))
+    others = [c for c in range(32) if c != top]
+    hand = 0
+    for card in draw(st.lists(st.sampled_from(others), min_size=1, max_size=10, unique=True)):
+        hand |= 1 << card
+    seven = seven_of(trump)
+    held = seven if seven >= 0 and hand >> seven & 1 and draw(st.booleans()) else -1
+    return hand, led, top, trump, held
+
+
+@given(_trick_moments())
+def test_refusal_groups_name_for_every_card_the_rule_that_refuses_it(moment: tuple[int, int, int, int, int]) -> None:
+    """§3.3/§3.4 for a whole hand at once (the seat on turn's choices): every refused card is in exactly the
+    group of the rule ``refusal_of`` names for it, no legal card is in any group, and no group is empty."""
+    hand, led, top, trump, held = moment
+    groups = refusal_groups(hand, led, top, trump, held)
+    assert all(cards and cards & ~hand == 0 for _, cards in groups)
+    grouped = {card: refusal for refusal, cards in groups for card in iter_cards(cards)}
+    assert sum(len(list(iter_cards(cards))) for _, cards in groups) == len(grouped)  # disjoint
+    for card in iter_cards(hand):
+        assert grouped.get(card) == refusal_of(card, hand, led, top, trump, held)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ulti.engine.cards import Card, CardSet, card_str
+from ulti.engine.cards import Card, CardSet
 from ulti.engine.contracts import Bid, Part
 from ulti.engine.errors import CARD_HINTS, RuleArg, word
 from ulti.engine.play import Refusal
-from ulti.engine.view import ArgValue, KontraOffer, RefusedCard, SeatChoices, choices_json
+from ulti.engine.view import CARD_CODES, ArgValue, KontraOffer, RefusedCard, SeatChoices, choices_json
 
 #: The suits a trump contract may name (hearts only by a hearts bid, which names it itself).
 MINOR_SUITS = (0, 1, 2)
@@ -83,16 +83,18 @@ class Choices:
         refused: dict[str, str] = {}
         refused_rules: dict[str, str] = {}
         refused_args: dict[str, dict[str, RuleArg]] = {}
-        worded: dict[tuple[str, tuple[object, ...]], tuple[str, dict[str, RuleArg]]] = {}
+        # ``Deal.choices`` gives the cards one rule refuses one dict of values: each (rule, values) is
+        # worded once (by identity: equal values held apart are only worded again, to the same words)
+        worded: dict[tuple[str, int], tuple[str, dict[str, RuleArg]]] = {}
         args = self.refused_args
         for card, rule in self.refused_rules.items():
             values = args[card]
-            key = (rule, tuple(values.values()))
+            key = (rule, id(values))
             made = worded.get(key)
             if made is None:
                 wire = {k: list(v) if isinstance(v, list | tuple) else v for k, v in values.items()}
                 made = worded[key] = (word(CARD_HINTS[rule], values), wire)
-            code = card_str(card)
+            code = CARD_CODES[card]
             refused[code], refused_args[code] = made
             refused_rules[code] = rule
         step = self.kontra_step

@@ -46,8 +46,9 @@ from ulti.engine.play import (
     TRICKS_PER_DEAL,
     Refusal,
     legal_cards,
+    refusal_args,
+    refusal_groups,
     refusal_of,
-    refusals,
     seven_of,
 )
 from ulti.engine.scoring import (
@@ -295,9 +296,13 @@ class Deal:
                 ch.cards = self._legal_for(seat, hand)
                 if not reasons:
                     return ch
-                for card, (refusal, args) in refusals(hand, led, top, self.trump, seven).items():
-                    ch.refused_rules[card] = refusal.value
-                    ch.refused_args[card] = args
+                rules, values = ch.refused_rules, ch.refused_args
+                for refusal, cards in refusal_groups(hand, led, top, self.trump, seven):
+                    # one rule code and one dict of its values for the group's cards (read-only)
+                    rule, args = refusal.value, refusal_args(refusal, led, top)
+                    for card in iter_cards(cards):
+                        rules[card] = rule
+                        values[card] = args
         return ch
 
     def _may_give_up(self) -> bool:

@@ -108,15 +108,42 @@ def describe_refusal(refusal: Refusal, led: int, top: Card) -> str:
     return word(CARD_HINTS[refusal.value], refusal_args(refusal, led, top))
 
 
+def refusal_groups(
+    hand: CardSet, led: int, top: Card, trump: int, held_seven: Card
+) -> list[tuple[Refusal, CardSet]]:
+    """The cards of ``hand`` that may not be played now, grouped by the rule that forbids them (each group
+    non-empty, each card in one): ``refusal_of`` for the whole hand at once, as sets of cards. The seat on
+    turn's choices carry every refused card's reason after every card played (the views), and one rule
+    refuses most of them ("follow ♠" for every other suit)."""
+    refused = hand & ~legal_cards(hand, led, top, trump, held_seven)
+    if not refused:
+        return []
+    groups: list[tuple[Refusal, CardSet]] = []
+    # legal but for the ulti declarer's held-back trump 7 (§3.4)
+    seven = refused & legal_cards(hand, led, top, trump, -1)
+    if seven:
+        groups.append((Refusal.ULTI_SEVEN, seven))
+        refused &= ~seven
+    if not refused:
+        return groups  # leading (led < 0), every card but the seven is legal
+    follow = hand & SUIT_MASKS[led]
+    if follow:  # the led suit is held: its refused cards do not beat, the others do not follow
+        pairs = ((Refusal.BEAT, refused & follow), (Refusal.FOLLOW, refused & ~follow))
+    else:  # void in the led suit, holding trumps (else every card would be legal)
+        trumps = hand & SUIT_MASKS[trump]
+        pairs = ((Refusal.OVERTRUMP, refused & trumps), (Refusal.TRUMP, refused & ~trumps))
+    groups.extend((refusal, cards) for refusal, cards in pairs if cards)
+    return groups
+
+
 def refusals(
     hand: CardSet, led: int, top: Card, trump: int, held_seven: Card
 ) -> dict[Card, tuple[Refusal, dict[str, RuleArg]]]:
     """For each card of ``hand`` that may not be played now, the rule that forbids it and its values."""
     out: dict[Card, tuple[Refusal, dict[str, RuleArg]]] = {}
-    for card in iter_cards(hand & ~legal_cards(hand, led, top, trump, held_seven)):
-        refusal = refusal_of(card, hand, led, top, trump, held_seven)
-        assert refusal is not None
-        out[card] = (refusal, refusal_args(refusal, led, top))
+    for refusal, cards in refusal_groups(hand, led, top, trump, held_seven):
+        for card in iter_cards(cards):
+            out[card] = (refusal, refusal_args(refusal, led, top))
     return out
 
 

@@ -30,11 +30,11 @@ from ulti.engine.scoring import DealResult, PartResult, PointsDetail, SilentResu
 #: The wire strings of the enums (a dict lookup is several times faster than ``.value``).
 _KIND_VALUES: dict[Kind, str] = {k: k.value for k in Kind}
 _PART_VALUES: dict[Part, str] = {p: p.value for p in Part}
-#: ``_CODES[card]``: the record code of each card.
-_CODES: tuple[str, ...] = tuple(card_str(c) for c in range(32))
+#: ``CARD_CODES[card]``: the record code of each card.
+CARD_CODES: tuple[str, ...] = tuple(card_str(c) for c in range(32))
 #: ``_BYTE_CODES[suit][bits]``: the codes of the cards of ``suit`` whose rank bits are ``bits``, in rank order.
 _BYTE_CODES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
-    tuple(tuple(_CODES[suit * 8 + rank] for rank in range(8) if bits >> rank & 1) for bits in range(256))
+    tuple(tuple(CARD_CODES[suit * 8 + rank] for rank in range(8) if bits >> rank & 1) for bits in range(256))
     for suit in range(4)
 )
 
@@ -119,7 +119,7 @@ class LogEntry:
         if self.bid is not None:
             entry["bid"] = self.bid.code
         if self.discard is not None:
-            entry["discard"] = [_CODES[c] for c in self.discard]
+            entry["discard"] = [CARD_CODES[c] for c in self.discard]
         if self.cards is not None:
             entry["cards"] = card_codes(self.cards)
         if self.suit is not None:
@@ -127,7 +127,7 @@ class LogEntry:
         if self.parts is not None:
             entry["parts"] = [_PART_VALUES[p] for p in self.parts]
         if self.card is not None:
-            entry["card"] = _CODES[self.card]
+            entry["card"] = CARD_CODES[self.card]
         return entry
 
     @classmethod
@@ -232,7 +232,7 @@ class CurrentTrick:
 
     def to_json(self) -> dict[str, Any]:
         """The wire ``trick``."""
-        return {"leader": self.leader, "cards": [_CODES[c] for c in self.cards]}
+        return {"leader": self.leader, "cards": [CARD_CODES[c] for c in self.cards]}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> CurrentTrick:
@@ -253,7 +253,7 @@ class PlayedTrick:
     _json: dict[str, Any] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        json = {"leader": self.leader, "cards": [_CODES[c] for c in self.cards], "winner": self.winner}
+        json = {"leader": self.leader, "cards": [CARD_CODES[c] for c in self.cards], "winner": self.winner}
         object.__setattr__(self, "_json", json)
 
     @classmethod
@@ -400,9 +400,9 @@ class SeatChoices:
             self.may_pass, self.may_take, self.bids, self.must_discard, self.trumps, self.may_give_up,
             None if kontra is None else (kontra.step, kontra.parts),
             self.cards,
-            {_CODES[r.card]: r.reason for r in refused},
-            {_CODES[r.card]: r.rule.value for r in refused},
-            {_CODES[r.card]: r.args_json() for r in refused},
+            {CARD_CODES[r.card]: r.reason for r in refused},
+            {CARD_CODES[r.card]: r.rule.value for r in refused},
+            {CARD_CODES[r.card]: r.args_json() for r in refused},
         )
 
     @classmethod
