@@ -17,14 +17,16 @@ from ulti.tournaments.record import score_tournament
 
 
 def director_of(cluster: Cluster, tournament_id: str) -> int | None:
-    """Which process took the tournament's lease last (its log says so), if any did."""
-    found = None
+    """Which process took the tournament's lease last (by the time its log gives), if any did: the process
+    killed still has its own line, whatever index the one that took over has."""
+    found: tuple[float, int] | None = None
     for n, srv in enumerate(cluster.processes):
         assert srv.log_path is not None
         for line in srv.log_path.read_text().splitlines():
             if f'"table": "tournament:{tournament_id}"' in line and "lease taken" in line:
-                found = n
-    return found
+                taken = (float(json.loads(line)["ts"]), n)
+                found = taken if found is None else max(found, taken)
+    return None if found is None else found[1]
 
 
 @pytest.mark.asyncio
