@@ -16,7 +16,15 @@ from ulti.engine.contracts import BIDS_BY_CODE
 from ulti.engine.deal import Deal, Phase
 from ulti.engine.dealing import deal_hands
 from ulti.engine.errors import IllegalAction
-from ulti.engine.play import NO_TRUMP, legal_cards, refusal_groups, refusal_of, seven_of, trick_winner_index
+from ulti.engine.play import (
+    NO_TRUMP,
+    Refusal,
+    legal_cards,
+    refusal_groups,
+    refusal_of,
+    seven_of,
+    trick_winner_index,
+)
 
 
 def check_trick_state(deal: Deal) -> None:
@@ -121,12 +129,26 @@ def _trick_moments(draw: st.DrawFn) -> tuple[int, int, int, int, int]:
 
 @given(_trick_moments())
 def test_refusal_groups_name_for_every_card_the_rule_that_refuses_it(moment: tuple[int, int, int, int, int]) -> None:
-    """§3.3/§3.4 for a whole hand at once (the seat on turn's choices): every refused card is in exactly the
-    group of the rule ``refusal_of`` names for it, no legal card is in any group, and no group is empty."""
+    """§3.3/§3.4 for a whole hand at once (the seat on turn's choices), stated here card by card: a card the
+    rules refuse only for the held-back trump 7 is ``ulti_seven``; another refused card of the led suit did
+    not beat (``beat``), one of another suit while the led suit is held did not follow (``follow``); void
+    in the led suit, a refused trump did not overtrump (``overtrump``), any other card did not trump. No
+    legal card is in a group, no group is empty, and ``refusal_of`` names each card's group."""
     hand, led, top, trump, held = moment
     groups = refusal_groups(hand, led, top, trump, held)
     assert all(cards and cards & ~hand == 0 for _, cards in groups)
     grouped = {card: refusal for refusal, cards in groups for card in iter_cards(cards)}
     assert sum(len(list(iter_cards(cards))) for _, cards in groups) == len(grouped)  # disjoint
+    legal = legal_cards(hand, led, top, trump, held)
     for card in iter_cards(hand):
-        assert grouped.get(card) == refusal_of(card, hand, led, top, trump, held)
+        expected: Refusal | None
+        if legal >> card & 1:
+            expected = None
+        elif legal_cards(hand, led, top, trump, -1) >> card & 1:
+            expected = Refusal.ULTI_SEVEN
+        elif any(c >> 3 == led for c in iter_cards(hand)):
+            expected = Refusal.BEAT if card >> 3 == led else Refusal.FOLLOW
+        else:
+            expected = Refusal.OVERTRUMP if card >> 3 == trump else Refusal.TRUMP
+        assert grouped.get(card) == expected
+        assert refusal_of(card, hand, led, top, trump, held) == expected

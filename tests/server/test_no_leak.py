@@ -147,13 +147,7 @@ def leaks(
     for number, message in enumerate(watcher.messages):
         for whole, seq in parts_of(message, last_seq):
             last_seq = max(last_seq, seq)
-            part, earlier = _earlier_deals_played_for(whole, positions.get(seq, (None, 0))[0])
-            for k, entry in earlier:  # a bot's action in an earlier deal, in the returning player's name
-                seat = watcher.seat if deal_seat is None else deal_seat(k)
-                hidden_then = set(card_strings(entry)) - visible_cards(records[k], len(records[k]["actions"]), seat)
-                if hidden_then:
-                    found.append(f"message {number}: played for it in deal {k}, hidden cards {sorted(hidden_then)}")
-            shown = set(card_strings(part))
+            shown = set(card_strings(_without_earlier_deals_played_for(whole, positions.get(seq, (None, 0))[0])))
             if seq < first:
                 position: tuple[int | None, int] = (None, 0)
             else:
@@ -178,15 +172,13 @@ def leaks(
     return found
 
 
-def _earlier_deals_played_for(part: Any, deal_index: int | None) -> tuple[Any, list[tuple[int, Any]]]:
+def _without_earlier_deals_played_for(part: Any, deal_index: int | None) -> Any:
     """``part`` without the entries of its ``played_for_you`` (what a bot played in a returning player's
-    name) made in a deal before ``deal_index``, and those entries with their deal: they are checked against
-    what their own deal showed (a player back after that deal ended is shown its plays there)."""
+    name) made in a deal before ``deal_index``: that deal is over, and a deal over shows every card
+    (``visible_cards``), so they are checked against nothing; the current deal's entries stay."""
     if not isinstance(part, dict) or "played_for_you" not in part or deal_index is None:
-        return part, []
-    earlier = [(entry["deal"], entry) for entry in part["played_for_you"] if entry["deal"] != deal_index]
-    current = [entry for entry in part["played_for_you"] if entry["deal"] == deal_index]
-    return {**part, "played_for_you": current}, earlier
+        return part
+    return {**part, "played_for_you": [e for e in part["played_for_you"] if e["deal"] == deal_index]}
 
 
 async def records_of(client: GameClient, table_id: str) -> list[dict[str, Any]]:

@@ -82,16 +82,11 @@ class Refusal(StrEnum):
 def refusal_of(
     card: Card, hand: CardSet, led: int, top: Card, trump: int, held_seven: Card
 ) -> Refusal | None:
-    """The rule that forbids playing ``card`` from ``hand`` now, or None if it is legal."""
-    if legal_cards(hand, led, top, trump, held_seven) >> card & 1:
-        return None
-    if legal_cards(hand, led, top, trump, -1) >> card & 1:
-        return Refusal.ULTI_SEVEN
-    follow = hand & SUIT_MASKS[led]
-    if follow:
-        return Refusal.BEAT if follow >> card & 1 else Refusal.FOLLOW
-    trumps = hand & SUIT_MASKS[trump]
-    return Refusal.OVERTRUMP if trumps >> card & 1 else Refusal.TRUMP
+    """The rule that forbids playing ``card`` from ``hand`` now, or None if it is legal (``refusal_groups``)."""
+    for refusal, cards in refusal_groups(hand, led, top, trump, held_seven):
+        if cards >> card & 1:
+            return refusal
+    return None
 
 
 def refusal_args(refusal: Refusal, led: int, top: Card) -> dict[str, RuleArg]:
@@ -112,9 +107,9 @@ def refusal_groups(
     hand: CardSet, led: int, top: Card, trump: int, held_seven: Card
 ) -> list[tuple[Refusal, CardSet]]:
     """The cards of ``hand`` that may not be played now, grouped by the rule that forbids them (each group
-    non-empty, each card in one): ``refusal_of`` for the whole hand at once, as sets of cards. The seat on
-    turn's choices carry every refused card's reason after every card played (the views), and one rule
-    refuses most of them ("follow ♠" for every other suit)."""
+    non-empty, each card in one), as sets of cards: the seat on turn's choices carry every refused card's
+    reason after every card played (the views), and one rule refuses most of them ("follow ♠" for every
+    other suit)."""
     refused = hand & ~legal_cards(hand, led, top, trump, held_seven)
     if not refused:
         return []

@@ -82,9 +82,14 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL + NORMAL: 2.5x faster commits than the default journal and still crash-safe (docs/stack.md §3).
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
+    _connection_pragmas(cursor)
+    cursor.close()
+
+
+def _connection_pragmas(cursor: Any) -> None:
+    """The settings each connection to the file makes for itself (the journal mode is the file's own)."""
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
 
 
 def make_engine(url: str) -> AsyncEngine:
@@ -240,10 +245,8 @@ class EventStore(
             # waited for on the event loop's thread, whose coroutines the lock's holder may need to finish
             # not tied to this thread: a store may be opened on one thread and written from another's loop
             hot = sqlite3.connect(url.database, timeout=0, check_same_thread=False)
-            # the file is in WAL mode since the engine's first connection (the migration); these two are
-            # each connection's own
-            hot.execute("PRAGMA synchronous=NORMAL")
-            hot.execute("PRAGMA foreign_keys=ON")
+            # the file is in WAL mode since the engine's first connection (the migration)
+            _connection_pragmas(hot)
             self._hot = hot
         return self._hot
 
