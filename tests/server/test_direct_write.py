@@ -85,11 +85,16 @@ def _open_protocol() -> tuple[WebSocketProtocol, list[bytes]]:
     written: list[bytes] = []
 
     class Transport:
+        closing = False
+
         def write(self, data: bytes) -> None:
             written.append(data)
 
         def is_closing(self) -> bool:
-            return False
+            return self.closing
+
+        def close(self) -> None:
+            self.closing = True
 
     async def app(scope: object, receive: object, send: object) -> None:  # never called
         raise AssertionError
@@ -106,6 +111,7 @@ def test_send_text_now_writes_one_text_frame_and_refuses_while_paused_or_closing
         protocol, written = _open_protocol()
         text = orjson.dumps({"type": "event", "seq": 3})
         assert protocol.send_text_now(text)
+        await asyncio.sleep(0)  # written at the end of the loop's turn
         assert len(written) == 1
         frame = written[0]
         assert frame[0] == 0x80 | Opcode.TEXT and frame[2:] == text  # FIN + text, unmasked, short
@@ -118,6 +124,7 @@ def test_send_text_now_writes_one_text_frame_and_refuses_while_paused_or_closing
         protocol.conn.state = State.OPEN
         protocol.close_sent = True
         assert not protocol.send_text_now(text)
+        await asyncio.sleep(0)
         assert len(written) == 1
 
     asyncio.run(scenario())
@@ -136,6 +143,7 @@ def test_a_frame_written_at_once_reads_back_as_its_text_at_every_length_encoding
         texts = ["", "é♠" * 20, "x" * 125, "y" * 126, "z" * 65_535, "w" * 65_536, "ü" * 40_000]
         for text in texts:
             assert protocol.send_text_now(text.encode())
+        await asyncio.sleep(0)
         client.receive_data(b"".join(written))
         frames = [event for event in client.events_received() if isinstance(event, Frame)]
         assert [f.opcode for f in frames] == [Opcode.PONG] + [Opcode.TEXT] * len(texts)
@@ -154,6 +162,78 @@ def test_no_frame_is_written_at_once_when_an_extension_was_agreed() -> None:
         protocol, written = _open_protocol()
         protocol.conn.extensions = [PerMessageDeflate(False, False, 15, 15)]
         assert not protocol.send_text_now(b'{"type": "event"}')
+        await asyncio.sleep(0)
         assert written == []
+
+    asyncio.run(scenario())
+
+
+def _texts(data: bytes) -> list[str]:
+    """The text frames in ``data`` (a server's frames), read by a WebSocket client."""
+    from websockets.protocol import CLIENT, Protocol
+
+    client = Protocol(CLIENT, state=State.OPEN, max_size=None)
+    client.receive_data(data)
+    frames = [e for e in client.events_received() if isinstance(e, Frame)]
+    return [bytes(f.data).decode() for f in frames if f.opcode is Opcode.TEXT]
+
+
+def test_the_frames_a_socket_is_sent_in_one_turn_of_the_loop_go_out_in_one_write() -> None:
+    """A command's event and its acknowledgement, sent back to back, cost one write (one system call)."""
+
+    async def scenario() -> None:
+        protocol, written = _open_protocol()
+        assert protocol.send_text_now(b'{"type":"event","seq":7}')
+        assert protocol.send_text_now(b'{"type":"ack","id":1,"seq":7}')
+        assert written == []  # nothing is written before the turn ends
+        await asyncio.sleep(0)
+        assert len(written) == 1
+        assert _texts(written[0]) == ['{"type":"event","seq":7}', '{"type":"ack","id":1,"seq":7}']
+        assert protocol.send_text_now(b'{"type":"event","seq":8}')  # the next turn: a write of its own
+        await asyncio.sleep(0)
+        assert len(written) == 2 and _texts(written[1]) == ['{"type":"event","seq":8}']
+
+    asyncio.run(scenario())
+
+
+def test_what_uvicorn_sends_after_a_held_frame_goes_out_after_it() -> None:
+    """A message sent through uvicorn's ``send`` (the writer task's way) in the same turn follows the frames
+    held before it: every connection receives its messages in the order they were sent."""
+
+    async def scenario() -> None:
+        protocol, written = _open_protocol()
+        assert protocol.send_text_now(b'{"n":1}')
+        await protocol.send({"type": "websocket.send", "text": '{"n":2}'})
+        assert protocol.send_text_now(b'{"n":3}')
+        await asyncio.sleep(0)
+        assert _texts(b"".join(written)) == ['{"n":1}', '{"n":2}', '{"n":3}']
+
+    asyncio.run(scenario())
+
+
+def test_a_held_frame_goes_before_the_servers_close_and_nowhere_once_closed() -> None:
+    """Nothing may follow a close frame (RFC 6455 §5.5.1): a frame held when the server closes the socket
+    goes out before its close frame; one held when the socket closes otherwise in the same turn (uvicorn
+    answers a client's close frame at once; the connection may be lost) is not written."""
+    from websockets.protocol import CLIENT, Protocol
+
+    async def scenario() -> None:
+        protocol, written = _open_protocol()
+        assert protocol.send_text_now(b'{"n":1}')
+        await protocol.send({"type": "websocket.close", "code": 1000})
+        await asyncio.sleep(0)
+        client = Protocol(CLIENT, state=State.OPEN, max_size=None)
+        client.receive_data(b"".join(written))
+        frames = [e for e in client.events_received() if isinstance(e, Frame)]
+        assert [f.opcode for f in frames] == [Opcode.TEXT, Opcode.CLOSE] and frames[0].data == b'{"n":1}'
+
+        for closed_how in ("the client's close answered", "the connection lost"):
+            protocol, written = _open_protocol()
+            assert protocol.send_text_now(b'{"n":2}')
+            if closed_how == "the client's close answered":
+                protocol.conn.state = State.CLOSING  # uvicorn answers a close frame at once and closes
+            protocol.transport.close()
+            await asyncio.sleep(0)
+            assert written == [], closed_how
 
     asyncio.run(scenario())

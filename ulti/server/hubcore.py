@@ -110,14 +110,15 @@ class Connection:
     seek_token: str | None = None
     #: a bot API table stream (``botapi.py``): not a person, so not counted online in the lobby
     program: bool = False
-    #: writes a message to the socket at once, or returns False (nothing written) when it cannot now
+    #: sends a message on the socket from plain code, or returns False (nothing sent) when it cannot now
     #: (``socket_routes.py``): used only while the outbox's writer waits with nothing queued, so the
     #: messages still go out in the order they were sent
     write_now: Callable[[Mapping[str, object]], bool] | None = None
 
     def send(self, message: Mapping[str, object]) -> None:
-        """Send ``message`` to this client: written at once when nothing is queued before it, else queued
-        for the connection's writer; a client that stops reading is cut off, not waited for."""
+        """Send ``message`` to this client: framed at once when nothing is queued before it (and written with
+        the socket's other frames at the end of the loop's turn, ``wsprotocol``), else queued for the
+        connection's writer; a client that stops reading is cut off, not waited for."""
         if self.write_now is not None and self.outbox.idle() and self.write_now(message):
             return
         if self.outbox.qsize() < OUTBOX_LIMIT:

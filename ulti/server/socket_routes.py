@@ -230,9 +230,9 @@ def _encoded_bytes(message: Mapping[str, object]) -> bytes | None:
 
 
 def _direct_writer(send: Send) -> Callable[[Mapping[str, object]], bool] | None:
-    """What writes a message to the socket at once (``Connection.write_now``), if ``send`` is the socket's
-    own (``wsprotocol.WebSocketProtocol``): a message sent while nothing waits in the outbox then costs
-    no wake of the writer task, which was a few of the server's microseconds per event (issue 40)."""
+    """What sends a message on the socket from plain code (``Connection.write_now``), if ``send`` is the
+    socket's own (``wsprotocol.WebSocketProtocol``): a message sent while nothing waits in the outbox then
+    costs no wake of the writer task, which was a few of the server's microseconds per event (issue 40)."""
     protocol = getattr(send, "__self__", None)
     if not isinstance(protocol, WebSocketProtocol):
         return None
