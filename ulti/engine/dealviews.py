@@ -193,8 +193,16 @@ class DealViews:
         # The list is the cache itself: callers copy it.
         done = deal.phase is Phase.DONE
         key = (viewer, done)
-        entries, talon = self._log_cache.get(key, ([], 0))
         history = deal.history
+        cached = self._log_cache.get(key)
+        entries: list[LogEntry]
+        talon: CardSet
+        if cached is None:
+            entries, talon = [], 0
+        else:
+            entries, talon = cached
+            if len(entries) == len(history):  # the usual case: extended already at this moment
+                return entries
         if len(entries) < len(history):
             plain = self._plain_log
             plain.extend(LogEntry.of(action, False, 0) for action in history[len(plain) :])

@@ -5,11 +5,10 @@ anyone is told of it, then applied and broadcast; bots, move timers and absences
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor
 from typing import Any, Literal, Protocol
 
@@ -597,15 +596,10 @@ class TableActor:
         """Note that the table was just used: its idle time starts again."""
         self.idle_since = time.monotonic()
 
-    @contextlib.contextmanager
-    def in_use(self) -> Iterator[None]:
-        """Keep the table loaded while an operation runs on it (it may wait before taking the lock)."""
-        self._users += 1
-        try:
-            yield
-        finally:
-            self._users -= 1
-            self.touch()
+    def in_use(self) -> _InUse:
+        """Keep the table loaded while an operation runs on it (it may wait before taking the lock): a
+        context manager (a class, not a generator: every command enters one)."""
+        return _InUse(self)
 
     def is_busy(self) -> bool:
         """Whether unloading the table now would lose work: an operation, a command, a pending task."""
@@ -633,3 +627,20 @@ class TableActor:
         for task in [self._task, self._settling, *self._absence.values()]:
             if task is not None:
                 task.cancel()
+
+
+class _InUse:
+    """``TableActor.in_use``: counts an operation in the table's users while it runs."""
+
+    __slots__ = ("_actor",)
+
+    def __init__(self, actor: TableActor) -> None:
+        self._actor = actor
+
+    def __enter__(self) -> None:
+        self._actor._users += 1
+
+    def __exit__(self, *exc: object) -> None:
+        actor = self._actor
+        actor._users -= 1
+        actor.touch()

@@ -9,7 +9,6 @@ The hub (``hub.py``) holds collaborators, one concern each, each built with only
 
 from __future__ import annotations
 
-import asyncio
 from collections import deque
 from collections.abc import Awaitable, Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from typing import Any
 
 from ulti.server.actor import TableActor
 from ulti.server.events import parse_event
+from ulti.server.onereader import OneReaderQueue
 from ulti.server.seam import TableSource
 from ulti.server.tablestate import (
     CommandError,
@@ -36,58 +36,8 @@ ROUTING_ATTEMPTS = 60  # about the time a dead owner's lease takes to expire, an
 
 
 
-class Outbox:
-    """A connection's outgoing messages (None: close it), read by one task (its writer), in order.
-
-    What ``asyncio.Queue`` offers a single reader (``put_nowait``, ``get``, ``get_nowait``, ``empty``,
-    ``qsize``) without its bookkeeping for many readers and writers, joins and bounds: every message of
-    every watcher passes through here (the load run's profile showed the queue's own calls).
-    """
-
-    __slots__ = ("_items", "_waiter")
-
-    def __init__(self) -> None:
-        """Empty."""
-        self._items: deque[Mapping[str, object] | None] = deque()
-        self._waiter: asyncio.Future[None] | None = None  # the reader's, while it waits
-
-    def qsize(self) -> int:
-        """How many messages wait."""
-        return len(self._items)
-
-    def empty(self) -> bool:
-        """Whether no message waits."""
-        return not self._items
-
-    def put_nowait(self, item: Mapping[str, object] | None) -> None:
-        """Add ``item`` at the end and wake the reader if it waits."""
-        self._items.append(item)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    def idle(self) -> bool:
-        """Whether nothing waits and the reader waits for the next message (has sent all before it)."""
-        waiter = self._waiter
-        return not self._items and waiter is not None and not waiter.done()
-
-    def get_nowait(self) -> Mapping[str, object] | None:
-        """The first message (``asyncio.QueueEmpty`` if there is none)."""
-        if not self._items:
-            raise asyncio.QueueEmpty
-        return self._items.popleft()
-
-    async def get(self) -> Mapping[str, object] | None:
-        """The first message, once there is one (one reader at a time)."""
-        while not self._items:
-            if self._waiter is not None:
-                raise RuntimeError("an outbox has one reader")
-            waiter = self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await waiter
-            finally:
-                self._waiter = None
-        return self._items.popleft()
+#: a connection's outgoing messages (None: close it), read by one task (its writer), in order
+Outbox = OneReaderQueue[Mapping[str, object] | None]
 
 
 @dataclass(eq=False)

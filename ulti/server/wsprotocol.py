@@ -24,10 +24,13 @@ them; a frame held for a socket that was closed meanwhile is dropped with it.
 from __future__ import annotations
 
 import struct
+from typing import Any
 
 from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
+
+from ulti.server.onereader import OneReaderQueue
 
 _FIN_TEXT = 0x81  # the final (only) frame of a message, opcode 1: text
 _SHORT = struct.Struct("!BB")  # lengths up to 125 in the second byte
@@ -51,6 +54,12 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
 
     #: the frames sent in this turn of the loop, written at its end (None: none yet)
     _held: list[bytes] | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """uvicorn's protocol, whose received messages wait for the app's one reader in a ``OneReaderQueue``."""
+        super().__init__(*args, **kwargs)
+        # uvicorn's receive uses put_nowait, get and empty, which the lighter queue has alike
+        self.queue = OneReaderQueue()  # type: ignore[assignment]
 
     def data_received(self, data: bytes) -> None:
         """Feed the parser; if it refused the handshake itself, send its refusal and close."""
