@@ -38,7 +38,8 @@ PARTS: dict[str, str] = {
     "  patches from the action": "ulti.server.actionpatch:ActionPatches.patch",
     "  table views": "ulti.server.broadcast:Broadcaster.table_view",
     "  patches from the views": "ulti.server.broadcast:view_patch",
-    "write a message (JSON, frame, syscall)": "ulti.server.hubcore:Connection.send",
+    "send a message (JSON, frame)": "ulti.server.hubcore:Connection.send",
+    "write a turn's frames (system call)": "ulti.server.wsprotocol:WebSocketProtocol.write_held",
 }
 
 #: the label of the garbage collector's passes (in no part: they run inside whatever allocates)
