@@ -214,7 +214,8 @@ def test_what_uvicorn_sends_after_a_held_frame_goes_out_after_it() -> None:
 def test_a_held_frame_goes_before_the_servers_close_and_nowhere_once_closed() -> None:
     """Nothing may follow a close frame (RFC 6455 §5.5.1): a frame held when the server closes the socket
     goes out before its close frame; one held when the socket closes otherwise in the same turn (uvicorn
-    answers a client's close frame at once; the connection may be lost) is not written."""
+    answers a client's close frame at once, and writes its own close when the server stops; the connection
+    may be lost) is not written."""
     from websockets.protocol import CLIENT, Protocol
 
     async def scenario() -> None:
@@ -227,13 +228,18 @@ def test_a_held_frame_goes_before_the_servers_close_and_nowhere_once_closed() ->
         frames = [e for e in client.events_received() if isinstance(e, Frame)]
         assert [f.opcode for f in frames] == [Opcode.TEXT, Opcode.CLOSE] and frames[0].data == b'{"n":1}'
 
-        for closed_how in ("the client's close answered", "the connection lost"):
-            protocol, written = _open_protocol()
-            assert protocol.send_text_now(b'{"n":2}')
-            if closed_how == "the client's close answered":
-                protocol.conn.state = State.CLOSING  # uvicorn answers a close frame at once and closes
-            protocol.transport.close()
-            await asyncio.sleep(0)
-            assert written == [], closed_how
+        protocol, written = _open_protocol()
+        assert protocol.send_text_now(b'{"n":2}')
+        protocol.transport.close()  # uvicorn answering the client's close frame, or the connection lost
+        await asyncio.sleep(0)
+        assert written == []
+
+        protocol, written = _open_protocol()
+        assert protocol.send_text_now(b'{"n":3}')
+        protocol.shutdown()  # the server stopping: uvicorn writes its close frame itself, then closes
+        await asyncio.sleep(0)
+        client = Protocol(CLIENT, state=State.OPEN, max_size=None)
+        client.receive_data(b"".join(written))
+        assert [e.opcode for e in client.events_received() if isinstance(e, Frame)] == [Opcode.CLOSE]
 
     asyncio.run(scenario())

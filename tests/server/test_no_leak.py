@@ -147,13 +147,13 @@ def leaks(
     for number, message in enumerate(watcher.messages):
         for whole, seq in parts_of(message, last_seq):
             last_seq = max(last_seq, seq)
-            shown = set(card_strings(_without_earlier_deals_played_for(whole, positions.get(seq, (None, 0))[0])))
             if seq < first:
                 position: tuple[int | None, int] = (None, 0)
             else:
                 assert seq in positions, f"message {number} is at event {seq}, which no watcher was sent"
                 position = positions[seq]
             deal_index, actions = position
+            shown = set(card_strings(_without_earlier_deals_played_for(whole, deal_index)))
             if deal_index is None:
                 if shown:
                     found.append(f"message {number} (before any deal) shows {sorted(shown)}")

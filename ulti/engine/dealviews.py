@@ -195,31 +195,25 @@ class DealViews:
         key = (viewer, done)
         history = deal.history
         cached = self._log_cache.get(key)
-        entries: list[LogEntry]
-        talon: CardSet
-        if cached is None:
-            entries, talon = [], 0
-        else:
-            entries, talon = cached
-            if len(entries) == len(history):  # the usual case: extended already at this moment
-                return entries
-        if len(entries) < len(history):
-            plain = self._plain_log
-            plain.extend(LogEntry.of(action, False, 0) for action in history[len(plain) :])
-            for i in range(len(entries), len(history)):
-                action = history[i]
-                taken = 0
-                if action.kind is Kind.TAKE:
-                    taken = talon
-                elif action.discard is not None:
-                    talon = (1 << action.discard[0]) | (1 << action.discard[1])
-                else:
-                    entries.append(plain[i])  # nothing in it is hidden from anybody
-                    continue
-                # a spectator sees the discards and talon pick-ups only once the deal is over
-                own = viewer == action.seat or (viewer is None and done)
-                entries.append(LogEntry.of(action, True, taken) if own else plain[i])
-            self._log_cache[key] = (entries, talon)
+        if cached is not None and len(cached[0]) == len(history):
+            return cached[0]  # the usual case: every watcher's view asks at the same moment
+        entries, talon = cached if cached is not None else ([], 0)
+        plain = self._plain_log
+        plain.extend(LogEntry.of(action, False, 0) for action in history[len(plain) :])
+        for i in range(len(entries), len(history)):
+            action = history[i]
+            taken = 0
+            if action.kind is Kind.TAKE:
+                taken = talon
+            elif action.discard is not None:
+                talon = (1 << action.discard[0]) | (1 << action.discard[1])
+            else:
+                entries.append(plain[i])  # nothing in it is hidden from anybody
+                continue
+            # a spectator sees the discards and talon pick-ups only once the deal is over
+            own = viewer == action.seat or (viewer is None and done)
+            entries.append(LogEntry.of(action, True, taken) if own else plain[i])
+        self._log_cache[key] = (entries, talon)
         return entries
 
     def public_entry(self, deal: Deal, index: int, viewer: int | None) -> dict[str, Any]:

@@ -35,7 +35,6 @@ SWEEP_EVERY_MAX = 30.0  # seconds between idle sweeps at most (less when the con
 ROUTING_ATTEMPTS = 60  # about the time a dead owner's lease takes to expire, and then some
 
 
-
 #: a connection's outgoing messages (None: close it), read by one task (its writer), in order
 Outbox = OneReaderQueue[Mapping[str, object] | None]
 

@@ -105,12 +105,14 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
 
     def write_held(self) -> None:
         """Write the frames ``send_text_now`` held in this turn of the loop, in one write (none to a socket
-        that was closed meanwhile: nothing may follow a close frame, and a lost transport takes nothing)."""
+        closed meanwhile: nothing may follow a close frame. A close through ``send`` writes the held frames
+        first; uvicorn closes the transport when it writes a close of its own (answering the client's, or
+        shutting down), and a lost connection's transport is closing too)."""
         held = self._held
         if held is None:
             return
         self._held = None
-        if self.close_sent or self.conn.state is not State.OPEN or self.transport.is_closing():
+        if self.transport.is_closing():
             return
         self.transport.write(held[0] if len(held) == 1 else b"".join(held))
 
