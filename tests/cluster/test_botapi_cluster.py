@@ -56,14 +56,23 @@ async def test_a_bots_streams_and_acts_work_whichever_process_they_reach(
         return bool(state["deal_index"] == 2 and deal and deal["phase"] == "play" and len(deal["log"]) >= 5)
 
     # the table stream on process 0, resumed through the proxy; the acts in turn to 1, 2, 0 and the proxy
-    got, _ = await asyncio.wait_for(
-        asyncio.gather(
-            play_over_api(direct[0], table, 8, drop=mid_deal, act_via=[direct[1], direct[2], direct[0], through],
-                          resume_via=through),
-            play_randomly(host, 9, timeout=200),
-        ),
-        240,
-    )
+    try:
+        got, _ = await asyncio.wait_for(
+            asyncio.gather(
+                play_over_api(direct[0], table, 8, drop=mid_deal, act_via=[direct[1], direct[2], direct[0], through],
+                              resume_via=through),
+                play_randomly(host, 9, timeout=200),
+            ),
+            240,
+        )
+    except TimeoutError:
+        # say whether the host's socket fell behind the table, or the table waits for a seat (a stalled player)
+        view = await host.http("GET", f"/api/tables/{table}")
+        deal = view.get("deal") or {}
+        raise AssertionError(
+            f"match stalled: table at event {view['seq']}, to move {deal.get('to_move')}; the host's socket "
+            f"at event {host.seq}"
+        ) from None
     seqs = [m["seq"] for m in got]
     assert got[0]["type"] == "sync" and seqs == list(range(seqs[0], seqs[0] + len(seqs)))
     record = await host.http("GET", f"/api/tables/{table}/record")
