@@ -28,6 +28,7 @@ from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 
+from ulti.server.hothistogram import HistogramCounts, HotHistogram
 from ulti.server.inputs import BadInput
 from ulti.server.longwork import PRIORITY
 from ulti.server.tablestate import CommandError
@@ -121,17 +122,18 @@ class Metrics:
         self.actions = Counter(
             "ulti_actions", "Game actions stored by this process (bids, plays, kontras...)", ["by"], registry=registry
         )
-        self.command_latency = Histogram(
+        # observed after every command and every group commit: counted in plain Python (hothistogram.py)
+        self.command_latency = HotHistogram(
             "ulti_command_latency_seconds",
             "Seconds from a WebSocket command's arrival to its events queued for every watcher (accepted commands)",
+            LATENCY_BUCKETS,
+            registry,
             ["kind"],
-            buckets=LATENCY_BUCKETS,
-            registry=registry,
         )
         # the labelled children of the per-action metrics, looked up once: ``labels()`` costs more
         # than the increment itself, after every action
         self._action_counters: dict[str, Counter] = {}
-        self._command_latencies: dict[str, Histogram] = {}
+        self._command_latencies: dict[str, HistogramCounts] = {}
         self.refusals = Counter(
             "ulti_refusals", "Error answers to commands and requests, by error code", ["code", "via"], registry=registry
         )
@@ -142,14 +144,14 @@ class Metrics:
             ["kind"],
             registry=registry,
         )
-        self.store_commit = Histogram(
+        self.store_commit = HotHistogram(
             "ulti_store_commit_seconds",
             "Seconds per group commit of table events (including the wait for a database connection)",
-            buckets=COMMIT_BUCKETS,
-            registry=registry,
+            COMMIT_BUCKETS,
+            registry,
         )
-        self.store_commit_events = Histogram(
-            "ulti_store_commit_events", "Events per group commit", buckets=BATCH_BUCKETS, registry=registry
+        self.store_commit_events = HotHistogram(
+            "ulti_store_commit_events", "Events per group commit", BATCH_BUCKETS, registry
         )
         self.long_work = Counter(
             "ulti_long_work",
