@@ -19,7 +19,7 @@ from tests.support.memory_log import MemoryTableLog
 from ulti.bots.random_bot import RandomBot
 from ulti.engine.record import action_to_json
 from ulti.server import tablerules, tableviews
-from ulti.server.actor import TableActor
+from ulti.server.actor import PACE_FACTORS, TableActor
 from ulti.server.config import Settings
 from ulti.server.errors import CommandError
 from ulti.server.events import Event, SeatSpec, parse_event
@@ -414,3 +414,23 @@ async def test_a_bot_plays_an_away_players_seat_at_the_level_their_host_names(st
     # the seated bot keeps its own level: the host is never asked about it
     assert await actor._level_at(2) == "random" and host.stand_ins == ["p1"]
     await stop(actor, host)
+
+
+def test_the_trick_pause_follows_the_paces_asked_for_and_who_plays(store: MemoryTableLog) -> None:
+    actor = new_actor(store, RecordingHost(store))
+    actor.settings.trick_pause = 2.0
+    state = actor.state
+    state.apply({"type": "created", "host": "p0", "deals": 6, "move_seconds": 0, "seed": 3, "chosen_seed": True,
+                 "seats": [{"kind": "open"}] * 3})
+    for seat, player in enumerate(("p0", "p1", "p2")):
+        state.apply(tablerules.join_event(state, player, player.upper(), seat, None))
+    assert actor.trick_pause == 2.0  # nobody asked: "normal" (its answer is kept until something changes)
+    actor.set_pace(1, "slow")
+    assert actor.trick_pause == round(2.0 * PACE_FACTORS["slow"], 3)
+    state.apply({"type": "away", "seat": 1, "away": True})  # a bot plays for the slow player: their pace goes
+    assert actor.trick_pause == 2.0
+    actor.set_pace(0, "fast")
+    state.apply({"type": "away", "seat": 1, "away": False})
+    assert actor.trick_pause == round(2.0 * PACE_FACTORS["slow"], 3)  # the slowest of those playing
+    actor.settings.trick_pause = 1.0
+    assert actor.trick_pause == round(1.0 * PACE_FACTORS["slow"], 3)

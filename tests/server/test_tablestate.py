@@ -396,3 +396,15 @@ def test_a_player_gets_the_seat_back_unless_they_resigned() -> None:
     resigned = started()
     resigned.apply(tablerules.resign_event(resigned, HOST))
     assert resigned.seats[0].away and tablerules.back_event(resigned, 0) is None
+
+
+def test_seat_of_follows_every_event_that_seats_or_unseats_a_player() -> None:
+    state = table()
+    assert state.seat_of(ANNA) is None  # asked (and its answer kept) before anybody sits
+    state.apply(tablerules.join_event(state, ANNA, "Anna", 1, None))
+    assert state.seat_of(ANNA) == 1 and state.seat_of(BELA) is None
+    state.apply(tablerules.leave_event(state, ANNA))
+    assert state.seat_of(ANNA) is None
+    state.apply(tablerules.join_event(state, BELA, "Bela", 1, None))
+    state.apply(tablerules.join_event(state, ANNA, "Anna", 2, None))
+    assert (state.seat_of(ANNA), state.seat_of(BELA)) == (2, 1)

@@ -124,6 +124,8 @@ class TableActor:
         self._result_since: tuple[int, float] | None = None
         #: the trick pace each seat's player asked for (``pace``): kept in memory, asked again on reconnect
         self.paces: dict[int, str] = {}
+        #: ``trick_pause`` and what it was found from: (table changes, configured pause)
+        self._trick_pause: tuple[tuple[int, float], float] | None = None
         #: when the latest trick was taken here (monotonic seconds): no bot acts before its pause is over
         self.trick_taken_at = 0.0
         #: at a table without a time limit: the seats waited for, since when their player went (epoch seconds)
@@ -143,18 +145,26 @@ class TableActor:
     def trick_pause(self) -> float:
         """Seconds a finished trick stays on every screen before a bot leads: the slowest pace asked for
         by the people playing here ("normal" for one who asked nothing, and at a table of bots only)."""
+        # asked for every view and event: kept until a pace is asked for or the seats change (an event
+        # other than an action, a chat line or a "ready"), or the configured pause changes
+        key = (self.state.table_changes, self.settings.trick_pause)
+        kept = self._trick_pause
+        if kept is not None and kept[0] == key:
+            return kept[1]
         factors = [
             PACE_FACTORS[self.paces.get(i, "normal")]
             for i, s in enumerate(self.state.seats)
             if s.kind == "player" and not s.bot and not s.away
         ]
-        return round(self.settings.trick_pause * max(factors, default=1.0), 3)
+        pause = round(self.settings.trick_pause * max(factors, default=1.0), 3)
+        self._trick_pause = (key, pause)
+        return pause
 
     @property
     def waiting(self) -> list[dict[str, Any]]:
         """The seats a table without a time limit waits for: whose player went when, from when the others
         may let a bot play for it, and who agreed so far (docs/protocol/table.md §14)."""
-        if self.state.status != "playing":
+        if not self.offline or self.state.status != "playing":
             return []
         return [
             {"seat": seat, "since": round(since, 3), "bot_from": round(since + self.settings.let_bot_after, 3),
@@ -212,6 +222,7 @@ class TableActor:
     def set_pace(self, seat: int, pace: str) -> None:
         """``seat``'s player asked for the trick pace ``pace`` (a key of ``PACE_FACTORS``)."""
         self.paces[seat] = pace
+        self._trick_pause = None
 
     # ---------------------------------------------------------------- the one way state changes
 

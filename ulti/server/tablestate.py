@@ -146,6 +146,8 @@ class TableState:
     view_parts: tuple[tuple[int, int, bool], TableSummary, MatchView | None] | None = field(
         default=None, repr=False, compare=False
     )
+    #: the seat of each player seated here (``seat_of``), found when first asked after the seats changed
+    seat_index: dict[str, int] | None = field(default=None, repr=False, compare=False)
     #: the action the rules accepted last, checked on a copy of the deal (see ``Checked``); not part of
     #: the table: the actor stores the event before it is applied, and a failed store leaves this unused
     checked: Checked | None = field(default=None, repr=False, compare=False)
@@ -183,10 +185,14 @@ class TableState:
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat ``player_id`` holds at this table, if any."""
-        for i, seat in enumerate(self.seats):
-            if seat.kind == "player" and seat.player_id == player_id:
-                return i
-        return None
+        index = self.seat_index
+        if index is None:
+            # asked for every watcher of every event; the seats change only by events (``apply``)
+            index = self.seat_index = {}
+            for i, seat in enumerate(self.seats):
+                if seat.kind == "player" and seat.player_id is not None:
+                    index.setdefault(seat.player_id, i)
+        return index.get(player_id)
 
     def bot_seats(self) -> list[int]:
         """Seats a bot plays now: bot seats, and absent players' seats."""
@@ -283,6 +289,8 @@ class TableState:
             self.status = TableStatus.EXPIRED
         else:  # pragma: no cover - parse_event admits only the kinds above
             assert_never(event)
+        if event["type"] not in ("action", "chat", "ready"):
+            self.seat_index = None  # who sits where may have changed: found again when next asked
 
     def _created(self, event: Created) -> None:
         self.host = event["host"]
