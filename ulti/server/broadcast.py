@@ -117,7 +117,7 @@ class Broadcaster:
         seats = {state.seat_of(c.player_id) for c in self.tables.connections.watching(source.table_id)}
         if not live_to_onlookers(state):  # an event's table: its onlookers get nothing live (visibility.py)
             seats.discard(None)
-        return seq, {seat: tableviews.public_event(state, event, seat) for seat in seats}
+        return seq, tableviews.public_events(state, event, seats)
 
     def broadcast_events(self, source: TableSource, events: list[Filtered]) -> None:
         """Send filtered events to every connection watching the table, each with its seat's view.

@@ -8,12 +8,12 @@ visibility policy's (``visibility.totals_shown``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal, cast
 
 from ulti.engine.fourmatch import FOUR_SEATS, FourMatch
 from ulti.engine.record import action_to_json
-from ulti.server.events import Event
+from ulti.server.events import Acted, Event
 from ulti.server.tableshapes import (
     DuplicatePart,
     DuplicateRow,
@@ -201,6 +201,28 @@ def played_for_view(state: TableState, seat: int) -> list[PlayedFor]:
     return [{"deal": k, "action": action_to_json(deals[k].history[i])} for k, i in state.played_for.get(seat, [])]
 
 
+def public_events(
+    state: TableState, event: Event, seats: Iterable[int | None]
+) -> dict[int | None, Mapping[str, object]]:
+    """``event`` as each of ``seats`` may see it (after it has been applied): ``public_event`` per seat, with
+    one dict for the seats that see it alike (every seat, but for a deal's discards and its talon taken)."""
+    if event["type"] != "action":
+        alike = public_event(state, event, None)  # only an action's entry depends on the viewer
+        return dict.fromkeys(seats, alike)
+    shared: dict[int, Mapping[str, object]] = {}  # by the log entry's identity: entries are built once, shared
+    deal = state.deal
+    assert deal is not None
+    index = len(deal.history) - 1
+    filtered: dict[int | None, Mapping[str, object]] = {}
+    for seat in seats:
+        entry = deal.public_entry(index, state.engine_seat(seat))
+        seen = shared.get(id(entry))
+        if seen is None:
+            seen = shared[id(entry)] = _public_action(event, entry)
+        filtered[seat] = seen
+    return filtered
+
+
 def public_event(state: TableState, event: Event, seat: int | None) -> Mapping[str, object]:
     """``event`` as ``seat`` may see it (after it has been applied)."""
     if event["type"] == "deal":
@@ -212,11 +234,15 @@ def public_event(state: TableState, event: Event, seat: int | None) -> Mapping[s
     if event["type"] == "action":
         deal = state.deal
         assert deal is not None
-        entry = deal.public_entry(len(deal.history) - 1, state.engine_seat(seat))
-        public = {"type": "action", "by": event.get("by", "player"), "action": entry}
-        if "note" in event:
-            public["note"] = dict(event["note"])  # a learner table's bot note: everybody may read it
-        return public
+        return _public_action(event, deal.public_entry(len(deal.history) - 1, state.engine_seat(seat)))
     if event["type"] == "sit":
         return {"type": "sit", "seat": event["seat"], "name": event["name"]}
     return {k: v for k, v in event.items() if k != "cid"}
+
+
+def _public_action(event: Acted, entry: dict[str, Any]) -> dict[str, object]:
+    """An action event as a viewer whose log gained ``entry`` sees it."""
+    public: dict[str, object] = {"type": "action", "by": event.get("by", "player"), "action": entry}
+    if "note" in event:
+        public["note"] = dict(event["note"])  # a learner table's bot note: everybody may read it
+    return public
