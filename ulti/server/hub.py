@@ -285,6 +285,8 @@ class Hub:
     async def _handle(self, actor: TableActor, command: Command) -> Any:
         """What each command does at the table's owner (one case per kind of ``commands.Command``)."""
         match command:
+            case Play(player=player, action=action, cid=cid):  # nearly every command: matched first
+                return await actor.act(tablerules.acting_seat(actor.state, player), action, command_id=cid)
             case Join():
                 return await self._join(actor, command)
             case Leave(player=player):
@@ -293,8 +295,6 @@ class Hub:
                 return await actor.run(lambda: actor.emit(tablerules.add_bot_event(actor.state, player, seat, level)))
             case Start():
                 return await self._start(actor, command)
-            case Play(player=player, action=action, cid=cid):
-                return await actor.act(tablerules.acting_seat(actor.state, player), action, command_id=cid)
             case Say(player=player, name=name, text=text, phrase=phrase, cid=cid):
                 return await actor.say(actor.state.seat_of(player), name, text, phrase, cid)
             case Back(player=player):

@@ -223,10 +223,14 @@ def _encoded_bytes(message: Mapping[str, object]) -> bytes | None:
         # orjson: the views are re-encoded for every watcher after every action (docs/stack.md §4: 15x stdlib)
         return orjson.dumps(message)
     except TypeError:
-        # Everything sent was checked at the edge: a message that cannot be encoded is a bug. Say
-        # so loudly, but keep the connection (tests/server/test_encodable.py guards against it).
-        logging.getLogger("ulti").exception("unencodable message", extra={"fields": {"type": message.get("type")}})
+        _unencodable(message)
         return None
+
+
+def _unencodable(message: Mapping[str, object]) -> None:
+    # Everything sent was checked at the edge: a message that cannot be encoded is a bug. Say
+    # so loudly, drop the message, but keep the connection.
+    logging.getLogger("ulti").exception("unencodable message", extra={"fields": {"type": message.get("type")}})
 
 
 def _direct_writer(send: Send) -> Callable[[Mapping[str, object]], bool] | None:
@@ -238,8 +242,12 @@ def _direct_writer(send: Send) -> Callable[[Mapping[str, object]], bool] | None:
         return None
 
     def write_now(message: Mapping[str, object]) -> bool:
-        data = _encoded_bytes(message)
-        return True if data is None else protocol.send_text_now(data)  # an unencodable one is dropped
+        try:
+            data = orjson.dumps(message)  # as ``_encoded_bytes``, one call fewer for every message sent
+        except TypeError:
+            _unencodable(message)
+            return True  # dropped
+        return protocol.send_text_now(data)
 
     return write_now
 
@@ -303,6 +311,8 @@ async def _dispatch(hub: Hub, store: DuplicateBook, conn: Connection, message: C
     if isinstance(message, Chat | LobbyChat):
         hub.throttle.chat_line(conn.player_id)  # before any work: a refused line changes nothing
     match message:
+        case Act() | Chat() | Back() | Ready() | LetBot():  # TableMessage: nearly every message, matched first
+            await _command(hub, conn, message)
         case Ping():
             conn.send({"type": "pong", "id": client_id})
         case WatchLobby():
@@ -327,8 +337,6 @@ async def _dispatch(hub: Hub, store: DuplicateBook, conn: Connection, message: C
             view = hub.table_view(source, seat)
             conn.base = view  # the next event's patch is the change from this view
             conn.send({"type": "sync", "seq": source.state.seq, "state": view})
-        case Act() | Chat() | Back() | Ready() | LetBot():  # TableMessage
-            await _command(hub, conn, message)
         case Pace(trick_pause=pace):
             # a seated player's wish, kept by the table's actor; anyone else's is acknowledged and ignored
             if conn.table_id is None:

@@ -97,9 +97,8 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
         if held is None:
             held = self._held = []
             self.loop.call_soon(self.write_held)
-        earlier = conn.data_to_send()  # whatever the connection still has to send (a pong) goes first
-        if earlier:
-            held.extend(earlier)
+        if conn.writes:  # whatever the connection still has to send (a pong) goes first
+            held.extend(conn.data_to_send())
         held.append(frame)
         return True
 
