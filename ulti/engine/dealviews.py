@@ -218,6 +218,14 @@ class DealViews:
 
     def public_entry(self, deal: Deal, index: int, viewer: int | None) -> dict[str, Any]:
         """Action ``index`` of the history as ``viewer`` may see it (discards and taken cards only if own)."""
+        action = deal.history[index]
+        if action.kind is not Kind.TAKE and action.discard is None:
+            # nothing in it is hidden from anybody: every viewer's log holds the one plain entry (asked for
+            # each watcher after every action; the viewers' own logs catch up when a view asks for them)
+            plain = self._plain_log
+            if len(plain) <= index:
+                plain.extend(LogEntry.of(a, False, 0) for a in deal.history[len(plain) :])
+            return plain[index].to_json()
         return self._public_log(deal, viewer)[index].to_json()
 
     def seat_view(self, deal: Deal, seat: int | None) -> SeatView:
