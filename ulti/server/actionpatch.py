@@ -19,6 +19,8 @@ from ulti.engine.dealviews import ViewChange
 from ulti.server.patches import Patch
 from ulti.server.seam import TableSource
 
+#: the names in a patch of the deal's keys that may change for one seat alone (``ViewChange.own``)
+_DEAL_KEYS = {key: "deal." + key for key in ("hands", "talon", "choices")}
 #: the parts of a table view that change without an event (the move deadline, the pace, whom the table waits for)
 RUNNING_PARTS = ("deadline", "trick_pause", "waiting")
 
@@ -53,6 +55,8 @@ class ActionPatches:
         self._connected = connected_flags(source)
         self._running = running_parts(source)
         self._change = change
+        # the deal's keys that changed alike for every viewer, with their names in a patch (made once per action)
+        self._changed = [(key, "deal." + key, value) for key, value in change.changed.items()]
         self._tables: dict[int, bool] = {}  # the table parts checked, by id: still right after the action
 
     def patch(self, base: Mapping[str, Any], seat: int | None) -> tuple[Patch, dict[str, Any]] | None:
@@ -85,13 +89,13 @@ class ActionPatches:
         for key, value in self._running.items():
             if base[key] != value:
                 changed[key] = view[key] = value
-        change = self._change
-        for key, value in change.changed.items():
+        for key, name, value in self._changed:
             if old[key] != value:
-                changed["deal." + key] = new[key] = value
+                changed[name] = new[key] = value
+        change = self._change
         for key, value in change.own(seat).items():
             if old[key] != value:
-                changed["deal." + key] = new[key] = value
+                changed[_DEAL_KEYS.get(key) or "deal." + key] = new[key] = value
         entry = change.entry(seat)
         new["log"] = [*old["log"], entry]
         appended: dict[str, list[object]] = {"deal.log": [entry]}

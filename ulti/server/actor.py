@@ -269,21 +269,25 @@ class TableActor:
         crash_point("after_record")
         return True
 
-    async def run(self, command: Callable[[], Awaitable[Any]]) -> Any:
+    async def run(self, command: Callable[[], Awaitable[Any]], command_id: str | None = None) -> Any:
         """Run ``command`` under the table's lock, schedule what the new state needs, then broadcast.
 
-        Broadcasting after scheduling means every event carries the move deadline it started.
+        ``command_id`` (player and client id): a command the table carried out already is not run again; its
+        event number is the result (a retried command is idempotent). Broadcasting after scheduling means
+        every event carries the move deadline it started.
         """
         async with self.lock:
             try:
                 try:
-                    result = await command()
+                    done = None if command_id is None else self.state.recent_commands.get(command_id)
+                    result = done if done is not None else await command()
                 except CommandError:
                     # In a cluster this process may hold a stale state (see _catch_up): a refusal is
                     # checked again on the log's latest state before it is final.
                     if not self.host.clustered or not await self._catch_up():
                         raise
-                    result = await command()
+                    done = None if command_id is None else self.state.recent_commands.get(command_id)
+                    result = done if done is not None else await command()
             finally:
                 self.schedule()
                 outgoing, self._outgoing = self._outgoing, []
@@ -307,16 +311,6 @@ class TableActor:
 
     # ---------------------------------------------------------------- commands
 
-    async def once(self, command_id: str | None, command: Callable[[], Awaitable[int]]) -> int:
-        """Run ``command`` under the table's lock unless the table carried out ``command_id`` already
-        (player and client id: a retried command is idempotent); either way its event number."""
-
-        async def guarded() -> int:
-            done = None if command_id is None else self.state.recent_commands.get(command_id)
-            return done if done is not None else await command()
-
-        return int(await self.run(guarded))
-
     async def act(
         self, seat: int, action: object, by: Literal["player", "bot"] = "player", command_id: str | None = None
     ) -> int:
@@ -334,7 +328,7 @@ class TableActor:
                 await self.emit(back)
             return await self.emit(event)
 
-        return await self.once(command_id, command)
+        return int(await self.run(command, command_id))
 
     async def ready(self, seat: int, command_id: str | None = None) -> int:
         """``seat``'s player clicked "Next deal"; returns the event number (idempotent)."""
@@ -347,7 +341,7 @@ class TableActor:
                 event["cid"] = command_id
             return await self.emit(event)
 
-        return await self.once(command_id, command)
+        return int(await self.run(command, command_id))
 
     async def say(
         self, seat: int | None, name: str, text: str | None, phrase: str | None, command_id: str | None = None
@@ -360,7 +354,7 @@ class TableActor:
                 event["cid"] = command_id
             return await self.emit(event)
 
-        return await self.once(command_id, command)
+        return int(await self.run(command, command_id))
 
     async def back(self, seat: int) -> None:
         """The player of ``seat`` is here again: the bot stops playing for it."""
