@@ -293,3 +293,14 @@ async def test_seat_refusals_carry_the_seat_over_http(served: ServerProcess) -> 
         response = await http.post(f"/api/tables/{table['table_id']}/start", json={},
                                    headers={"authorization": f"Bearer {host.token}"})
         assert response.json()["error"]["args"] == {"seats": [1, 2]}
+
+
+@pytest.mark.parametrize("letter", ["a", "é", "€", "🂡"])
+def test_a_message_over_its_byte_limit_is_too_large_whatever_its_letters(letter: str) -> None:
+    """The limit counts UTF-8 bytes, not letters: a text just at it is read, one letter more is refused."""
+    width = len(letter.encode())
+    limit = 64 * width + len('[""]')
+    assert decode_json('["' + letter * 64 + '"]', limit) == [letter * 64]
+    with pytest.raises(BadInput) as error:
+        decode_json('["' + letter * 65 + '"]', limit)
+    assert error.value.code == "too_large"

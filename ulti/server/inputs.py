@@ -73,7 +73,11 @@ def decode_json(raw: str | bytes, max_bytes: int, what: str = "message") -> Any:
     orjson refuses lone surrogates and bounds nesting without recursion in Python; numbers wider
     than 64 bits come back as floats, which every field check refuses by type.
     """
-    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+    # a text of n code points is at most 4n bytes of UTF-8: only a text that might be over is encoded to count
+    if isinstance(raw, bytes) or 4 * len(raw) <= max_bytes:
+        size = len(raw)
+    else:
+        size = len(raw.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise BadInput("too_large", f"a {what} may be at most {max_bytes} bytes", params={"max_bytes": max_bytes})
     try:
