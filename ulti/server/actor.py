@@ -424,7 +424,8 @@ class TableActor:
     # ---------------------------------------------------------------- what happens by itself
 
     def turn_key(self) -> tuple[Any, ...]:
-        """What a pending bot move or timer depends on: it is stale once this changes (chat does not)."""
+        """What a pending bot move or timer depends on: it is stale once this changes (chat does not). Its last
+        item is the seats a bot plays now (``TableState.bot_seats``), which ``schedule`` reads there."""
         state = self.state
         deal = state.deal
         return (
@@ -460,7 +461,7 @@ class TableActor:
             return
         assert deal.to_move is not None  # a deal not over has a seat on turn
         seat = state.table_seat(deal.to_move)  # at a table of four the deal's seat is played by another table seat
-        if seat in state.bot_seats():
+        if seat in key[-1]:  # the seats a bot plays now (``turn_key``)
             self._task = asyncio.create_task(self._bot_move(seat, key))
         elif state.move_seconds > 0:
             self.deadline = time.time() + state.move_seconds

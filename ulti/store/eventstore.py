@@ -37,7 +37,16 @@ _INSERT_EVENTS = "INSERT INTO events (table_id, seq, body, created_at) VALUES (?
 _CHECKPOINT_BYTES = 1 << 20
 
 
-def _insert_and_commit(connection: sqlite3.Connection, params: list[tuple[str, int, str, int]]) -> None:
+#: an event as stored: table id, event number, body (JSON text), when it was stored (ms since the epoch)
+EventRow = tuple[str, int, str, int]
+
+
+def _row_values(row: EventRow) -> dict[str, Any]:
+    """``row`` as the event table's column values (for SQLAlchemy's insert)."""
+    return dict(zip(("table_id", "seq", "body", "created_at"), row, strict=True))
+
+
+def _insert_and_commit(connection: sqlite3.Connection, params: list[EventRow]) -> None:
     """Insert event rows and commit, or roll back and raise."""
     try:
         connection.executemany(_INSERT_EVENTS, params)
@@ -117,7 +126,7 @@ class EventStore(
     def __init__(self, engine: AsyncEngine) -> None:
         """A store over an engine whose schema is migrated (see ``ulti.store.migrate``)."""
         self.engine = engine
-        self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
+        self._pending: list[tuple[EventRow, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         #: told (seconds, events) after each group commit: the server's metrics (the store may not import them)
         self.on_commit: Callable[[float, int], None] | None = None
@@ -150,14 +159,9 @@ class EventStore(
         are committed together in one transaction (group commit): a commit costs milliseconds,
         and one per event would cap the whole server at a few hundred actions per second.
         """
-        row = {
-            "table_id": table_id,
-            "seq": seq,
-            # orjson refuses text UTF-8 cannot hold (a lone surrogate): such an event is never stored,
-            # so no stored event can make its table impossible to load or send
-            "body": orjson.dumps(body).decode(),
-            "created_at": now_ms(),
-        }
+        # orjson refuses text UTF-8 cannot hold (a lone surrogate): such an event is never stored,
+        # so no stored event can make its table impossible to load or send
+        row = (table_id, seq, orjson.dumps(body).decode(), now_ms())
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((row, done))
         if self._writer is None or self._writer.done():
@@ -188,17 +192,16 @@ class EventStore(
                 # after the results: whatever the observer does, no append is left waiting on it
                 self.on_commit(elapsed, len(batch))
 
-    async def _insert_events(self, rows: list[dict[str, Any]]) -> None:
+    async def _insert_events(self, rows: list[EventRow]) -> None:
         """Insert ``rows`` into the event log in one transaction (``IntegrityError`` if a number is taken)."""
         if self.engine.dialect.name != "sqlite":
             async with self.engine.begin() as conn:
-                await conn.execute(insert(events), rows)
+                await conn.execute(insert(events), [_row_values(row) for row in rows])
             return
         # SQLite: straight to the driver (the INSERTs and the COMMIT, or the ROLLBACK, together): this is the
         # server's hottest write (every event of every table).
-        params = [(r["table_id"], r["seq"], r["body"], r["created_at"]) for r in rows]
         try:
-            await self._write_here(_insert_and_commit, params, sum(len(r["body"]) for r in rows))
+            await self._write_here(_insert_and_commit, rows, sum(len(row[2]) for row in rows))
         except sqlite3.IntegrityError as exc:
             raise IntegrityError(_INSERT_EVENTS, None, exc) from exc
 
@@ -263,12 +266,12 @@ class EventStore(
             # aiosqlite's own way to run a call on its thread (private, hence the pinned version)
             await driver._execute(_checkpoint, driver._conn, None)
 
-    async def _write_one(self, row: dict[str, Any], done: asyncio.Future[None]) -> None:
+    async def _write_one(self, row: EventRow, done: asyncio.Future[None]) -> None:
         try:
             async with self.engine.begin() as conn:
-                await conn.execute(insert(events).values(**row))
+                await conn.execute(insert(events).values(**_row_values(row)))
         except IntegrityError:
-            done.set_exception(SeqConflict(f"event {row['seq']} of table {row['table_id']} already stored"))
+            done.set_exception(SeqConflict(f"event {row[1]} of table {row[0]} already stored"))
         except Exception as exc:
             done.set_exception(exc)
         else:
