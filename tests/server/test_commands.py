@@ -133,7 +133,7 @@ async def test_a_command_id_the_table_carried_out_is_answered_without_running_ag
         runs.append(1)
         return -1
 
-    assert await actor.once("w:c1", must_not_run) == first and runs == []
+    assert await actor.run(must_not_run, "w:c1") == first and runs == []
     again = await actor.say(None, "Watcher", "hello", None, command_id="w:c1")
     assert again == first and [e.get("cid") for e in await store.events("t1")].count("w:c1") == 1
-    assert await actor.once("w:c2", must_not_run) == -1 and runs == [1]  # a new id runs
+    assert await actor.run(must_not_run, "w:c2") == -1 and runs == [1]  # a new id runs
