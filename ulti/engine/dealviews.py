@@ -198,8 +198,7 @@ class DealViews:
         if cached is not None and len(cached[0]) == len(history):
             return cached[0]  # the usual case: every watcher's view asks at the same moment
         entries, talon = cached if cached is not None else ([], 0)
-        plain = self._plain_log
-        plain.extend(LogEntry.of(action, False, 0) for action in history[len(plain) :])
+        plain = self._plain_entries(deal)
         for i in range(len(entries), len(history)):
             action = history[i]
             taken = 0
@@ -222,11 +221,16 @@ class DealViews:
         if action.kind is not Kind.TAKE and action.discard is None:
             # nothing in it is hidden from anybody: every viewer's log holds the one plain entry (asked for
             # each watcher after every action; the viewers' own logs catch up when a view asks for them)
-            plain = self._plain_log
-            if len(plain) <= index:
-                plain.extend(LogEntry.of(a, False, 0) for a in deal.history[len(plain) :])
-            return plain[index].to_json()
+            return self._plain_entries(deal)[index].to_json()
         return self._public_log(deal, viewer)[index].to_json()
+
+    def _plain_entries(self, deal: Deal) -> list[LogEntry]:
+        """Every action of the history as a log entry with nothing hidden shown (extended, never rebuilt)."""
+        plain = self._plain_log
+        history = deal.history
+        if len(plain) < len(history):
+            plain.extend(LogEntry.of(action, False, 0) for action in history[len(plain) :])
+        return plain
 
     def seat_view(self, deal: Deal, seat: int | None) -> SeatView:
         """What ``seat`` may see now (``None``: a spectator, who sees no hidden card before the end)."""

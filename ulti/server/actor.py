@@ -279,14 +279,14 @@ class TableActor:
         async with self.lock:
             try:
                 try:
-                    done = None if command_id is None else self.state.recent_commands.get(command_id)
+                    done = self._carried_out(command_id)
                     result = done if done is not None else await command()
                 except CommandError:
                     # In a cluster this process may hold a stale state (see _catch_up): a refusal is
                     # checked again on the log's latest state before it is final.
                     if not self.host.clustered or not await self._catch_up():
                         raise
-                    done = None if command_id is None else self.state.recent_commands.get(command_id)
+                    done = self._carried_out(command_id)
                     result = done if done is not None else await command()
             finally:
                 self.schedule()
@@ -294,6 +294,10 @@ class TableActor:
                 stored, self._stored = self._stored, []
                 await self.host.events_committed(self, outgoing, stored)
         return result
+
+    def _carried_out(self, command_id: str | None) -> int | None:
+        """The event number of the command ``command_id`` if the table carried it out already."""
+        return None if command_id is None else self.state.recent_commands.get(command_id)
 
     async def _catch_up(self) -> bool:
         """Apply events another process stored after this one loaded the table; True if there were any.
@@ -424,8 +428,7 @@ class TableActor:
     # ---------------------------------------------------------------- what happens by itself
 
     def turn_key(self) -> tuple[Any, ...]:
-        """What a pending bot move or timer depends on: it is stale once this changes (chat does not). Its last
-        item is the seats a bot plays now (``TableState.bot_seats``), which ``schedule`` reads there."""
+        """What a pending bot move or timer depends on: it is stale once this changes (chat does not)."""
         state = self.state
         deal = state.deal
         return (
@@ -461,7 +464,7 @@ class TableActor:
             return
         assert deal.to_move is not None  # a deal not over has a seat on turn
         seat = state.table_seat(deal.to_move)  # at a table of four the deal's seat is played by another table seat
-        if seat in key[-1]:  # the seats a bot plays now (``turn_key``)
+        if seat in state.bot_seats():
             self._task = asyncio.create_task(self._bot_move(seat, key))
         elif state.move_seconds > 0:
             self.deadline = time.time() + state.move_seconds

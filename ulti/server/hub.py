@@ -251,13 +251,7 @@ class Hub:
     async def execute(self, table_id: str, command: Command) -> Any:
         """Run ``command`` on ``table_id`` at its owner; raise ``CommandError`` when refused."""
         if self.cluster is None:
-            actor = self.actors.get(table_id)
-            if actor is None:
-                actor = await self._local_actor(table_id)
-            else:
-                actor.touch()  # as ``_local_actor`` does, without a coroutine: every command comes this way
-            with actor.in_use():
-                return await self._handle(actor, command)
+            return await self._run(await self._local_actor(table_id), command)
         for _ in range(ROUTING_ATTEMPTS):
             actor = self.actors.get(table_id)
             if actor is not None and table_id in self.cluster.owned:

@@ -223,14 +223,10 @@ def _encoded_bytes(message: Mapping[str, object]) -> bytes | None:
         # orjson: the views are re-encoded for every watcher after every action (docs/stack.md §4: 15x stdlib)
         return orjson.dumps(message)
     except TypeError:
-        _unencodable(message)
+        # Everything sent was checked at the edge: a message that cannot be encoded is a bug. Say
+        # so loudly, drop the message, but keep the connection.
+        logging.getLogger("ulti").exception("unencodable message", extra={"fields": {"type": message.get("type")}})
         return None
-
-
-def _unencodable(message: Mapping[str, object]) -> None:
-    # Everything sent was checked at the edge: a message that cannot be encoded is a bug. Say
-    # so loudly, drop the message, but keep the connection.
-    logging.getLogger("ulti").exception("unencodable message", extra={"fields": {"type": message.get("type")}})
 
 
 def _direct_writer(send: Send) -> Callable[[Mapping[str, object]], bool] | None:
@@ -242,12 +238,8 @@ def _direct_writer(send: Send) -> Callable[[Mapping[str, object]], bool] | None:
         return None
 
     def write_now(message: Mapping[str, object]) -> bool:
-        try:
-            data = orjson.dumps(message)  # as ``_encoded_bytes``, one call fewer for every message sent
-        except TypeError:
-            _unencodable(message)
-            return True  # dropped
-        return protocol.send_text_now(data)
+        data = _encoded_bytes(message)
+        return True if data is None else protocol.send_text_now(data)  # an unencodable one is dropped
 
     return write_now
 

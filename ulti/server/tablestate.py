@@ -245,7 +245,8 @@ class TableState:
     def apply(self, event: Event) -> None:
         """Apply an event: made here and checked when it was made, or read back and checked by ``parse_event``."""
         self.seq += 1
-        if event["type"] not in ("action", "chat", "ready"):
+        changes_table = event["type"] not in ("action", "chat", "ready")
+        if changes_table:
             self.table_changes += 1  # see tableviews.view
         command_id = event.get("cid")
         if command_id is not None:
@@ -289,7 +290,7 @@ class TableState:
             self.status = TableStatus.EXPIRED
         else:  # pragma: no cover - parse_event admits only the kinds above
             assert_never(event)
-        if event["type"] not in ("action", "chat", "ready"):
+        if changes_table:
             self.seat_index = None  # who sits where may have changed: found again when next asked
 
     def _created(self, event: Created) -> None:
