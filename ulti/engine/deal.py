@@ -269,9 +269,23 @@ class Deal:
         self._legal_hand, self._legal = hand, legal
         return legal
 
-    def choices(self, seat: int, reasons: bool = True) -> Choices:
-        """Everything ``seat`` may do now, with the reason for each card it may not play (without the
-        reasons if ``reasons`` is False: a server asking only whether the seat may act needs none)."""
+    def may_act(self, seat: int) -> bool:
+        """Whether ``seat`` has anything to do now: ``choices(seat).any()`` without finding the choices (the
+        server asks it of every action it receives)."""
+        phase = self.phase
+        if phase is Phase.AUCTION:
+            # a seat that took the talon must bid, which it can unless the standing bid is the top one
+            return seat == self.to_move and (not self.obliged or bool(bids_above(self.high_bid)))
+        if phase is Phase.TRUMP:
+            return seat == self.declarer
+        if phase is Phase.PLAY:
+            if seat == self.to_move and not self.chain_level and self.hands[seat]:
+                return True  # a hand always has a card it may play
+            return bool(kontra_window(self, seat)[0])
+        return False
+
+    def choices(self, seat: int) -> Choices:
+        """Everything ``seat`` may do now, with the reason for each card it may not play."""
         ch = Choices(seat)
         if self.phase is Phase.AUCTION:
             if seat != self.to_move:
@@ -294,8 +308,6 @@ class Deal:
                 hand = self.hands[seat]
                 led, top, seven = self._led, self._top, self.held_seven(seat)
                 ch.cards = self._legal_for(seat, hand)
-                if not reasons:
-                    return ch
                 rules, values = ch.refused_rules, ch.refused_args
                 for refusal, cards in refusal_groups(hand, led, top, self.trump, seven):
                     # one rule code and one dict of its values for the group's cards (read-only)

@@ -252,7 +252,7 @@ def action_event(state: TableState, seat: int, action: object, by: Literal["play
     if by == "player" and state.seats[seat].resigned:
         raise CommandError("resigned", "you resigned this match: a bot plays your seat to the end")
     played = state.engine_seat(seat)  # None: sitting this deal out at a table of four
-    if played is None or not deal.choices(played, reasons=False).any():
+    if played is None or not deal.may_act(played):
         raise CommandError("not_your_turn", f"it is not seat {seat}'s turn", params={"seat": seat})
     if deal.in_chain and names_play(proposed):
         raise CommandError(
