@@ -36,11 +36,12 @@ check: $(STAMP)
 	$(BIN)/mypy ulti tests benchmarks
 	$(BIN)/lint-imports
 
-## bench: speed and load (medians and ratios against a baseline run in the same process): engine, views, an accepted action applied once, server load on 1 and 3 processes (and the server's CPU per action by part), floods, long work beside strong bots and people, people against two bots each (capacity), bad input, solver, bots' decision times (and beside the bots of fca854b, built from git), deal analysis and hint, puzzles cut per CPU-minute and the shipped set's survey, account (Argon2id login), player page, duplicate event, bot API, tournament seating (3,000 and 300 players) and standings
+## bench: speed and load (medians and ratios against a baseline run in the same process): engine, views, an accepted action applied once, the command path in process (beside fe2399b's, built from git), server load on 1 and 3 processes (and the server's CPU per action by part), floods, long work beside strong bots and people, people against two bots each (capacity), bad input, solver, bots' decision times (and beside the bots of fca854b, built from git), deal analysis and hint, puzzles cut per CPU-minute and the shipped set's survey, account (Argon2id login), player page, duplicate event, bot API, tournament seating (3,000 and 300 players) and standings
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.engine_bench
 	$(BIN)/python -m benchmarks.view_bench
 	$(BIN)/python -m benchmarks.act_once_bench
+	$(BIN)/python -m benchmarks.command_path_bench fe2399b
 	$(BIN)/python -m benchmarks.load_bench --tables 50 200 --seconds 20
 	$(BIN)/python -m benchmarks.load_bench --tables 200 --seconds 20 --processes 1 3
 	$(BIN)/python -m benchmarks.load_bench --tables 50 --seconds 15 --think 0 --processes 0 --rounds 3 --parts

@@ -188,7 +188,7 @@ async def _read(hub: Hub, store: DuplicateBook, receive: Receive, settings: Sett
                 hub.metrics.bad_input("rate_limited")  # every dropped message; the answer goes out once a second
                 await _excess(conn, bucket, settings)
                 continue
-            await _handle(hub, store, conn, message, settings)
+            await handle_message(hub, store, conn, message, settings)
     except WebSocketDisconnect:
         pass
     finally:
@@ -261,9 +261,11 @@ async def _write(websocket: WebSocket, send: Send, conn: Connection) -> None:
             await websocket.close()
 
 
-async def _handle(
+async def handle_message(
     hub: Hub, store: DuplicateBook, conn: Connection, message: MutableMapping[str, Any], settings: Settings
 ) -> None:
+    """One message received on ``conn``'s socket: decoded, checked and carried out, or answered with an error
+    naming its fault (a bug is logged and answered as ``internal``: the connection stays open either way)."""
     client_id: Any = None
     try:
         text = message.get("text")
