@@ -44,7 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.command_path_bench fe2399b
 	$(BIN)/python -m benchmarks.load_bench --tables 50 200 --seconds 20
 	$(BIN)/python -m benchmarks.load_bench --tables 200 --seconds 20 --processes 1 3
-	$(BIN)/python -m benchmarks.load_bench --tables 50 --seconds 15 --think 0 --processes 0 --rounds 3 --parts
+	$(BIN)/python -m benchmarks.load_bench --tables 50 --seconds 15 --think 0 --processes 0 --rounds 5 --parts
 	$(BIN)/python -m benchmarks.load_bench --tables 50 --seconds 15 --think 0 --processes 1 3
 	$(BIN)/python -m benchmarks.flood_bench --rounds 3 --seconds 10
 	$(BIN)/python -m benchmarks.work_bench --rounds 2 --seconds 20
