@@ -136,6 +136,28 @@ async def test_a_failed_batch_of_events_leaves_nothing_behind(db_url: str) -> No
 
 
 @pytest.mark.asyncio
+async def test_events_appended_in_the_next_turns_of_the_loop_join_the_group_commit(db_url: str) -> None:
+    # a command whose message the loop reads a turn after another's was stored with it, in one commit
+    store = await EventStore.open(db_url)
+    commits: list[int] = []
+    store.on_commit = lambda _seconds, events: commits.append(events)
+
+    async def later(turns: int, table: str) -> None:
+        for _ in range(turns):
+            await asyncio.sleep(0)
+        await store.append(table, 1, {"n": turns})
+
+    await asyncio.gather(store.append("a", 1, {"n": 0}), later(1, "b"))
+    assert commits == [2]
+    commits.clear()
+    # an event appended long after waits for nobody: its own commit
+    await store.append("c", 1, {"n": 0})
+    assert commits == [1]
+    assert [await store.events(t) for t in ("a", "b", "c")] == [[{"n": 0}], [{"n": 1}], [{"n": 0}]]
+    await store.close()
+
+
+@pytest.mark.asyncio
 async def test_sqlite_events_are_written_on_the_loops_thread_and_checkpointed_on_the_drivers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
