@@ -8,7 +8,8 @@ writer waits as a socket's does (so every message goes out through ``write_now``
 then dropped). Random legal actions (``load_bench.random_action``, the load run's players' choice, read from the
 seat's choices) go through ``socket_routes.handle_message`` one after another, round robin over the tables;
 deals follow each other after a short result pause, as in the load run (nobody sends "ready"). The figure is
-the process's CPU time per action over the actions sent, its start-up and the tables' set-up left out.
+the process's CPU time per action over the actions sent, less what the players spent choosing them (their
+choices are read from the engine), its start-up and the tables' set-up left out.
 
 Each round runs in a fresh interpreter, this tree's and ``REV``'s in turn (old, new, new, old, ...), the old
 one exported from git and built once (``benchmarks/git_tree.py``); the medians over the rounds and new/old are
@@ -24,6 +25,7 @@ import argparse
 import asyncio
 import dataclasses
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -99,27 +101,31 @@ async def one_round(tables: int, actions: int, seed: int) -> dict[str, float]:
     tune_collector()  # as ``ulti serve`` does once its app is built
     rng = random.Random(seed)
     sent = command = 0
+    choosing = 0.0  # CPU the players spent choosing their actions: not the server's
     started = time.process_time()
     while sent < actions:
         waiting = 0
         for table_id, conns in seated:
-            deal = hub.actors[table_id].state.deal
+            state = hub.actors[table_id].state
+            deal = state.deal
             if deal is None or deal.is_over:
                 waiting += 1  # the next deal comes after the result's pause
                 continue
             seat = deal.to_move
             assert seat is not None  # a deal in progress has a seat on turn
+            chose_at = time.process_time()
             # what the load run's player reads from its view: its choices and its hand
             view = {"choices": deal.choices(seat).to_json(), "hands": {str(seat): card_codes(deal.hands[seat])},
                     "seat": seat}
             command += 1
             text = orjson.dumps({"type": "act", "id": command, "action": random_action(view, rng)}).decode()
-            await handle(hub, store, conns[hub.actors[table_id].state.table_seat(seat)],
-                         {"type": "websocket.receive", "text": text}, settings)
+            choosing += time.process_time() - chose_at
+            message = {"type": "websocket.receive", "text": text}
+            await handle(hub, store, conns[state.table_seat(seat)], message, settings)
             sent += 1
         if waiting * 2 > len(seated):
             await asyncio.sleep(RESULT_PAUSE / 4)
-    cpu = time.process_time() - started
+    cpu = time.process_time() - started - choosing
     for task in writers:
         task.cancel()
     hub.close()
@@ -131,8 +137,6 @@ async def one_round(tables: int, actions: int, seed: int) -> dict[str, float]:
 
 def measure(tree: Path, tables: int, actions: int, seed: int) -> dict[str, float]:
     """One round with ``tree``'s ``ulti`` in a fresh interpreter."""
-    import os
-
     env = dict(os.environ, PYTHONPATH=str(tree))
     out = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--one-round", str(tables), str(actions), str(seed)],

@@ -278,6 +278,21 @@ def test_may_act_is_whether_the_seat_has_any_choice(seed: int, dealer: int) -> N
 
 @PROPERTY
 @given(seed=SEEDS, dealer=DEALERS)
+def test_every_card_not_offered_has_its_reason(seed: int, dealer: int) -> None:
+    def check(deal: Deal) -> None:
+        for seat in range(3):
+            choices = deal.choices(seat)
+            if choices.cards:  # every card of the hand not offered has its reason, and no other card has one
+                unplayable = deal.hands[seat] & ~choices.cards
+                assert set(choices.refused_rules) == set(choices.refused_args) == set(iter_cards(unplayable))
+            else:
+                assert not choices.refused_rules and not choices.refused_args
+
+    play_out(new_deal(seed, dealer), random.Random(seed), check)
+
+
+@PROPERTY
+@given(seed=SEEDS, dealer=DEALERS)
 def test_scores_sum_to_zero_and_match_per_defender(seed: int, dealer: int) -> None:
     deal = random_finished_deal(seed, dealer)
     assert deal.result is not None
