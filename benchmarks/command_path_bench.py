@@ -104,10 +104,13 @@ async def one_round(tables: int, actions: int, seed: int) -> dict[str, float]:
     choosing = 0.0  # CPU the players spent choosing their actions: not the server's
     started = time.process_time()
     while sent < actions:
-        waiting = 0
+        waiting = finished = 0
         for table_id, conns in seated:
             state = hub.actors[table_id].state
             deal = state.deal
+            if state.status == "finished":
+                finished += 1
+                continue
             if deal is None or deal.is_over:
                 waiting += 1  # the next deal comes after the result's pause
                 continue
@@ -123,7 +126,11 @@ async def one_round(tables: int, actions: int, seed: int) -> dict[str, float]:
             message = {"type": "websocket.receive", "text": text}
             await handle(hub, store, conns[state.table_seat(seat)], message, settings)
             sent += 1
-        if waiting * 2 > len(seated):
+        if finished == len(seated):
+            raise ValueError(
+                f"every table's match ended after {sent} actions: ask for fewer actions or more tables"
+            )
+        if (waiting + finished) * 2 > len(seated):
             await asyncio.sleep(RESULT_PAUSE / 4)
     cpu = time.process_time() - started - choosing
     for task in writers:
