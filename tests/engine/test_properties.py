@@ -278,6 +278,20 @@ def test_may_act_is_whether_the_seat_has_any_choice(seed: int, dealer: int) -> N
 
 @PROPERTY
 @given(seed=SEEDS, dealer=DEALERS)
+def test_choices_json_is_the_wire_form_of_the_choices(seed: int, dealer: int) -> None:
+    # the seat on turn's card to play is written straight into the wire form: byte for byte what the
+    # choices' own ``to_json`` writes, for every seat at every step (None for a seat with nothing to do)
+    def check(deal: Deal) -> None:
+        for seat in range(3):
+            choices = deal.choices(seat)
+            expected = choices.to_json() if choices.any() else None
+            assert json.dumps(deal.choices_json(seat)) == json.dumps(expected), (deal, seat)
+
+    play_out(new_deal(seed, dealer), random.Random(seed), check)
+
+
+@PROPERTY
+@given(seed=SEEDS, dealer=DEALERS)
 def test_every_card_not_offered_has_its_reason(seed: int, dealer: int) -> None:
     def check(deal: Deal) -> None:
         for seat in range(3):

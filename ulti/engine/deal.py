@@ -38,7 +38,7 @@ from ulti.engine.choices import MINOR_SUITS, Choices
 from ulti.engine.contracts import TOP_RUNG, Bid, Part, TrumpKind, bids_above
 from ulti.engine.dealing import opener_of
 from ulti.engine.dealviews import DealViews, ViewChange
-from ulti.engine.errors import IllegalAction, RecordError
+from ulti.engine.errors import IllegalAction, RecordError, RuleArg
 from ulti.engine.kontra import close_chain, first_trick_turn, kontra_window, say_kontra
 from ulti.engine.phase import Phase
 from ulti.engine.play import (
@@ -49,6 +49,7 @@ from ulti.engine.play import (
     refusal_args,
     refusal_groups,
     refusal_of,
+    refusal_wording,
     seven_of,
 )
 from ulti.engine.scoring import (
@@ -316,6 +317,35 @@ class Deal:
                         rules[card] = rule
                         values[card] = args
         return ch
+
+    def choices_json(self, seat: int) -> dict[str, Any] | None:
+        """``choices(seat).to_json()`` if the seat has anything to do, else None: a view's ``choices``.
+
+        The seat on turn's choices go out after every card played (its view's patch), so its card to play
+        outside the kontra window is written straight into the wire form, the same keys in the same order.
+        """
+        if (
+            self.phase is Phase.PLAY and seat == self.to_move and not self.chain_level
+            and not first_trick_turn(self, seat)
+        ):
+            hand = self.hands[seat]
+            led, top = self._led, self._top
+            refused: dict[str, str] = {}
+            rules: dict[str, str] = {}
+            values: dict[str, dict[str, RuleArg]] = {}
+            for refusal, cards in refusal_groups(hand, led, top, self.trump, self.held_seven(seat)):
+                rule, text, wire = refusal_wording(refusal, led, top)
+                codes = card_codes(cards)
+                refused.update(dict.fromkeys(codes, text))
+                rules.update(dict.fromkeys(codes, rule))
+                values.update(dict.fromkeys(codes, wire))
+            return {
+                "may_pass": False, "may_take": False, "bids": [], "must_discard": False, "trumps": [],
+                "may_give_up": False, "kontra": None, "cards": card_codes(self._legal_for(seat, hand)),
+                "refused": refused, "refused_rules": rules, "refused_args": values,
+            }
+        choices = self.choices(seat)
+        return choices.to_json() if choices.any() else None
 
     def _may_give_up(self) -> bool:
         return self.contract is not None and self.contract.code == "M-S"

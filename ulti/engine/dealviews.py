@@ -116,8 +116,7 @@ class ViewChange:
             talon = deal.talon
             own["talon"] = card_codes(talon) if talon and seat == deal.talon_by else None
         if seat == deal.to_move or self._every_seat:
-            choices = deal.choices(seat)
-            own["choices"] = choices.to_json() if choices.any() else None
+            own["choices"] = deal.choices_json(seat)
         elif seat == self._actor:
             own["choices"] = None  # it was the actor's turn; now it is another's, with nothing else to say
         return own
@@ -389,6 +388,5 @@ class DealViews:
         talon = deal.talon
         if talon and seat == deal.talon_by and not done:  # once it is over, everybody sees it
             view["talon"] = card_codes(talon)
-        choices = deal.choices(seat)
-        view["choices"] = choices.to_json() if choices.any() else None
+        view["choices"] = deal.choices_json(seat)
         return view

@@ -98,6 +98,22 @@ def refusal_args(refusal: Refusal, led: int, top: Card) -> dict[str, RuleArg]:
     return {}
 
 
+#: ``refusal_wording``'s answers, by (refusal, led suit, card to beat): a few hundred at most
+_WORDINGS: dict[tuple[Refusal, int, Card], tuple[str, str, dict[str, RuleArg]]] = {}
+
+
+def refusal_wording(refusal: Refusal, led: int, top: Card) -> tuple[str, str, dict[str, RuleArg]]:
+    """The rule code of ``refusal``, its reason in words and its values (``refusal_args``) as the wire has
+    them, the same objects for the same position (read them, never change them)."""
+    key = (refusal, led, top)
+    wording = _WORDINGS.get(key)
+    if wording is None:
+        args = refusal_args(refusal, led, top)
+        wire: dict[str, RuleArg] = {k: list(v) if isinstance(v, list | tuple) else v for k, v in args.items()}
+        wording = _WORDINGS[key] = (refusal.value, word(CARD_HINTS[refusal.value], args), wire)
+    return wording
+
+
 def describe_refusal(refusal: Refusal, led: int, top: Card) -> str:
     """The reason for a refused card, in words for the player holding it (``CARD_HINTS``)."""
     return word(CARD_HINTS[refusal.value], refusal_args(refusal, led, top))
