@@ -4,8 +4,10 @@ exactly the view the full form carries, over whole matches, for every seat and f
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, cast
 
 import pytest
@@ -26,8 +28,11 @@ from ulti.server.tablestate import TableState
 # ---------------------------------------------------------------- the patch of two views, in process
 
 
-def _views_over_a_match(seed: int, deals: int = 6) -> list[dict[int | None, dict[str, Any]]]:
-    """The table view of each seat and of a spectator after every event of a whole match (random play)."""
+def _views_over_a_match(
+    seed: int, deals: int = 6, after_each: Callable[[TableState], None] | None = None
+) -> list[dict[int | None, dict[str, Any]]]:
+    """The table view of each seat and of a spectator after every event of a whole match (random play);
+    ``after_each`` is called with the table once those views are built."""
     state = TableState("t1")
     state.apply({"type": "created", "host": "h0", "deals": deals, "move_seconds": 0, "seed": seed,
                  "chosen_seed": True, "seats": [{"kind": "open"}, {"kind": "open"}, {"kind": "open"}]})
@@ -35,6 +40,8 @@ def _views_over_a_match(seed: int, deals: int = 6) -> list[dict[int | None, dict
 
     def snapshot() -> None:
         steps.append({seat: tableviews.wire_view(state, seat) for seat in (0, 1, 2, None)})
+        if after_each is not None:
+            after_each(state)
 
     snapshot()
     for i, player in enumerate(("h0", "p1", "p2")):
@@ -58,6 +65,24 @@ def _views_over_a_match(seed: int, deals: int = 6) -> list[dict[int | None, dict
                 state.apply(tablerules.chat_event(state, seat, f"P{seat}", None, "hello"))
         snapshot()
     return steps
+
+
+def test_the_summary_and_score_sheet_the_views_share_are_those_of_the_moment() -> None:
+    # ``tableviews.view`` keeps them until the table or its finished deals change: after every event of a
+    # whole match they equal what a fresh build gives (a deal's start keeps those of its predecessor's end)
+    seen: list[object] = []  # the parts after each event (the same object while kept)
+
+    def fresh(state: TableState) -> None:
+        parts = state.view_parts
+        assert parts is not None
+        assert parts[1] == tableviews.summary(state), state.seq
+        assert parts[2] == tableviews.match_view(state), state.seq
+        seen.append(parts)
+
+    steps = _views_over_a_match(4, after_each=fresh)
+    assert len(steps) == len(seen) > 100
+    rebuilt = sum(1 for before, after in itertools.pairwise(seen) if after is not before)
+    assert rebuilt < len(seen) / 10  # mostly kept
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

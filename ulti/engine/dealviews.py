@@ -188,10 +188,11 @@ class DealViews:
 
     def _public_log(self, deal: Deal, viewer: int | None) -> list[LogEntry]:
         # Views are built after every action for every watcher: extend a cached log, never rebuild it.
-        # A spectator's entries change once, when the deal ends (discards become visible).
+        # A spectator's entries change once, when the deal ends (discards become visible); a seat's never
+        # (it always sees its own), so its log is extended past the end, not rebuilt.
         # The list is the cache itself: callers copy it.
         done = deal.phase is Phase.DONE
-        key = (viewer, done)
+        key = (viewer, done and viewer is None)
         history = deal.history
         cached = self._log_cache.get(key)
         if cached is not None and len(cached[0]) == len(history):

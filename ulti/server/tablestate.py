@@ -139,11 +139,11 @@ class TableState:
     #: per seat, what a bot played for its player since that player last acted: (deal index, action index);
     #: the returning player is shown it (``played_for_you`` in the seat's view)
     played_for: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
-    #: events applied that may change the lobby summary or the score sheet (all but chat, "ready"
-    #: and the actions that do not end a deal): ``tableviews.view`` reuses both (``view_parts``) until
-    #: this or the deal changes
+    #: events applied that may change the lobby summary or the score sheet (all but chat, "ready", the
+    #: deals dealt and the actions): ``tableviews.view`` reuses both (``view_parts``) until this, the finished
+    #: deals or (at a table of four, or past the planned deals) the deals dealt change
     table_changes: int = field(default=0, repr=False, compare=False)
-    view_parts: tuple[tuple[int, int, bool], TableSummary, MatchView | None] | None = field(
+    view_parts: tuple[tuple[int, int, int | bool], TableSummary, MatchView | None] | None = field(
         default=None, repr=False, compare=False
     )
     #: the seat of each player seated here (``seat_of``), found when first asked after the seats changed
@@ -245,7 +245,7 @@ class TableState:
     def apply(self, event: Event) -> None:
         """Apply an event: made here and checked when it was made, or read back and checked by ``parse_event``."""
         self.seq += 1
-        changes_table = event["type"] not in ("action", "chat", "ready")
+        changes_table = event["type"] not in ("action", "chat", "ready", "deal")
         if changes_table:
             self.table_changes += 1  # see tableviews.view
         command_id = event.get("cid")

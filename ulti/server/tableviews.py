@@ -157,7 +157,12 @@ def view(state: TableState, seat: int | None) -> TableView:
     """
     deal = state.deal
     match = state.match
-    key = (state.table_changes, len(match.deals) if match else 0, deal is not None and deal.is_over)
+    # they change with the finished deals (a deal's start leaves them as its predecessor's end made them),
+    # and with the deals dealt where the sheet shows those: a table of four, a tie-break
+    dealt = len(match.deals) if match else 0
+    finished = dealt - (deal is not None and not deal.is_over)
+    grown = dealt if state.four else match is not None and dealt > match.deals_planned
+    key = (state.table_changes, finished, grown)
     parts = state.view_parts
     if parts is None or parts[0] != key:
         parts = state.view_parts = (key, summary(state), match_view(state))
