@@ -250,6 +250,9 @@ def parse_part(code: object) -> Part:
 _BIDS_ABOVE_RUNG: dict[int, tuple[Bid, ...]] = {
     rung: tuple(b for b in BIDS if b.rung > rung) for rung in range(TOP_RUNG + 1)
 }
+_CODES_ABOVE_RUNG: dict[int, tuple[str, ...]] = {
+    rung: tuple(b.code for b in bids) for rung, bids in _BIDS_ABOVE_RUNG.items()
+}
 
 
 def bids_above(standing: Bid | None) -> tuple[Bid, ...]:
@@ -263,3 +266,12 @@ def bids_above(standing: Bid | None) -> tuple[Bid, ...]:
     ()
     """
     return _BIDS_ABOVE_RUNG[standing.rung if standing is not None else 0]
+
+
+def bid_codes_above(standing: Bid | None) -> tuple[str, ...]:
+    """The codes of ``bids_above(standing)``, in the same order (the auction's choices on the wire).
+
+    >>> bid_codes_above(parse_bid("H-40UO"))
+    ('H-20UO',)
+    """
+    return _CODES_ABOVE_RUNG[standing.rung if standing is not None else 0]

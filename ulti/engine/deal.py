@@ -35,7 +35,7 @@ from ulti.engine.cards import (
     mask_of,
 )
 from ulti.engine.choices import MINOR_SUITS, Choices
-from ulti.engine.contracts import TOP_RUNG, Bid, Part, TrumpKind, bids_above
+from ulti.engine.contracts import TOP_RUNG, Bid, Part, TrumpKind, bid_codes_above, bids_above
 from ulti.engine.dealing import opener_of
 from ulti.engine.dealviews import DealViews, ViewChange
 from ulti.engine.errors import IllegalAction, RecordError, RuleArg
@@ -321,9 +321,21 @@ class Deal:
     def choices_json(self, seat: int) -> dict[str, Any] | None:
         """``choices(seat).to_json()`` if the seat has anything to do, else None: a view's ``choices``.
 
-        The seat on turn's choices go out after every card played (its view's patch), so its card to play
-        outside the kontra window is written straight into the wire form, the same keys in the same order.
+        The seat on turn's choices go out after every action (its view's patch), so its bid and its card to
+        play outside the kontra window are written straight into the wire form, the same keys in the same order.
         """
+        if self.phase is Phase.AUCTION:
+            if seat != self.to_move:
+                return None
+            above = bid_codes_above(self.high_bid)
+            obliged = self.obliged
+            if obliged and not above:
+                return None  # a seat that took the talon over the top bid: nothing (the auction ends first)
+            return {
+                "may_pass": not obliged, "may_take": not obliged and bool(above), "bids": list(above),
+                "must_discard": obliged, "trumps": [], "may_give_up": False, "kontra": None, "cards": [],
+                "refused": {}, "refused_rules": {}, "refused_args": {},
+            }
         if (
             self.phase is Phase.PLAY and seat == self.to_move and not self.chain_level
             and not first_trick_turn(self, seat)
