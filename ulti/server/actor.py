@@ -146,7 +146,7 @@ class TableActor:
         """Seconds a finished trick stays on every screen before a bot leads: the slowest pace asked for
         by the people playing here ("normal" for one who asked nothing, and at a table of bots only)."""
         # asked for every view and event: kept until a pace is asked for or the seats change (an event
-        # other than an action, a chat line or a "ready"), or the configured pause changes
+        # other than an action, a chat line, a "ready" or a deal dealt), or the configured pause changes
         key = (self.state.table_changes, self.settings.trick_pause)
         kept = self._trick_pause
         if kept is not None and kept[0] == key:
