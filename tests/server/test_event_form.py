@@ -71,6 +71,7 @@ def test_the_summary_and_score_sheet_the_views_share_are_those_of_the_moment() -
     # ``tableviews.view`` keeps them until the table or its finished deals change: after every event of a
     # whole match they equal what a fresh build gives (a deal's start keeps those of its predecessor's end)
     seen: list[object] = []  # the parts after each event (the same object while kept)
+    dealt: list[int] = []  # the deals dealt after each event
 
     def fresh(state: TableState) -> None:
         parts = state.view_parts
@@ -78,11 +79,16 @@ def test_the_summary_and_score_sheet_the_views_share_are_those_of_the_moment() -
         assert parts[1] == tableviews.summary(state), state.seq
         assert parts[2] == tableviews.match_view(state), state.seq
         seen.append(parts)
+        dealt.append(len(state.match.deals) if state.match else 0)
 
     steps = _views_over_a_match(4, after_each=fresh)
     assert len(steps) == len(seen) > 100
     rebuilt = sum(1 for before, after in itertools.pairwise(seen) if after is not before)
     assert rebuilt < len(seen) / 10  # mostly kept
+    # a deal dealt after the first leaves them as the last deal's end made them: the same objects
+    starts = [i for i in range(1, len(dealt)) if dealt[i] > dealt[i - 1] > 0]
+    assert len(starts) == 5  # deals 2 to 6 of the match
+    assert all(seen[i] is seen[i - 1] for i in starts)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -7,7 +7,7 @@ from typing import Any
 
 from ulti.engine.cards import Card, CardSet
 from ulti.engine.contracts import Bid, Part
-from ulti.engine.errors import CARD_HINTS, RuleArg, word
+from ulti.engine.errors import CARD_HINTS, RuleArg, rule_args_json, word
 from ulti.engine.play import Refusal
 from ulti.engine.view import CARD_CODES, ArgValue, KontraOffer, RefusedCard, SeatChoices, choices_json
 
@@ -92,13 +92,13 @@ class Choices:
             key = (rule, id(values))
             made = worded.get(key)
             if made is None:
-                wire = {k: list(v) if isinstance(v, list | tuple) else v for k, v in values.items()}
-                made = worded[key] = (word(CARD_HINTS[rule], values), wire)
+                made = worded[key] = (word(CARD_HINTS[rule], values), rule_args_json(values))
             code = CARD_CODES[card]
             refused[code], refused_args[code] = made
             refused_rules[code] = rule
         step = self.kontra_step
         return choices_json(
-            self.may_pass, self.may_take, self.bids, self.must_discard, self.trumps, self.may_give_up,
+            self.may_pass, self.may_take, [b.code for b in self.bids], self.must_discard, self.trumps,
+            self.may_give_up,
             (step, self.kontra_parts) if step else None, self.cards, refused, refused_rules, refused_args,
         )

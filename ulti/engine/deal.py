@@ -58,7 +58,7 @@ from ulti.engine.scoring import (
     give_up_result,
     settle,
 )
-from ulti.engine.view import SeatView, card_codes
+from ulti.engine.view import SeatView, card_codes, choices_json
 
 __all__ = ["MINOR_SUITS", "Choices", "Deal", "Phase"]
 
@@ -322,7 +322,8 @@ class Deal:
         """``choices(seat).to_json()`` if the seat has anything to do, else None: a view's ``choices``.
 
         The seat on turn's choices go out after every action (its view's patch), so its bid and its card to
-        play outside the kontra window are written straight into the wire form, the same keys in the same order.
+        play outside the kontra window go straight into the wire form (``view.choices_json``), without a
+        ``Choices`` to build and read back.
         """
         if self.phase is Phase.AUCTION:
             if seat != self.to_move:
@@ -331,11 +332,9 @@ class Deal:
             obliged = self.obliged
             if obliged and not above:
                 return None  # a seat that took the talon over the top bid: nothing (the auction ends first)
-            return {
-                "may_pass": not obliged, "may_take": not obliged and bool(above), "bids": list(above),
-                "must_discard": obliged, "trumps": [], "may_give_up": False, "kontra": None, "cards": [],
-                "refused": {}, "refused_rules": {}, "refused_args": {},
-            }
+            may_pass = not obliged
+            bids = list(above)
+            return choices_json(may_pass, may_pass and bool(bids), bids, obliged, (), False, None, 0, {}, {}, {})
         if (
             self.phase is Phase.PLAY and seat == self.to_move and not self.chain_level
             and not first_trick_turn(self, seat)
@@ -351,11 +350,8 @@ class Deal:
                 refused.update(dict.fromkeys(codes, text))
                 rules.update(dict.fromkeys(codes, rule))
                 values.update(dict.fromkeys(codes, wire))
-            return {
-                "may_pass": False, "may_take": False, "bids": [], "must_discard": False, "trumps": [],
-                "may_give_up": False, "kontra": None, "cards": card_codes(self._legal_for(seat, hand)),
-                "refused": refused, "refused_rules": rules, "refused_args": values,
-            }
+            legal = self._legal_for(seat, hand)
+            return choices_json(False, False, [], False, (), False, None, legal, refused, rules, values)
         choices = self.choices(seat)
         return choices.to_json() if choices.any() else None
 

@@ -12,11 +12,17 @@ language words the refusal from the code and the values (the page: ``web/js/i18n
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from string import Formatter
 from typing import Any
 
 #: A value a refusal names: a seat or rung number, a code or name, or a list of codes or names.
 RuleArg = int | str | list[str]
+
+
+def rule_args_json(values: Mapping[str, RuleArg]) -> dict[str, RuleArg]:
+    """A rule's ``values`` as the wire carries them (a ``refused_args`` entry): a copy, its lists copied too."""
+    return {k: list(v) if isinstance(v, list | tuple) else v for k, v in values.items()}
 
 #: Every rule that refuses an action: its code, and its English wording with ``{name}`` fields for
 #: its arguments. ``{x:label}`` words a card code as a label ("KS" -> "♠K"), ``{x:name}`` a suit

@@ -19,7 +19,7 @@ from ulti.engine.cards import (
     card_str,
     iter_cards,
 )
-from ulti.engine.errors import CARD_HINTS, RuleArg, word
+from ulti.engine.errors import CARD_HINTS, RuleArg, rule_args_json, word
 
 NO_TRUMP = -1
 """The ``trump`` value of a no-trump contract."""
@@ -109,8 +109,7 @@ def refusal_wording(refusal: Refusal, led: int, top: Card) -> tuple[str, str, di
     wording = _WORDINGS.get(key)
     if wording is None:
         args = refusal_args(refusal, led, top)
-        wire: dict[str, RuleArg] = {k: list(v) if isinstance(v, list | tuple) else v for k, v in args.items()}
-        wording = _WORDINGS[key] = (refusal.value, word(CARD_HINTS[refusal.value], args), wire)
+        wording = _WORDINGS[key] = (refusal.value, word(CARD_HINTS[refusal.value], args), rule_args_json(args))
     return wording
 
 

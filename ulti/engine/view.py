@@ -352,17 +352,18 @@ class KontraOffer:
 
 
 def choices_json(
-    may_pass: bool, may_take: bool, bids: Sequence[Bid], must_discard: bool, trumps: Sequence[int],
+    may_pass: bool, may_take: bool, bid_codes: list[str], must_discard: bool, trumps: Sequence[int],
     may_give_up: bool, kontra: tuple[str, Sequence[Part]] | None, cards: CardSet,
     refused: dict[str, str], refused_rules: dict[str, str], refused_args: dict[str, dict[str, RuleArg]],
 ) -> dict[str, Any]:
-    """The wire ``choices`` (docs/protocol/views.md §10): ``SeatChoices.to_json`` and ``Choices.to_json``
-    (the view's own, built from the deal's choices directly) both write it here. ``kontra``: the step and
-    the parts it may raise; the refused cards' reasons, rules and values keyed by card code."""
+    """The wire ``choices`` (docs/protocol/views.md §10): ``SeatChoices.to_json``, ``Choices.to_json`` and
+    ``Deal.choices_json`` (the views' own, built from the deal directly) all write it here. ``bid_codes``: the
+    bids' codes; ``kontra``: the step and the parts it may raise; the refused cards' reasons, rules and values
+    keyed by card code."""
     return {
         "may_pass": may_pass,
         "may_take": may_take,
-        "bids": [b.code for b in bids],
+        "bids": bid_codes,
         "must_discard": must_discard,
         "trumps": [SUIT_LETTERS[s] for s in trumps],
         "may_give_up": may_give_up,
@@ -397,8 +398,8 @@ class SeatChoices:
         kontra = self.kontra
         refused = self.refused
         return choices_json(
-            self.may_pass, self.may_take, self.bids, self.must_discard, self.trumps, self.may_give_up,
-            None if kontra is None else (kontra.step, kontra.parts),
+            self.may_pass, self.may_take, [b.code for b in self.bids], self.must_discard, self.trumps,
+            self.may_give_up, None if kontra is None else (kontra.step, kontra.parts),
             self.cards,
             {CARD_CODES[r.card]: r.reason for r in refused},
             {CARD_CODES[r.card]: r.rule.value for r in refused},
