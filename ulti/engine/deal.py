@@ -321,9 +321,9 @@ class Deal:
     def choices_json(self, seat: int) -> dict[str, Any] | None:
         """``choices(seat).to_json()`` if the seat has anything to do, else None: a view's ``choices``.
 
-        The seat on turn's choices go out after every action (its view's patch), so its bid and its card to
-        play outside the kontra window go straight into the wire form (``view.choices_json``), without a
-        ``Choices`` to build and read back.
+        The seat on turn's choices go out after every action (its view's patch), and around trick 1 every
+        seat's: in the auction and the play they go straight into the wire form (``view.choices_json``),
+        without a ``Choices`` to build and read back.
         """
         if self.phase is Phase.AUCTION:
             if seat != self.to_move:
@@ -335,10 +335,14 @@ class Deal:
             may_pass = not obliged
             bids = list(above)
             return choices_json(may_pass, may_pass and bool(bids), bids, obliged, (), False, None, 0, {}, {}, {})
-        if (
-            self.phase is Phase.PLAY and seat == self.to_move and not self.chain_level
-            and not first_trick_turn(self, seat)
-        ):
+        if self.phase is Phase.PLAY:
+            # around trick 1 every seat's choices are asked after every action: most seats have none
+            step, parts = kontra_window(self, seat)
+            kontra = (step, parts) if step else None
+            if seat != self.to_move or self.chain_level:
+                if kontra is None:
+                    return None
+                return choices_json(False, False, [], False, (), False, kontra, 0, {}, {}, {})
             hand = self.hands[seat]
             led, top = self._led, self._top
             refused: dict[str, str] = {}
@@ -351,7 +355,7 @@ class Deal:
                 rules.update(dict.fromkeys(codes, rule))
                 values.update(dict.fromkeys(codes, wire))
             legal = self._legal_for(seat, hand)
-            return choices_json(False, False, [], False, (), False, None, legal, refused, rules, values)
+            return choices_json(False, False, [], False, (), False, kontra, legal, refused, rules, values)
         choices = self.choices(seat)
         return choices.to_json() if choices.any() else None
 
