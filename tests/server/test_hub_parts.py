@@ -10,6 +10,7 @@ from ulti.server.broadcast import Broadcaster
 from ulti.server.connections import Attendance
 from ulti.server.hubcore import Connection, Replica, TableRegistry
 from ulti.server.lobby import Lobby
+from ulti.server.seeks import Matchmaker, SeatingHub
 from ulti.server.tablestate import TableState
 from ulti.store.ports import TableIndex, TableLog
 
@@ -81,7 +82,7 @@ def test_attendance_tells_the_owner_only_when_a_seated_players_last_connection_c
 def test_lobby_chat_reaches_the_lobby_watchers_only_and_is_kept_for_newcomers() -> None:
     tables = TableRegistry()
     in_lobby, at_table = watching(tables, ANNA, "Anna", None), watching(tables, BELA, "Bela", "t1")
-    in_lobby.watches_lobby = True
+    tables.connections.watch_lobby(in_lobby)
     index = cast(TableIndex, Untouched())  # one process: the lobby reads its tables from the registry
     lobby = Lobby(tables, index, None, no_spawn, lambda players: None)
     asyncio.run(lobby.lobby_message(at_table, "hello"))
@@ -102,3 +103,44 @@ def test_broadcaster_views_mark_who_is_connected_from_its_source() -> None:
     conn = watching(tables, ANNA, "Anna", "t1")
     asyncio.run(broadcaster.presence_changed(replica, 1, True))
     assert conn.outbox.get_nowait() == {"type": "presence", "seat": 1, "connected": True}
+
+
+class LobbyOnlyHub:
+    """A hub for the matchmaker's tick: connections and no cluster; seating anybody fails the test."""
+
+    def __init__(self, tables: TableRegistry) -> None:
+        """The matchmaker's view of ``tables``."""
+        self.connections = tables.connections
+        self.cluster = None
+
+
+def test_the_matchmaker_counts_people_only_while_someone_watches_the_lobby() -> None:
+    tables = TableRegistry()
+    matchmaker = Matchmaker(cast(SeatingHub, LobbyOnlyHub(tables)), lambda conn: False)
+    anna = watching(tables, ANNA, "Anna", None)
+    counted: list[int] = []
+    counting = matchmaker.people
+
+    async def people() -> tuple[int, int]:
+        counted.append(1)
+        return await counting()
+
+    matchmaker.people = people  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        await matchmaker.tick()
+        assert counted == [] and anna.outbox.empty()  # nobody watches the lobby: no look at every socket
+        tables.connections.watch_lobby(anna)
+        await matchmaker.tick()
+        assert anna.outbox.get_nowait() == {"type": "lobby_people", "online": 1, "playing": 0, "seeks": []}
+        await matchmaker.tick()
+        assert anna.outbox.empty()  # nothing changed
+        tables.connections.discard(anna)
+        bela = watching(tables, BELA, "Bela", None)
+        await matchmaker.tick()  # nobody watches again
+        tables.connections.watch_lobby(bela)  # Bela came in when one person was online, as Anna saw last
+        await matchmaker.tick()
+        assert bela.outbox.get_nowait() == {"type": "lobby_people", "online": 1, "playing": 0, "seeks": []}
+        assert list(tables.connections.lobby_watchers()) == [bela]
+
+    asyncio.run(scenario())

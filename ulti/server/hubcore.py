@@ -48,7 +48,6 @@ class Connection:
     #: the messages to send, each a JSON object of one of the protocol's shapes (None: close the socket)
     outbox: Outbox = field(default_factory=Outbox)
     table_id: str | None = None
-    watches_lobby: bool = False
     #: the ``patch`` event form (docs/protocol/events.md §9.1): events carry what changed since ``base``
     patches: bool = False
     #: the table view this connection was last sent (its sync or the latest event's), for its next patch
@@ -101,7 +100,7 @@ class RecentIds:
 
 
 class ConnectionSet:
-    """The hub's open connections, indexed by the table each watches.
+    """The hub's open connections, indexed by the table each watches, and those watching the lobby.
 
     Every event of a table goes to that table's watchers: found through the index, a broadcast costs
     the table's connections, not the process's (iterating every socket per event was a hot spot of
@@ -112,6 +111,7 @@ class ConnectionSet:
         """No connections."""
         self._all: set[Connection] = set()
         self._by_table: dict[str, set[Connection]] = {}
+        self._lobby: set[Connection] = set()  # those that watch the lobby
 
     def add(self, conn: Connection) -> None:
         """``conn`` is open (indexed under the table it watches, if any)."""
@@ -123,7 +123,19 @@ class ConnectionSet:
         """``conn`` is closed (a no-op for one not here)."""
         if conn in self._all:
             self._all.discard(conn)
+            self._lobby.discard(conn)
             self._unindex(conn)
+
+    def watch_lobby(self, conn: Connection) -> None:
+        """``conn`` watches the lobby from now on (its table, if any, too)."""
+        if conn in self._all:
+            self._lobby.add(conn)
+
+    def lobby_watchers(self) -> Collection[Connection]:
+        """The open connections watching the lobby (do not change it while iterating): the lobby's news and
+        the matchmaker's counts go to them, found without a look at every socket (the matchmaker asks every
+        second)."""
+        return self._lobby
 
     def set_table(self, conn: Connection, table_id: str | None) -> None:
         """``conn`` now watches ``table_id`` (None: no table)."""

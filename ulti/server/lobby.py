@@ -106,7 +106,7 @@ class Lobby:
         # In a cluster the summaries are read from the store: without the lock an older read could be
         # sent after a newer one and leave watchers with a stale entry.
         async with self._order:
-            watchers = [c for c in self.tables.connections if c.watches_lobby]
+            watchers = list(self.tables.connections.lobby_watchers())
             if not watchers:
                 return
             message = await self.lobby_update(changed)
@@ -120,7 +120,7 @@ class Lobby:
         elif data.get("kind") == "changed":
             # a process of an older version names no tables: its watchers here get the whole list
             message = {"type": "lobby", "tables": await self.open_tables()}
-            for conn in [c for c in self.tables.connections if c.watches_lobby]:
+            for conn in list(self.tables.connections.lobby_watchers()):
                 conn.send(message)
         elif data.get("kind") == "chat":
             self._deliver_lobby_line(data["line"])
@@ -137,6 +137,5 @@ class Lobby:
 
     def _deliver_lobby_line(self, line: dict[str, Any]) -> None:
         self.chat.append(line)
-        for other in self.tables.connections:
-            if other.watches_lobby:
-                other.send({"type": "lobby_chat", "line": line})
+        for other in list(self.tables.connections.lobby_watchers()):
+            other.send({"type": "lobby_chat", "line": line})

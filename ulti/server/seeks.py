@@ -350,10 +350,16 @@ class Matchmaker:
                 px=int(TICK_SECONDS * 3000),
             )
         await self.pair_due()
+        watchers = list(self.hub.connections.lobby_watchers())
+        if not watchers:
+            # nobody here to tell: no counts made (a look at every socket). The next watcher gets the counts
+            # as it comes in, and the first tick after that pushes them again.
+            self._last = None
+            return
         message = await self.snapshot()
         if message != self._last:
             self._last = message
-            for conn in [c for c in self.hub.connections if c.watches_lobby]:
+            for conn in watchers:
                 conn.send(message)
 
     async def pair_due(self) -> list[str]:
@@ -394,8 +400,8 @@ class Matchmaker:
 
     def deliver(self, news: dict[str, str]) -> None:
         """Tell this process's connections of the seated players where their table is."""
-        for conn in self.hub.connections:
+        for conn in list(self.hub.connections.lobby_watchers()):
             table_id = news.get(conn.player_id)
-            if table_id is not None and conn.watches_lobby:
+            if table_id is not None:
                 conn.seek_token = None
                 conn.send({"type": "seek_paired", "table": table_id})

@@ -310,7 +310,7 @@ async def _dispatch(hub: Hub, store: DuplicateBook, conn: Connection, message: C
         case Ping():
             conn.send({"type": "pong", "id": client_id})
         case WatchLobby():
-            conn.watches_lobby = True
+            hub.connections.watch_lobby(conn)
             people = await hub.seeks.snapshot()  # who is online and playing, and the seeks (seeks.py)
             conn.send({"type": "lobby", "tables": await hub.open_tables(), "chat": list(hub.lobby_chat),
                        "people": {k: v for k, v in people.items() if k != "type"}})
