@@ -350,8 +350,7 @@ class Matchmaker:
                 px=int(TICK_SECONDS * 3000),
             )
         await self.pair_due()
-        watchers = list(self.hub.connections.lobby_watchers())
-        if not watchers:
+        if not self.hub.connections.lobby_watchers():
             # nobody here to tell: no counts made (a look at every socket). The next watcher gets the counts
             # as it comes in, and the first tick after that pushes them again.
             self._last = None
@@ -359,7 +358,7 @@ class Matchmaker:
         message = await self.snapshot()
         if message != self._last:
             self._last = message
-            for conn in watchers:
+            for conn in list(self.hub.connections.lobby_watchers()):  # those still here after the counts
                 conn.send(message)
 
     async def pair_due(self) -> list[str]:
