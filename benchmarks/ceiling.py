@@ -226,12 +226,13 @@ async def _player_loop(
 
 
 async def run_ceiling(
-    port: int, tables: int, seconds: float, think: float, server_cpu: Callable[[], float] = lambda: 0.0,
-    rate: float | None = None,
+    port: int, tables: int, seconds: float, think: float,
+    server_cpu: Callable[[], tuple[float, float]] = lambda: (0.0, 0.0), rate: float | None = None,
 ) -> dict[str, float]:
     """One load run against the bare server on ``port`` (already started): the load run's figures.
 
-    ``server_cpu`` tells the server process's CPU seconds so far (for the CPU each party used);
+    ``server_cpu`` tells the server process's CPU seconds so far, in its own code and in the kernel (for the
+    CPU each party used);
     ``rate``: the players' actions together at most this many per second (``Pace``), else as fast as
     they go.
     """
@@ -262,7 +263,8 @@ async def run_ceiling(
         "actions_per_s": sum(counts) / elapsed,
         "p50_ms": 1000 * statistics.median(latencies) if latencies else float("nan"),
         "p99_ms": 1000 * latencies[int(0.99 * (len(latencies) - 1))] if latencies else float("nan"),
-        "cpu_servers": (cpu_after[0] - cpu_before[0]) / elapsed,
+        "cpu_servers": (sum(cpu_after[0]) - sum(cpu_before[0])) / elapsed,
+        "cpu_servers_kernel": (cpu_after[0][1] - cpu_before[0][1]) / elapsed,
         "cpu_generator": (cpu_after[1] - cpu_before[1]) / elapsed,
     }
 

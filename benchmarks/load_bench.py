@@ -44,15 +44,24 @@ CORES = len(os.sched_getaffinity(0))
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds used so far by process ``pid``."""
+    user, kernel = cpu_split(pid)
+    return user + kernel
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """CPU seconds used so far by process ``pid`` in its own code (user) and in the kernel on its behalf
+    (system: its socket writes and reads, the database file's writes)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def cpu_seconds_by_kind(servers: list[ServerProcess]) -> dict[str, float]:
-    """CPU seconds so far of the server processes, this load generator, and PostgreSQL + Redis."""
+    """CPU seconds so far of the server processes (and of that, in the kernel), this load generator, and
+    PostgreSQL + Redis."""
     service_pids = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -64,6 +73,7 @@ def cpu_seconds_by_kind(servers: list[ServerProcess]) -> dict[str, float]:
                 service_pids.append(int(entry.name))
     return {
         "servers": sum(cpu_seconds(srv.proc.pid) for srv in servers if srv.proc),
+        "servers_kernel": sum(cpu_split(srv.proc.pid)[1] for srv in servers if srv.proc),
         "generator": time.process_time(),
         "services": sum(cpu_seconds(pid) for pid in service_pids),
     }
@@ -225,7 +235,7 @@ def run_ceiling_once(tables: int, seconds: float, think: float, rate: float | No
             server.start(Path(tmp) / "ceiling.log")
             assert server.proc is not None
             pid = server.proc.pid
-            return uvloop.run(run_ceiling(server.port, tables, seconds, think, lambda: cpu_seconds(pid), rate))
+            return uvloop.run(run_ceiling(server.port, tables, seconds, think, lambda: cpu_split(pid), rate))
         finally:
             server.stop()
 
@@ -363,9 +373,14 @@ def _half_ceiling_budget(runs: list[dict[str, float]], ceiling: float, processes
     )
 
 
-def _server_us(r: dict[str, float]) -> float:
-    """The server processes' CPU microseconds per action of one run."""
-    return 1e6 * r["cpu_servers"] / r["actions_per_s"] if r["actions_per_s"] else float("nan")
+def _server_us(r: dict[str, float], part: str = "all") -> float:
+    """The server processes' CPU microseconds per action of one run: ``all`` of it, or its ``user`` or
+    ``kernel`` part."""
+    if not r["actions_per_s"]:
+        return float("nan")
+    seconds = {"all": r["cpu_servers"], "kernel": r["cpu_servers_kernel"],
+               "user": r["cpu_servers"] - r["cpu_servers_kernel"]}[part]
+    return 1e6 * seconds / r["actions_per_s"]
 
 
 def _cpu_ratios(runs: list[dict[str, float]], ceilings: list[dict[str, float]], paced: list[dict[str, float]]) -> str:
@@ -380,9 +395,16 @@ def _cpu_ratios(runs: list[dict[str, float]], ceilings: list[dict[str, float]], 
     same = statistics.median(_server_us(c) for c in paced)
     ratio_full = statistics.median(_server_us(r) / _server_us(c) for r, c in zip(runs, ceilings, strict=True))
     ratio_same = statistics.median(_server_us(r) / _server_us(c) for r, c in zip(runs, paced, strict=True))
+    own = [(_server_us(r, "user"), _server_us(c, "user")) for r, c in zip(runs, paced, strict=True)]
+    kernel = [(_server_us(r, "kernel"), _server_us(c, "kernel")) for r, c in zip(runs, paced, strict=True)]
     return (
         f"{'':34s} server CPU per action (median of rounds): game {game:.0f} us; bare server at full speed "
-        f"{full:.0f} us ({ratio_full:.1f}x), at the game's rate {same:.0f} us ({ratio_same:.1f}x)"
+        f"{full:.0f} us ({ratio_full:.1f}x), at the game's rate {same:.0f} us ({ratio_same:.1f}x)\n"
+        f"{'':34s} of which at the game's rate, in the server's own code (user): game "
+        f"{statistics.median(g for g, _ in own):.0f} us, bare {statistics.median(b for _, b in own):.0f} us "
+        f"({statistics.median(g / b for g, b in own if b):.1f}x); in the kernel (system): game "
+        f"{statistics.median(g for g, _ in kernel):.0f} us, bare {statistics.median(b for _, b in kernel):.0f} us "
+        f"({statistics.median(g / b for g, b in kernel if b):.1f}x)"
     )
 
 

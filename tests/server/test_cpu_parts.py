@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import re
 import sys
 import types
@@ -11,7 +12,7 @@ import types
 import pytest
 
 from benchmarks import cpu_parts
-from benchmarks.load_bench import run_load
+from benchmarks.load_bench import cpu_seconds, cpu_split, run_load
 
 
 def test_a_timed_function_still_answers_and_raises_and_its_calls_and_cpu_are_counted() -> None:
@@ -63,3 +64,20 @@ def test_a_load_run_with_parts_prints_each_part_per_action() -> None:
     assert calls is not None and 0.9 <= float(calls.group(1)) <= 1.5
     spent = re.search(r"= +([\d.]+) us/action", by_label["broadcast (views, patches, writes)"])
     assert spent is not None and float(spent.group(1)) > 0
+    # the server's sockets cost it kernel time, a part of its CPU and not all of it
+    assert 0 < result["cpu_servers_kernel"] < result["cpu_servers"]
+
+
+def test_a_process_cpu_is_split_into_its_own_code_and_the_kernels_work() -> None:
+    """Computing counts as the process's own (user) time, writing a file as the kernel's (system) time."""
+    user, kernel = cpu_split(os.getpid())
+    assert abs(cpu_seconds(os.getpid()) - (user + kernel)) < 0.05
+    sum(i * i for i in range(3_000_000))
+    busy_user, busy_kernel = cpu_split(os.getpid())
+    assert busy_user - user >= 0.05
+    with open(os.devnull, "wb") as sink:
+        block = b"x" * 4096
+        for _ in range(300_000):  # many small system calls: their time is spent in the kernel
+            sink.write(block)
+            sink.flush()
+    assert cpu_split(os.getpid())[1] - busy_kernel >= 0.02
