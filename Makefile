@@ -39,8 +39,8 @@ test: $(STAMP) $(NATIVE) system-deps
 
 ## check: lint and type-check (ruff on all the code, examples included; mypy strict on ulti, tests and benchmarks)
 check: $(STAMP)
-	$(BIN)/ruff check ulti tests benchmarks examples
-	$(BIN)/mypy ulti tests benchmarks
+	$(BIN)/ruff check ulti tests benchmarks examples scripts conftest.py
+	$(BIN)/mypy ulti tests benchmarks scripts/build_native.py conftest.py
 	$(BIN)/lint-imports
 
 ## bench: speed and load (medians and ratios against a baseline run in the same process): engine, views, an accepted action applied once, the command path in process (beside fe2399b's, built from git), server load on 1 and 3 processes (and the server's CPU per action by part), floods, long work beside strong bots and people, people against two bots each (capacity), bad input, solver, bots' decision times (and beside the bots of fca854b, built from git), deal analysis and hint, puzzles cut per CPU-minute and the shipped set's survey, account (Argon2id login), player page, duplicate event, bot API, tournament seating (3,000 and 300 players) and standings

@@ -25,7 +25,7 @@ from ulti.native import MANIFEST, NATIVE_DIR, NATIVE_MODULES, source_hashes, sou
 def main() -> int:
     """Compile ``NATIVE_MODULES`` into ``NATIVE_DIR`` and write its manifest."""
     from mypyc.build import mypycify
-    from setuptools import setup
+    from setuptools import setup  # type: ignore[import-untyped]
 
     hashes = source_hashes()
     sources = [str(source_path(name).relative_to(ROOT)) for name in NATIVE_MODULES]
