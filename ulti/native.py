@@ -36,7 +36,6 @@ NATIVE_MODULES = (
     "ulti.engine.play",
     "ulti.engine.record",
     "ulti.server.actionpatch",
-    "ulti.server.broadcast",
     "ulti.server.patches",
     "ulti.server.tablerules",
     "ulti.server.tableviews",
