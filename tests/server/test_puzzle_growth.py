@@ -120,12 +120,15 @@ async def test_the_server_grows_the_set_from_finished_deals_cutting_each_once(
             return bool(view["table"]["status"] == "finished")
 
         await until(finished, 120, "the bots' match finished")
+        # six planned, and tie-break deals after them while two players share the top of the sheet
+        played = (await host.http("GET", f"/api/tables/{table_id}"))["match"]["deals_played"]
+        assert played >= 6
         store = await EventStore.open(srv.db_url)
         try:
             puzzles = PuzzleStore(store.engine)
 
             async def all_cut() -> bool:
-                return all([await puzzles.source_cut(table_id, k, "played") for k in range(6)])
+                return all([await puzzles.source_cut(table_id, k, "played") for k in range(played)])
 
             await until(all_cut, 180, "every deal of the match cut")
             await asyncio.sleep(2)  # a few more rounds: nothing is cut again
@@ -134,7 +137,7 @@ async def test_the_server_grows_the_set_from_finished_deals_cutting_each_once(
                 columns = (puzzle_sources.c.table_id, puzzle_sources.c.deal_index, puzzle_sources.c.kind)
                 sources = [tuple(row) for row in await conn.execute(select(*columns))]
             # each deal once, and the table marked done (the rows say what else there was, if anything)
-            assert len(sources) == 7, sources
+            assert sorted(sources) == [(table_id, k, "played") for k in range(-1, played)], sources
             assert await puzzles.tables_cut("played") == {table_id}
             assert await puzzles.count_source("shipped") == len(load())
         finally:
