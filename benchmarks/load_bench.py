@@ -71,9 +71,10 @@ def cpu_seconds_by_kind(servers: list[ServerProcess]) -> dict[str, float]:
                 continue
             if command.startswith(("postgres", "redis-server")):
                 service_pids.append(int(entry.name))
+    splits = [cpu_split(srv.proc.pid) for srv in servers if srv.proc]  # one reading per server for both sums
     return {
-        "servers": sum(cpu_seconds(srv.proc.pid) for srv in servers if srv.proc),
-        "servers_kernel": sum(cpu_split(srv.proc.pid)[1] for srv in servers if srv.proc),
+        "servers": sum(user + kernel for user, kernel in splits),
+        "servers_kernel": sum(kernel for _, kernel in splits),
         "generator": time.process_time(),
         "services": sum(cpu_seconds(pid) for pid in service_pids),
     }
@@ -395,16 +396,23 @@ def _cpu_ratios(runs: list[dict[str, float]], ceilings: list[dict[str, float]], 
     same = statistics.median(_server_us(c) for c in paced)
     ratio_full = statistics.median(_server_us(r) / _server_us(c) for r, c in zip(runs, ceilings, strict=True))
     ratio_same = statistics.median(_server_us(r) / _server_us(c) for r, c in zip(runs, paced, strict=True))
-    own = [(_server_us(r, "user"), _server_us(c, "user")) for r, c in zip(runs, paced, strict=True)]
-    kernel = [(_server_us(r, "kernel"), _server_us(c, "kernel")) for r, c in zip(runs, paced, strict=True)]
     return (
         f"{'':34s} server CPU per action (median of rounds): game {game:.0f} us; bare server at full speed "
         f"{full:.0f} us ({ratio_full:.1f}x), at the game's rate {same:.0f} us ({ratio_same:.1f}x)\n"
-        f"{'':34s} of which at the game's rate, in the server's own code (user): game "
-        f"{statistics.median(g for g, _ in own):.0f} us, bare {statistics.median(b for _, b in own):.0f} us "
-        f"({statistics.median(g / b for g, b in own if b):.1f}x); in the kernel (system): game "
-        f"{statistics.median(g for g, _ in kernel):.0f} us, bare {statistics.median(b for _, b in kernel):.0f} us "
-        f"({statistics.median(g / b for g, b in kernel if b):.1f}x)"
+        f"{'':34s} of which at the game's rate, in the server's own code (user): {_part_ratio(runs, paced, 'user')}; "
+        f"in the kernel (system): {_part_ratio(runs, paced, 'kernel')}"
+    )
+
+
+def _part_ratio(runs: list[dict[str, float]], paced: list[dict[str, float]], part: str) -> str:
+    """The game's and the paced bare server's ``part`` (``user`` or ``kernel``) of their CPU per action, medians
+    over rounds, and the median of each round's ratio (a round whose bare server had no tick of it has none)."""
+    pairs = [(_server_us(r, part), _server_us(c, part)) for r, c in zip(runs, paced, strict=True)]
+    ratios = [game / bare for game, bare in pairs if bare]
+    ratio = f"{statistics.median(ratios):.1f}x" if ratios else "no ratio"
+    return (
+        f"game {statistics.median(g for g, _ in pairs):.0f} us, bare {statistics.median(b for _, b in pairs):.0f} us "
+        f"({ratio})"
     )
 
 
