@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check bench lab fit setup system-deps clean
+.PHONY: run test check bench lab fit setup native system-deps clean
 
 $(STAMP): pyproject.toml requirements-dev.txt setup.py ulti/bots/solver/_dd.pyx
 	$(PY) -m venv $(VENV)
@@ -15,29 +15,37 @@ $(STAMP): pyproject.toml requirements-dev.txt setup.py ulti/bots/solver/_dd.pyx
 
 setup: $(STAMP)
 
+## native: the server's hot modules compiled by mypyc into build/native, used where ULTI_NATIVE=1 (ulti/native.py)
+NATIVE := build/native/manifest.json
+$(NATIVE): $(STAMP) scripts/build_native.py $(wildcard ulti/engine/*.py ulti/server/*.py ulti/native.py)
+	$(BIN)/python scripts/build_native.py
+
+native: $(NATIVE)
+
 ## system-deps: Debian packages the tests need (Chromium, PostgreSQL, Redis)
 system-deps:
 	bash scripts/system-deps.sh
 
 ## run: set up and serve the game on http://127.0.0.1:8000 (SQLite under ./data, bots ready)
-run: $(STAMP)
-	$(BIN)/ulti serve --host 127.0.0.1 --port 8000 --db sqlite+aiosqlite:///data/ulti.db
+run: $(STAMP) $(NATIVE)
+	ULTI_NATIVE=1 $(BIN)/ulti serve --host 127.0.0.1 --port 8000 --db sqlite+aiosqlite:///data/ulti.db
 
 ## test: set up and run every test (browser tests included): first the engine's tests and the examples of
 ## its docstrings, which fail under the engine's line-coverage floor ([tool.coverage.report] fail_under),
 ## then all the others (the packaging and stand-alone test among them)
-test: $(STAMP) system-deps
+test: $(STAMP) $(NATIVE) system-deps
 	$(BIN)/pytest -q --cov --cov-report=term tests/engine ulti/engine
-	$(BIN)/pytest -q --ignore=tests/engine --ignore=ulti/engine
+	ULTI_NATIVE=1 $(BIN)/pytest -q --ignore=tests/engine --ignore=ulti/engine
 
 ## check: lint and type-check (ruff on all the code, examples included; mypy strict on ulti, tests and benchmarks)
 check: $(STAMP)
-	$(BIN)/ruff check ulti tests benchmarks examples
-	$(BIN)/mypy ulti tests benchmarks
+	$(BIN)/ruff check ulti tests benchmarks examples scripts conftest.py
+	$(BIN)/mypy ulti tests benchmarks scripts/build_native.py conftest.py
 	$(BIN)/lint-imports
 
 ## bench: speed and load (medians and ratios against a baseline run in the same process): engine, views, an accepted action applied once, the command path in process (beside fe2399b's, built from git), server load on 1 and 3 processes (and the server's CPU per action by part), floods, long work beside strong bots and people, people against two bots each (capacity), bad input, solver, bots' decision times (and beside the bots of fca854b, built from git), deal analysis and hint, puzzles cut per CPU-minute and the shipped set's survey, account (Argon2id login), player page, duplicate event, bot API, tournament seating (3,000 and 300 players) and standings
-bench: $(STAMP)
+bench: export ULTI_NATIVE := 1
+bench: $(STAMP) $(NATIVE)
 	$(BIN)/python -m benchmarks.engine_bench
 	$(BIN)/python -m benchmarks.view_bench
 	$(BIN)/python -m benchmarks.act_once_bench

@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +42,12 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULT_PAUSE = 0.02
 
 
-async def one_round(tables: int, actions: int, seed: int) -> dict[str, float]:
-    """Set ``tables`` tables up and send ``actions`` random legal actions; CPU seconds per action."""
+async def one_round(
+    tables: int, actions: int, seed: int, sink: Callable[[bytes], object] | None = None
+) -> dict[str, float]:
+    """Set ``tables`` tables up and send ``actions`` random legal actions; CPU seconds per action.
+
+    ``sink``: given every message sent, encoded (to compare two builds' messages)."""
     import orjson
 
     from benchmarks.load_bench import random_action
@@ -64,7 +69,9 @@ async def one_round(tables: int, actions: int, seed: int) -> dict[str, float]:
         nonlocal errors
         if message.get("type") == "error":
             errors += 1
-        orjson.dumps(message)
+        encoded = orjson.dumps(message)
+        if sink is not None:
+            sink(encoded)
         return True
 
     async def writer(conn: Connection) -> None:

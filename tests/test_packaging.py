@@ -61,7 +61,8 @@ def test_plain_install_gives_the_engine_and_ulti_score_without_the_server_stack(
     env_dir = clone.parent / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     python = env_dir / "bin" / "python"
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    # nor this checkout's compiled modules (ULTI_NATIVE, ulti/native.py): an installed package has none
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "ULTI_NATIVE")}
     # no extras; the build backend's requirements (setuptools, Cython) come from the index (cached by pip)
     _run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", str(clone)], clone.parent, env,
          timeout=280)
@@ -83,7 +84,7 @@ def test_plain_install_gives_the_engine_and_ulti_score_without_the_server_stack(
 
 def test_a_clone_alone_passes_the_tests_that_read_its_data(clone: Path) -> None:
     # the copy's own ulti package first on the path (ahead of this checkout's editable install)
-    env = dict(os.environ, PYTHONPATH=str(clone))
+    env = dict(os.environ, PYTHONPATH=str(clone), ULTI_NATIVE="0")  # a clone has no native build (make native)
     where = _run([sys.executable, "-c", "import ulti; print(ulti.__file__)"], clone, env).stdout.strip()
     assert Path(where).is_relative_to(clone), where
     _run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *STANDALONE_SUBSET], clone, env)

@@ -291,6 +291,32 @@ def test_a_deal_caught_up_with_its_advanced_copy_is_that_copy_and_its_views_stay
             check_position(deal, seen)
 
 
+def test_a_copy_and_a_caught_up_deal_take_every_attribute_of_the_state() -> None:
+    """``copy`` and ``catch_up`` name the deal's attributes one by one (a compiled class keeps no ``__dict__``
+    to copy): each attribute but the views' is taken, none is left at its starting value."""
+    deal = random_deal(3)
+    # the seat dealing is a small int (one object per value): every other attribute gets a value of its own,
+    # of the kind the copy copies where it does (the dealt hands as a tuple: a copy starts from them)
+    names = [name for name in vars(deal) if name not in ("_views", "dealer")]
+    markers: dict[str, object] = {}
+    for name in names:
+        value = getattr(deal, name)
+        marker = type(value)(list(value)) if isinstance(value, (list, tuple, set)) else object()
+        if isinstance(value, dict):
+            marker = dict(value)
+        setattr(deal, name, marker)
+        markers[name] = marker
+    caught_up = random_deal(4)
+    views = caught_up._views
+    caught_up.catch_up(deal)
+    assert caught_up._views is views
+    assert [name for name in names if getattr(caught_up, name) is not markers[name]] == []
+    copied = deal.copy()
+    fresh = ("hands", "history", "levels", "trick", "tricks", "won", "chain_declined")  # new containers
+    assert [name for name in names if name not in fresh and getattr(copied, name) is not markers[name]] == []
+    assert all(getattr(copied, name) == markers[name] and getattr(copied, name) is not markers[name] for name in fresh)
+
+
 # ---------------------------------------------------------------------------------------- the object
 
 

@@ -293,27 +293,6 @@ def test_a_repeated_kontra_decline_before_trick_1_is_not_stored_but_a_first_one_
     pytest.fail("no seed reached a kontra offer")
 
 
-def _counting(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """Counts of the real ``Deal.apply`` and of the table's ``parse_action``, which still do their work."""
-    from ulti.engine.deal import Deal
-    from ulti.engine.record import parse_action
-
-    calls = {"apply": 0, "parse": 0}
-    real_apply, real_parse = Deal.apply, parse_action
-
-    def apply(deal: Deal, action: Any) -> None:
-        calls["apply"] += 1
-        real_apply(deal, action)
-
-    def parse(raw: Any) -> Any:
-        calls["parse"] += 1
-        return real_parse(raw)
-
-    monkeypatch.setattr(Deal, "apply", apply)
-    monkeypatch.setattr("ulti.server.tablestate.parse_action", parse)  # the table's own reading of the log
-    return calls
-
-
 def _a_legal_move(state: TableState) -> tuple[int, dict[str, Any]]:
     deal = state.deal
     assert deal is not None
@@ -324,21 +303,24 @@ def _a_legal_move(state: TableState) -> tuple[int, dict[str, Any]]:
     return seat, move
 
 
-def test_an_accepted_action_is_applied_to_the_deal_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_accepted_action_is_applied_to_the_deal_once() -> None:
     state = started()
     deal = state.deal
     assert deal is not None
-    calls = _counting(monkeypatch)
     for _ in range(12):  # the auction and the first cards: every kind of action a deal begins with
         seat, move = _a_legal_move(state)
         before = len(deal.history)
         event = tablerules.action_event(state, seat, move, "player")
+        checked = state.checked
+        assert checked is not None and checked.event is event and checked.before is deal
+        assert len(deal.history) == before and len(checked.after.history) == before + 1  # applied to the copy
         state.apply(event)
-        # checked once on a copy, kept: never parsed back from the event's JSON nor applied again
-        assert calls == {"apply": 1, "parse": 0}
+        # checked once on a copy, kept: the deal took the copy's state (its very lists and its very action),
+        # neither applying the action again nor parsing it back from the event's JSON
         assert state.deal is deal and len(deal.history) == before + 1
+        assert deal.history is checked.after.history and deal.hands is checked.after.hands
+        assert deal.history[-1] is checked.after.history[-1]
         assert action_to_json(deal.history[-1]) == event["action"]
-        calls["apply"] = 0
     # the same events read back from a log (other objects) are each parsed and applied once
     replayed = table()
     replayed.apply(tablerules.join_event(replayed, HOST, "Host", 0, None))
@@ -348,8 +330,10 @@ def test_an_accepted_action_is_applied_to_the_deal_once(monkeypatch: pytest.Monk
     assert source is not None
     for index in range(12):
         replayed.apply({"type": "action", "action": action_to_json(deal.history[index]), "by": "player"})
-    assert calls == {"apply": 12, "parse": 12}
+        assert len(source.history) == index + 1
     assert replayed.deal is source and source.history == deal.history
+    # parsed from the events: equal actions, other objects
+    assert all(a is not b for a, b in zip(source.history, deal.history, strict=True))
     assert tableviews.view(replayed, 0) == tableviews.view(state, 0)
 
 

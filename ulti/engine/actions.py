@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from ulti.engine.cards import SUIT_LETTERS, Card, card_str
 from ulti.engine.contracts import Bid, Part
+from ulti.engine.pickling import pickled_by_constructor
 
 
 class Kind(StrEnum):
@@ -129,3 +130,6 @@ def play(seat: int, card: Card) -> Action:
     seat 0 play AH
     """
     return Action(seat, Kind.PLAY, card=card)
+
+# the bots' worker processes receive these: pickled in a way a compiled class can be rebuilt too
+pickled_by_constructor(Action)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from ulti.engine.errors import RecordError
+from ulti.engine.pickling import pickled_by_constructor
 
 
 class Part(StrEnum):
@@ -275,3 +276,6 @@ def bid_codes_above(standing: Bid | None) -> tuple[str, ...]:
     ('H-20UO',)
     """
     return _CODES_ABOVE_RUNG[standing.rung if standing is not None else 0]
+
+# the bots' worker processes receive these: pickled in a way a compiled class can be rebuilt too
+pickled_by_constructor(Bid)

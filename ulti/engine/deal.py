@@ -167,8 +167,8 @@ class Deal:
 
     def copy(self) -> Deal:
         """An independent copy of this deal (the history is shared until either appends)."""
-        other = Deal.__new__(Deal)
-        other.__dict__.update(self.__dict__)
+        other = Deal(self.dealt, self.dealer)
+        other._take_state(self)
         other.hands = list(self.hands)
         other.history = list(self.history)
         other.levels = dict(self.levels)
@@ -187,9 +187,45 @@ class Deal:
         history, extended from its length, so it holds); ``advanced`` shares its lists from now on and
         must not be used afterwards.
         """
-        views = self._views
-        self.__dict__.update(advanced.__dict__)
-        self._views = views
+        self._take_state(advanced)
+
+    def _take_state(self, other: Deal) -> None:
+        # Every attribute but the views', by name: the class may be compiled (ulti/native.py), which keeps
+        # no instance __dict__ to update. tests/engine/test_view.py checks that none is left out.
+        self.dealer = other.dealer
+        self.opener = other.opener
+        self.dealt = other.dealt
+        self.hands = other.hands
+        self.history = other.history
+        self.phase = other.phase
+        self.to_move = other.to_move
+        self.talon = other.talon
+        self.talon_by = other.talon_by
+        self.high_bid = other.high_bid
+        self.high_bidder = other.high_bidder
+        self.passes = other.passes
+        self.obliged = other.obliged
+        self.declarer = other.declarer
+        self.contract = other.contract
+        self.trump = other.trump
+        self.result = other.result
+        self.start_hands = other.start_hands
+        self.levels = other.levels
+        self.trick = other.trick
+        self.leader = other.leader
+        self.tricks = other.tricks
+        self.won = other.won
+        self.seven = other.seven
+        self._led = other._led
+        self._top = other._top
+        self._top_seat = other._top_seat
+        self._higher = other._higher
+        self._early_end = other._early_end
+        self._legal_hand = other._legal_hand
+        self._legal = other._legal
+        self.chain_level = other.chain_level
+        self.chain_prev = other.chain_prev
+        self.chain_declined = other.chain_declined
 
     # ------------------------------------------------------------------ queries
 

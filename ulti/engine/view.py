@@ -24,6 +24,7 @@ from ulti.engine.cards import SUIT_LETTERS, Card, CardSet, card_str, parse_card,
 from ulti.engine.contracts import Bid, Part, parse_bid, parse_part
 from ulti.engine.errors import RuleArg
 from ulti.engine.phase import Phase
+from ulti.engine.pickling import pickled_by_constructor
 from ulti.engine.play import NO_TRUMP, Refusal
 from ulti.engine.scoring import DealResult, PartResult, PointsDetail, SilentResult, Trick
 
@@ -607,3 +608,9 @@ __all__ = [
     "codes_mask",
     "result_from_json",
 ]
+
+# the bots' worker processes receive these: pickled in a way a compiled class can be rebuilt too
+pickled_by_constructor(
+    LogEntry, AuctionState, ContractState, ChainState, CurrentTrick, PlayedTrick, Marriages, PointsTally,
+    RefusedCard, KontraOffer, SeatChoices, SeatView,
+)
