@@ -1,11 +1,13 @@
 """The server's hot modules compiled by mypyc, used instead of their Python source when asked for.
 
-The command path of the game server (the rules' check, the table's state, the views, the patches and the
-broadcast, and the engine's parts they call) is plain, fully annotated Python. mypyc (part of mypy, which
+The command path of the game server (the deal, the rules' check, the table's state, the views, the patches and
+the broadcast, and the engine's parts they call) is plain, fully annotated Python. mypyc (part of mypy, which
 type-checks this project) compiles such modules to C extensions that do the same thing with fewer
 interpreter steps. ``make native`` builds them (``scripts/build_native.py``) into ``build/native`` beside
 the sources, with a manifest of the sources' hashes; ``ULTI_NATIVE=1`` in the environment makes the
-``ulti`` package load them (``activate``, called when the package is imported) instead of the sources.
+``ulti`` package load them (``activate``, called when the package is imported) instead of the sources; the
+bots' worker processes inherit the variable and load them too. docs/deploy.md says what keeps a module
+compilable.
 
 The sources stay the reference: without ``ULTI_NATIVE`` nothing changes (the engine's tests measure their
 coverage on the Python source). A build that no longer matches its sources is refused with an error,

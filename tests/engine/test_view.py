@@ -317,6 +317,30 @@ def test_a_copy_and_a_caught_up_deal_take_every_attribute_of_the_state() -> None
     assert all(getattr(copied, name) == markers[name] and getattr(copied, name) is not markers[name] for name in fresh)
 
 
+def test_a_pickled_deal_arrives_whole_and_plays_on_alike() -> None:
+    """Sent to a worker process (the bots', the laboratory's), a deal is rebuilt from its dealt hands and given
+    every other attribute (``Deal.__reduce__``): equal state and views, and the same play from there on."""
+    from ulti.engine.deal import _PICKLED_STATE
+
+    assert {*_PICKLED_STATE, "dealt", "dealer", "_views"} == set(vars(random_deal(1)))
+    for seed in range(12):
+        rng = random.Random(seed)
+        deal = random_deal(seed)
+        for _ in range(rng.randrange(0, 40)):
+            if deal.is_over:
+                break
+            deal.apply(random_legal_action(deal, rng, 0.3))
+        arrived = pickle.loads(pickle.dumps(deal))
+        assert all(getattr(arrived, name) == getattr(deal, name) for name in vars(deal) if name != "_views")
+        assert [arrived.view(s) for s in (0, 1, 2, None)] == [deal.view(s) for s in (0, 1, 2, None)]
+        state = rng.getstate()
+        for d in (deal, arrived):
+            rng.setstate(state)
+            while not d.is_over:
+                d.apply(random_legal_action(d, rng, 0.3))
+        assert arrived.history == deal.history and arrived.result == deal.result
+
+
 # ---------------------------------------------------------------------------------------- the object
 
 

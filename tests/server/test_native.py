@@ -96,6 +96,7 @@ while not deal.is_over:
         assert pickle.loads(pickle.dumps(view)) == view
     action = random_legal_action(deal, rng)
     assert pickle.loads(pickle.dumps(action)) == action
+    assert pickle.loads(pickle.dumps(deal)).view(None) == deal.view(None)  # the laboratory's workers get deals
     deal.apply(action)
 shown = deal.seat_view(0)
 assert pickle.loads(pickle.dumps(shown)).to_json() == shown.to_json()  # the end: the result and the tally

@@ -189,6 +189,17 @@ class Deal:
         """
         self._take_state(advanced)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (the bots' and the laboratory's worker processes are sent deals) as the deal built again from
+        its dealt hands, then given the rest of its state; the views' caches start empty there. A class
+        compiled by mypyc (ulti/native.py) cannot be rebuilt the way pickle rebuilds a Python object."""
+        return Deal, (self.dealt, self.dealer), {name: getattr(self, name) for name in _PICKLED_STATE}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """The rest of a pickled deal's state (``__reduce__``)."""
+        for name, value in state.items():
+            setattr(self, name, value)
+
     def _take_state(self, other: Deal) -> None:
         # Every attribute but the views', by name: the class may be compiled (ulti/native.py), which keeps
         # no instance __dict__ to update. tests/engine/test_view.py checks that none is left out.
@@ -660,3 +671,13 @@ class Deal:
     def __repr__(self) -> str:
         trick = " ".join(card_label(c) for c in self.trick)
         return f"<Deal {self.phase.value} to_move={self.to_move} bid={self.high_bid} trick=[{trick}]>"
+
+
+#: what a pickled deal carries besides its dealt hands and dealer (``Deal.__reduce__``): every attribute but the
+#: views' caches (tests/engine/test_view.py checks that none is left out)
+_PICKLED_STATE = (
+    "opener", "hands", "history", "phase", "to_move", "talon", "talon_by", "high_bid", "high_bidder", "passes",
+    "obliged", "declarer", "contract", "trump", "result", "start_hands", "levels", "trick", "leader", "tricks", "won",
+    "seven", "_led", "_top", "_top_seat", "_higher", "_early_end", "_legal_hand", "_legal", "chain_level",
+    "chain_prev", "chain_declined",
+)
