@@ -253,18 +253,26 @@ def test_the_typed_view_is_the_wire_view_in_rare_positions() -> None:
     assert all(seen[case] >= 20 for case in RARE), seen
 
 
+def _partway(seed: int, rng: random.Random, fewest: int, most: int, with_views: bool = False) -> Deal:
+    """Deal ``seed`` after a random number of random legal actions (from ``fewest`` to ``most``, fewer if it
+    ends); ``with_views``: its views asked for after each, as a server does (their caches built)."""
+    deal = random_deal(seed)
+    for _ in range(rng.randrange(fewest, most)):
+        if deal.is_over:
+            break
+        deal.apply(random_legal_action(deal, rng, 0.3))
+        if with_views:
+            deal.view(None)
+            deal.view(deal.to_move if deal.to_move is not None else 0)
+    return deal
+
+
 def test_views_of_a_copied_deal_follow_the_copy() -> None:
     """``Deal.copy`` shares nothing a view caches: both deals' views match the reference as they part ways."""
     seen = dict.fromkeys(SEEN, 0)
     for seed in range(15):
         rng = random.Random(seed)
-        deal = random_deal(seed)
-        for _ in range(rng.randrange(2, 30)):
-            if deal.is_over:
-                break
-            deal.apply(random_legal_action(deal, rng, 0.3))
-            deal.view(None)
-            deal.view(deal.to_move if deal.to_move is not None else 0)
+        deal = _partway(seed, rng, 2, 30, with_views=True)
         other = deal.copy()
         other_rng = random.Random(seed + 1000)
         while not (deal.is_over and other.is_over):
@@ -325,11 +333,7 @@ def test_a_pickled_deal_arrives_whole_and_plays_on_alike() -> None:
     assert {*_PICKLED_STATE, "dealt", "dealer", "_views"} == set(vars(random_deal(1)))
     for seed in range(12):
         rng = random.Random(seed)
-        deal = random_deal(seed)
-        for _ in range(rng.randrange(0, 40)):
-            if deal.is_over:
-                break
-            deal.apply(random_legal_action(deal, rng, 0.3))
+        deal = _partway(seed, rng, 0, 40)
         arrived = pickle.loads(pickle.dumps(deal))
         assert all(getattr(arrived, name) == getattr(deal, name) for name in vars(deal) if name != "_views")
         assert [arrived.view(s) for s in (0, 1, 2, None)] == [deal.view(s) for s in (0, 1, 2, None)]
