@@ -15,6 +15,7 @@ from tests.server.conftest import ServerProcess
 from tests.server.helpers import guest
 from tests.server.test_ratings import account_client
 from ulti.client import GameClient, ServerError
+from ulti.engine.dealviews import hands_open
 from ulti.puzzles.attempt import legal_codes, position
 from ulti.puzzles.shipped import load
 from ulti.server.puzzle_routes import daily_pick, utc_day
@@ -22,6 +23,7 @@ from ulti.server.puzzle_routes import daily_pick, utc_day
 SHIPPED = load()
 ONE_MOVE = next(p for p in SHIPPED if len(p["moves"]) == 1)
 TWO_MOVES = next(p for p in SHIPPED if len(p["moves"]) >= 2)
+BY_ID = {p["id"]: p for p in SHIPPED}
 
 
 def wrong_card(puzzle: dict[str, Any], cards: list[str] | None = None) -> str:
@@ -31,11 +33,18 @@ def wrong_card(puzzle: dict[str, Any], cards: list[str] | None = None) -> str:
     return next(c for c in legal_codes(pos.deal) if pos.known_as(c) not in answer)
 
 
-def only_own_hand(state: dict[str, Any], seat: int) -> None:
-    """The view holds the player's own hand and no other (the others' sizes only)."""
-    view = state["view"]
-    assert list(view["hands"]) == [str(seat)], view["hands"]
+def only_shown_hands(state: dict[str, Any], puzzle: dict[str, Any], cards: list[str]) -> None:
+    """The view after the player's ``cards`` holds the player's own hand and no other (the others' sizes only),
+    unless the rules lay every hand open there (an open contract after trick 1: ``dealviews.hands_open``; a
+    dozen of the shipped puzzles, one of them a day's daily puzzle); nothing of the solution is revealed."""
+    shown = ["0", "1", "2"] if hands_open(position(puzzle, cards).deal) else [str(puzzle["seat"])]
+    assert list(state["view"]["hands"]) == shown, state["view"]["hands"]
     assert "reveal" not in state and "open_values" not in state
+
+
+def only_shown_hands_of_the_attempt(state: dict[str, Any]) -> None:
+    """``only_shown_hands`` for a puzzle's state as the server gives it (which puzzle, how far the attempt is)."""
+    only_shown_hands(state, BY_ID[state["puzzle"]["id"]], state["attempt"]["cards"])
 
 
 async def refusal(client: GameClient | None, srv: ServerProcess, method: str, path: str, body: Any = None) -> Any:
@@ -51,9 +60,8 @@ async def refusal(client: GameClient | None, srv: ServerProcess, method: str, pa
 async def test_a_guest_solves_a_puzzle_and_then_sees_the_whole_deal(server: ServerProcess) -> None:
     anna = await guest(server.base_url, "Anna")
     state = await anna.http("GET", f"/api/puzzles/{ONE_MOVE['id']}")
-    seat = ONE_MOVE["seat"]
     assert state["puzzle"]["id"] == ONE_MOVE["id"] and state["attempt"] == {"status": "new", "move": 0, "cards": []}
-    only_own_hand(state, seat)
+    only_shown_hands(state, ONE_MOVE, [])
     assert state["player"]["rating"] == 1500
     card = ONE_MOVE["moves"][0]["answer"][-1]  # any card of the answer's class is right
     answer = await anna.http("POST", f"/api/puzzles/{ONE_MOVE['id']}/move", {"card": card, "move": 0})
@@ -113,7 +121,7 @@ async def test_the_daily_puzzle_is_the_same_for_everyone_on_a_utc_day(server: Se
     first = await dora.http("GET", "/api/puzzles/daily")
     second = await erik.http("GET", "/api/puzzles/daily")
     assert first["puzzle"]["id"] == second["puzzle"]["id"] and first["daily"] == second["daily"] == utc_day()[0]
-    only_own_hand(first, first["puzzle"]["seat"])
+    only_shown_hands_of_the_attempt(first)
     # the draw depends on the date alone; another day draws another number
     noon = datetime.datetime(2026, 3, 1, 12, tzinfo=datetime.UTC)
     late = datetime.datetime(2026, 3, 1, 23, 59, tzinfo=datetime.UTC)
@@ -123,20 +131,19 @@ async def test_the_daily_puzzle_is_the_same_for_everyone_on_a_utc_day(server: Se
 @pytest.mark.asyncio
 async def test_no_other_hand_is_shown_before_the_puzzle_is_solved_or_failed(server: ServerProcess) -> None:
     feri = await guest(server.base_url, "Feri")
-    seat = TWO_MOVES["seat"]
     for path in (f"/api/puzzles/{TWO_MOVES['id']}", "/api/puzzles/next", "/api/puzzles/daily"):
         state = await feri.http("GET", path)
-        only_own_hand(state, state["puzzle"]["seat"])
+        only_shown_hands_of_the_attempt(state)
     path = f"/api/puzzles/{TWO_MOVES['id']}/move"
     first = await feri.http("POST", path, {"card": TWO_MOVES["moves"][0]["answer"][0]})
     assert first["correct"] and first["status"] == "open" and first["move"] == 1
-    only_own_hand(first, seat)
+    only_shown_hands(first, TWO_MOVES, first["line"][:1])
     assert first["replies"] == TWO_MOVES["moves"][0]["replies"] and "rating" not in first
     # the attempt resumes where it stands, still from the player's seat only
     resumed = await feri.http("GET", f"/api/puzzles/{TWO_MOVES['id']}")
     assert resumed["attempt"]["status"] == "open" and resumed["attempt"]["move"] == 1
     assert resumed["view"] == first["view"]
-    only_own_hand(resumed, seat)
+    only_shown_hands_of_the_attempt(resumed)
     stale = await refusal(feri, server, "POST", path, {"card": "AS", "move": 0})
     assert stale[0] == 400 and stale[1]["code"] == "bad_request" and stale[1]["message"].startswith("move:")
     last = await feri.http("POST", path, {"card": wrong_card(TWO_MOVES, first["line"][:1])})
