@@ -290,11 +290,11 @@ def test_every_watcher_of_a_broadcast_gets_the_change_of_its_own_view(
             source.deadline = None if rng.random() < 0.3 else rng.random()  # a move clock
         if rng.random() < 0.03:
             sync(rng.randrange(len(watchers)))  # a watcher opens the table again: a new base
-        tables_before = [None if watcher.base is None else watcher.base["table"] for watcher in watchers]
+        bases_before = [watcher.base for watcher in watchers]
         broadcaster.broadcast_events(cast(Any, source), [broadcaster.filter_event(cast(Any, source), state.seq, event)])
         from_the_action += sum(
-            watcher.base is not None and watcher.base["table"] is table
-            for watcher, table in zip(watchers, tables_before, strict=True)
+            before is not None and watcher.base is not before and watcher.base["table"] is before["table"]
+            for watcher, before in zip(watchers, bases_before, strict=True)
         )
         for n, watcher in enumerate(watchers):
             message = watcher.sent.pop()
