@@ -293,7 +293,8 @@ def test_every_watcher_of_a_broadcast_gets_the_change_of_its_own_view(
         bases_before = [watcher.base for watcher in watchers]
         broadcaster.broadcast_events(cast(Any, source), [broadcaster.filter_event(cast(Any, source), state.seq, event)])
         from_the_action += sum(
-            before is not None and watcher.base is not before and watcher.base["table"] is before["table"]
+            before is not None and watcher.base is not None and watcher.base is not before
+            and watcher.base["table"] is before["table"]
             for watcher, before in zip(watchers, bases_before, strict=True)
         )
         for n, watcher in enumerate(watchers):
