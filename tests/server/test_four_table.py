@@ -343,6 +343,8 @@ async def test_a_bot_api_client_plays_seat_3_of_a_table_of_four_to_the_end(serve
     async with bot.api(server.base_url) as api:
         events = Reader(api, "/api/stream/event").start()
         try:
+            # the invitation goes only to a stream already open: its welcome line says it is
+            await events.wait_for(lambda r: len(r.messages) >= 1)
             await host.http("POST", f"/api/tables/{table_id}/invite_bot", {"seat": 3, "bot": "Fourth Robo"})
             await events.wait_for(lambda r: any(m["type"] == "invited" for m in r.messages))
             invited = next(m for m in events.messages if m["type"] == "invited")
