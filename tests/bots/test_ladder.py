@@ -9,6 +9,8 @@ import pytest
 
 from tests.puzzles.compose import position
 from ulti.bots.expert import expert_settings
+from ulti.bots.expert.played_values import played_value
+from ulti.bots.expert.step_values import calibrated_gain
 from ulti.bots.interface import seat_and_choices
 from ulti.bots.ladder import (
     BEGINNERS_BIDS,
@@ -199,22 +201,30 @@ def test_a_lower_rung_gives_away_more_per_decision() -> None:
     assert losses["beginner"] > losses["casual"] > losses["club"] > 0
 
 
-def test_lower_rungs_solve_fewer_worlds_and_take_the_talon_and_say_kontra_more_rarely() -> None:
+def test_lower_rungs_solve_fewer_worlds_take_the_talon_and_say_kontra_more_rarely_on_their_scale() -> None:
     strong = Settings()
     ladder = [RUNGS[name].settings() for name in LADDER]
     for lower, higher in zip(ladder, [*ladder[1:], strong], strict=True):
         assert lower.samples < higher.samples and lower.auction_samples <= higher.auction_samples
         assert lower.take_margin > higher.take_margin
-        assert lower.kontra_margin > higher.kontra_margin
         assert lower.chain_margin > higher.chain_margin
         assert lower.late_chain_margin > higher.late_chain_margin
-    # each first-kontra margin is also on the scale of the rung's own valuation: the raw double-dummy gain
+    # a first kontra's margin is on the scale of the rung's own valuation: the raw double-dummy gain
     # for the lower rungs (and the strong bot), the calibrated gain for the club player (and the expert)
     raw = [RUNGS["beginner"].kontra_margin, RUNGS["casual"].kontra_margin, strong.kontra_margin]
     assert raw == sorted(raw, reverse=True) and len(set(raw)) == 3
     assert not RUNGS["beginner"].sound_judgement and RUNGS["club"].sound_judgement
     assert RUNGS["club"].kontra_margin > expert_settings().kontra_margin
     assert RUNGS["beginner"].settings(samples=4).samples == 4  # a setting given overrides the rung's
+
+
+def test_the_club_player_judges_kontra_as_the_expert_but_hopes_for_more_from_a_durchmars() -> None:
+    club = RUNGS["club"].parts()
+    assert club.step_gain is calibrated_gain  # its kontra steps valued by what such steps brought played out
+    durchmars = BIDS_BY_CODE["N-D"]
+    # its declarations keep the worlds' double-dummy mean, which the expert corrects down for a durchmars
+    assert club.declaration_value(durchmars, 10.0) == 10.0 > played_value(durchmars, 10.0)
+    assert RUNGS["beginner"].parts().step_gain is not calibrated_gain
 
 
 def _durchmars_hand_rebids(level: str, seed: int) -> str:

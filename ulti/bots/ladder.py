@@ -13,10 +13,13 @@ way a person is weaker, never by random junk:
   the bot's own choice (the heuristic's card among equals) stands for them all, as a person keeps the
   natural card when nothing hangs on it.
 - **Caution in the auction and kontra**: the talon is taken and a kontra step said only with a larger margin
-  (lower rungs say kontra more rarely).
-- **A club player's judgement**: the top rung values its declarations and kontra steps as the expert does
-  (what such declarations and steps brought played out, ``ulti.bots.expert``), not by the double-dummy
-  mean that makes a searching bot's defenders confident; the lower rungs keep the raw estimate.
+  (lower rungs say kontra more rarely). The offered rungs' first-kontra margins are set where the kontras
+  they say win on average once played out by their own card play (``ulti.lab.kontra_calibration --level
+  RUNG``): a rung's estimate is rougher than the expert's, so its margin is wider.
+- **A club player's judgement**: the top rung values its kontra steps as the expert does (what such steps
+  brought played out, ``ulti.bots.expert``), not by the double-dummy mean that makes a searching bot's
+  defenders confident; but it values its declarations by that mean, as the lower rungs do: it hopes for
+  more from a durchmars or a 100 than they bring, the club player's costly mistake.
 - **A beginner's repertoire**: the lowest rung never chooses a durchmars, an open contract or a 20-100 (the
   contracts a newcomer does not yet dare or count): it plays the Simple games, 40-100, ulti and betli, and
   declares anything else only when nothing of its repertoire is allowed.
@@ -32,7 +35,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ulti.bots.expert.played_values import played_value
 from ulti.bots.expert.step_values import calibrated_gain
 from ulti.bots.parts import SearchParts
 from ulti.bots.strong import STRONG_PARTS, SearchBot, Settings
@@ -54,7 +56,7 @@ class Rung:
     """One level of the ladder: its card ``temper``, its work (``samples`` worlds per card decision,
     ``auction_samples`` per valued declaration) and its margins (``Settings``: taking the talon, kontra at
     the first, second and later steps), its ``repertoire`` of bids (``None``: every bid) and whether it
-    judges declarations and kontra steps as the expert does (``sound_judgement``)."""
+    judges kontra steps as the expert does (``sound_judgement``)."""
 
     temper: Temper
     samples: int
@@ -67,11 +69,11 @@ class Rung:
     sound_judgement: bool = False
 
     def parts(self) -> SearchParts:
-        """The searching bot's parts of this rung: the strong bot's, with the expert's valuation of
-        declarations and kontra steps for a rung of sound judgement."""
+        """The searching bot's parts of this rung: the strong bot's, with the expert's valuation of kontra
+        steps for a rung of sound judgement (its declarations keep the double-dummy mean)."""
         if not self.sound_judgement:
             return STRONG_PARTS
-        return replace(STRONG_PARTS, declaration_value=played_value, step_gain=calibrated_gain)
+        return replace(STRONG_PARTS, step_gain=calibrated_gain)
 
     def settings(self, **overrides: Any) -> Settings:
         """The searching bot's settings of this rung (``overrides``: any ``Settings`` field, e.g. a budget)."""
@@ -96,9 +98,9 @@ BEGINNERS_BIDS = frozenset(
 
 #: The rungs from the lowest up (the strong bot: 32 worlds, take 0.5, kontra 0.3 / 0.5 / 0.9, no mistakes).
 RUNGS: dict[str, Rung] = {
-    "beginner": Rung(Temper(0.7, 1.0), 8, 4, 1.0, 0.9, 1.5, 2.5, BEGINNERS_BIDS),
-    "casual": Rung(Temper(0.2, 0.6), 12, 6, 0.8, 0.6, 1.0, 1.8),
-    "club": Rung(Temper(0.08, 0.3), 24, 8, 0.6, 0.4, 0.7, 1.2, sound_judgement=True),
+    "beginner": Rung(Temper(0.7, 1.0), 8, 4, 1.0, 1.3, 1.5, 2.5, BEGINNERS_BIDS),
+    "casual": Rung(Temper(0.5, 0.9), 12, 6, 0.8, 0.6, 1.0, 1.8),
+    "club": Rung(Temper(0.22, 0.65), 24, 8, 0.6, 0.75, 0.7, 1.2, sound_judgement=True),
 }
 
 

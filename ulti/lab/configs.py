@@ -33,12 +33,6 @@ CONFIGS: dict[str, Level] = {
         # the expert valuing kontra steps with the declarer's answer in view, never answering a rekontra
         # (``answered_gain``): the expert before its steps were valued by what they brought played out
         Level("expert-v1", "ulti.bots.expert:expert_bot", {"step_value": "answered"}, at_tables=False),
-        # the ladder's rungs saying a first kontra only where their said kontras pay (club: a calibrated gain
-        # of 0.75, not 0.4; beginner: a raw gain of 1.3, not 0.9): they then place level with the expert
-        # (the journal's ladder rows), so the offered rungs keep the kontras that lose a little
-        Level("club-k075", "ulti.bots.ladder:ladder_bot", {"rung": "club", "kontra_margin": 0.75}, at_tables=False),
-        Level("beginner-k13", "ulti.bots.ladder:ladder_bot", {"rung": "beginner", "kontra_margin": 1.3},
-              at_tables=False),
         # the expert valuing each step as if the opponents let it stand: the kontra calibration's judge
         # whose estimates ``ulti.lab.kontra_calibration --fit`` fits (``ulti.bots.expert.step_values``)
         Level("expert-standing", "ulti.bots.expert:expert_bot", {"step_value": "standing"}, at_tables=False),
