@@ -47,7 +47,7 @@ def test_the_ladder_is_offered_in_rating_order_and_strong_is_only_accepted() -> 
 def test_each_offered_levels_rating_interval_stands_apart_from_the_next_ones() -> None:
     # what the ladder promises a player choosing by rating: the next level up is measurably stronger
     offered = [RATINGS.levels[name] for name in OFFERED_LEVELS]
-    assert all(lower.high < higher.low for lower, higher in zip(offered, offered[1:]))
+    assert all(lower.high < higher.low for lower, higher in itertools.pairwise(offered))
 
 
 def test_a_file_missing_a_key_or_with_a_rating_of_another_type_is_refused() -> None:
