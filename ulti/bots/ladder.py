@@ -13,7 +13,7 @@ way a person is weaker, never by random junk:
   the bot's own choice (the heuristic's card among equals) stands for them all, as a person keeps the
   natural card when nothing hangs on it.
 - **Caution in the auction and kontra**: the talon is taken and a kontra step said only with a larger margin
-  (lower rungs say kontra more rarely). The offered rungs' first-kontra margins are set where the kontras
+  than the strong bot's. The offered rungs' first-kontra margins are set where the kontras
   they say win on average once played out by their own card play (``ulti.lab.kontra_calibration --level
   RUNG``): a rung's estimate is rougher than the expert's, so its margin is wider.
 - **A club player's judgement**: the top rung values its kontra steps as the expert does (what such steps
